@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The one test command (README's `npm test` and .ci/run): every vitest suite, the real keychain
-# tests inside a private gnome-keyring session, then the Playwright end-to-end journeys.
+# The one test command (README's `npm test` and .ci/run): every vitest suite and the Playwright
+# end-to-end journeys, all inside a private D-Bus session with an unlocked gnome-keyring, so the
+# keychain tests and the app under test use a real Secret Service and never the user's own.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,12 +13,12 @@ export XDG_DATA_HOME="$keyring_home/data" XDG_RUNTIME_DIR="$keyring_home/run"
 
 dbus-run-session -- bash -c '
   set -euo pipefail
-  # An empty password unlocks a fresh login keyring; the daemon serves the Secret Service API.
-  eval "$(printf "" | gnome-keyring-daemon --unlock --components=secrets)"
+  # A throwaway password creates and unlocks a fresh login keyring (an empty one makes the daemon
+  # try to prompt on a display); the daemon then serves the Secret Service API on this bus.
+  eval "$(printf "spotfolio-test-keyring" | gnome-keyring-daemon --unlock --components=secrets)"
   export SPOTFOLIO_KEYRING=1
   npx vitest run "$@"
+  if [ "${SPOTFOLIO_SKIP_E2E:-}" != "1" ]; then
+    npx playwright test
+  fi
 ' bash "$@"
-
-if [ "${SPOTFOLIO_SKIP_E2E:-}" != "1" ]; then
-  npx playwright test
-fi
