@@ -416,11 +416,14 @@ export type MethodParsedInput<K extends MethodName> =
 export type MethodResult<K extends MethodName> =
   SpecOf<K> extends MethodSpec<z.ZodType, infer R> ? R : never;
 
+/** An object type with no fields: an input it extends has no required field. */
+type NoRequiredFields = Record<never, never>;
+
 /** The shape of window.spotfolio: one named function per method, and typed event listeners. */
 export type SpotfolioBridge = {
   [N in Namespace]: {
     [M in Extract<keyof Methods[N], string>]: (
-      ...args: {} extends MethodInput<`${N}.${M}` & MethodName>
+      ...args: NoRequiredFields extends MethodInput<`${N}.${M}` & MethodName>
         ? [input?: MethodInput<`${N}.${M}` & MethodName>]
         : [input: MethodInput<`${N}.${M}` & MethodName>]
     ) => Promise<MethodResult<`${N}.${M}` & MethodName>>;
