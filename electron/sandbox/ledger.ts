@@ -1,0 +1,119 @@
+import type { Clock } from './clock';
+import { errors } from './errors';
+import type { SandboxEvents } from './events';
+import { formatFixed } from './fixed';
+
+export interface Balance {
+  free: bigint;
+  locked: bigint;
+}
+
+/**
+ * Free and locked balances of every account, plus the fees the exchange collected. Every change
+ * goes through here so that the balance events and the conservation of each asset hold.
+ */
+export class Ledger {
+  private readonly accounts = new Map<number, Map<string, Balance>>();
+  /** Fees the exchange collected, per asset. */
+  readonly feesCollected = new Map<string, bigint>();
+  /** Accounts and assets changed since the last flush (one balance event per account). */
+  private readonly dirty = new Map<number, Set<string>>();
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly events: SandboxEvents,
+  ) {}
+
+  balance(accountId: number, asset: string): Balance {
+    let assets = this.accounts.get(accountId);
+    if (!assets) {
+      assets = new Map();
+      this.accounts.set(accountId, assets);
+    }
+    let balance = assets.get(asset);
+    if (!balance) {
+      balance = { free: 0n, locked: 0n };
+      assets.set(asset, balance);
+    }
+    return balance;
+  }
+
+  assetsOf(accountId: number): [string, Balance][] {
+    return [...(this.accounts.get(accountId)?.entries() ?? [])].sort((a, b) =>
+      a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0,
+    );
+  }
+
+  accountIds(): number[] {
+    return [...this.accounts.keys()];
+  }
+
+  credit(accountId: number, asset: string, amount: bigint): void {
+    this.balance(accountId, asset).free += amount;
+    this.touch(accountId, asset);
+  }
+
+  /** Debits free balance; throws 2002 (transfer wording unless told otherwise) with no change. */
+  debit(accountId: number, asset: string, amount: bigint, forOrder = false): void {
+    const balance = this.balance(accountId, asset);
+    if (balance.free < amount) {
+      throw forOrder ? errors.notEnoughForOrder(asset) : errors.notEnoughForTransfer(asset);
+    }
+    balance.free -= amount;
+    this.touch(accountId, asset);
+  }
+
+  lock(accountId: number, asset: string, amount: bigint): void {
+    const balance = this.balance(accountId, asset);
+    if (balance.free < amount) throw errors.notEnoughForOrder(asset);
+    balance.free -= amount;
+    balance.locked += amount;
+    this.touch(accountId, asset);
+  }
+
+  unlock(accountId: number, asset: string, amount: bigint): void {
+    if (amount === 0n) return;
+    const balance = this.balance(accountId, asset);
+    balance.locked -= amount;
+    balance.free += amount;
+    this.touch(accountId, asset);
+  }
+
+  /** Removes amount from the locked balance (it was paid away in a fill). */
+  spendLocked(accountId: number, asset: string, amount: bigint): void {
+    this.balance(accountId, asset).locked -= amount;
+    this.touch(accountId, asset);
+  }
+
+  /** Credits a fill's proceeds minus the fee, booking the fee as collected. */
+  receive(accountId: number, asset: string, gross: bigint, fee: bigint): void {
+    this.balance(accountId, asset).free += gross - fee;
+    if (fee !== 0n) this.feesCollected.set(asset, (this.feesCollected.get(asset) ?? 0n) + fee);
+    this.touch(accountId, asset);
+  }
+
+  private touch(accountId: number, asset: string): void {
+    if (this.events.listenerCount('balance') === 0) return;
+    let assets = this.dirty.get(accountId);
+    if (!assets) {
+      assets = new Set();
+      this.dirty.set(accountId, assets);
+    }
+    assets.add(asset);
+  }
+
+  /** Emits one balance event per changed account; called at the end of each operation. */
+  flush(): void {
+    if (this.dirty.size === 0) return;
+    const time = this.clock.now();
+    const pending = [...this.dirty];
+    this.dirty.clear();
+    for (const [accountId, assets] of pending) {
+      const balances = [...assets].sort().map((asset) => {
+        const balance = this.balance(accountId, asset);
+        return { asset, free: formatFixed(balance.free), locked: formatFixed(balance.locked) };
+      });
+      this.events.emit('balance', { accountId, time, balances });
+    }
+  }
+}

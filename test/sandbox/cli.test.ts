@@ -1,0 +1,38 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { describe, expect, it } from 'vitest';
+import { hmacHex } from './helpers';
+
+describe('npm run sandbox (cli.ts)', () => {
+  it('prints WorldInfo as its first line, serves requests and exits 0 on SIGTERM', async () => {
+    // tsx itself (what `npx tsx` runs) so that SIGTERM reaches the sandbox, not npm's wrapper.
+    const child = spawn(
+      join(process.cwd(), 'node_modules/.bin/tsx'),
+      ['electron/sandbox/cli.ts', '--port', '0', '--no-simulation'],
+      { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const firstLine = await new Promise<string>((resolve, reject) => {
+      const lines = createInterface({ input: child.stdout! });
+      lines.once('line', resolve);
+      child.once('exit', (code) => reject(new Error(`exited early with ${code}`)));
+    });
+    const world = JSON.parse(firstLine);
+    expect(world.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(world.streamUrl).toBe(world.baseUrl.replace('http', 'ws') + '/ws');
+    expect(world.accounts.map((a: { role: string }) => a.role)).toEqual(['parent', 'sub', 'sub']);
+    const key = world.accounts[0].keys[0];
+    const query = `timestamp=${Date.now()}`;
+    const response = await fetch(
+      `${world.baseUrl}/sapi/v1/funds?${query}&signature=${hmacHex(key.secretKey, query)}`,
+      { headers: { 'X-API-KEY': key.apiKey } },
+    );
+    expect(response.status).toBe(200);
+    expect((await response.json()).length).toBeGreaterThan(0);
+    const exitCode = new Promise<number | null>((resolve) =>
+      child.once('exit', (code) => resolve(code)),
+    );
+    child.kill('SIGTERM');
+    expect(await exitCode).toBe(0);
+  });
+});
