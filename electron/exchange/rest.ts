@@ -1,0 +1,327 @@
+/**
+ * REST transport: undici keep-alive pool per base URL, request signing, server-time offset, pacing
+ * through the RateLimiter, and the mapping of every answer to either a JSON body or an
+ * ExchangeError. Retries only where nothing can have happened at the exchange: a GET paused by a
+ * 429, and any request the exchange rejected with 2098 (timestamp outside recvWindow) after the
+ * offset has been re-measured once.
+ */
+import { Pool } from 'undici';
+import { errorFromResponse, ExchangeError, TIMESTAMP_ERROR_CODE } from './errors';
+import type { EndpointName, RateLimiter } from './limits';
+import { encodeParams, signerFor } from './sign';
+import { parseWire, serverTimeSchema } from './wire';
+
+export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+export type Security = 'NONE' | 'MARKET_DATA' | 'SIGNED';
+
+export interface EndpointSpec {
+  method: HttpMethod;
+  path: string;
+  security: Security;
+}
+
+export const ENDPOINTS: Readonly<Record<EndpointName, EndpointSpec>> = {
+  ping: { method: 'GET', path: '/sapi/v1/ping', security: 'NONE' },
+  systemStatus: { method: 'GET', path: '/sapi/v1/systemStatus', security: 'NONE' },
+  time: { method: 'GET', path: '/sapi/v1/time', security: 'NONE' },
+  exchangeInfo: { method: 'GET', path: '/sapi/v1/exchangeInfo', security: 'NONE' },
+  tickers: { method: 'GET', path: '/sapi/v1/tickers/24hr', security: 'NONE' },
+  ticker: { method: 'GET', path: '/sapi/v1/ticker/24hr', security: 'NONE' },
+  klines: { method: 'GET', path: '/sapi/v1/klines', security: 'NONE' },
+  depth: { method: 'GET', path: '/sapi/v1/depth', security: 'NONE' },
+  trades: { method: 'GET', path: '/sapi/v1/trades', security: 'NONE' },
+  historicalTrades: { method: 'GET', path: '/sapi/v1/historicalTrades', security: 'MARKET_DATA' },
+  placeOrder: { method: 'POST', path: '/sapi/v1/order', security: 'SIGNED' },
+  testOrder: { method: 'POST', path: '/sapi/v1/order/test', security: 'SIGNED' },
+  getOrder: { method: 'GET', path: '/sapi/v1/order', security: 'SIGNED' },
+  openOrders: { method: 'GET', path: '/sapi/v1/openOrders', security: 'SIGNED' },
+  allOrders: { method: 'GET', path: '/sapi/v1/allOrders', security: 'SIGNED' },
+  cancelOrder: { method: 'DELETE', path: '/sapi/v1/order', security: 'SIGNED' },
+  cancelAllOrders: { method: 'DELETE', path: '/sapi/v1/openOrders', security: 'SIGNED' },
+  myTrades: { method: 'GET', path: '/sapi/v1/myTrades', security: 'SIGNED' },
+  account: { method: 'GET', path: '/sapi/v1/account', security: 'SIGNED' },
+  funds: { method: 'GET', path: '/sapi/v1/funds', security: 'SIGNED' },
+  coins: { method: 'GET', path: '/sapi/v1/coins', security: 'SIGNED' },
+  withdraws: { method: 'GET', path: '/sapi/v1/crypto/withdraws', security: 'SIGNED' },
+  depositAddress: {
+    method: 'GET',
+    path: '/sapi/v1/crypto/deposits/address',
+    security: 'SIGNED',
+  },
+  subTransfer: { method: 'POST', path: '/sapi/v1/sub_account/fund_transfer', security: 'SIGNED' },
+  subTransferHistory: {
+    method: 'GET',
+    path: '/sapi/v1/sub_account/fund_transfer/history',
+    security: 'SIGNED',
+  },
+  subAccounts: { method: 'GET', path: '/sapi/v1/sub_account/accounts', security: 'SIGNED' },
+  createAuthToken: { method: 'POST', path: '/sapi/v1/create_auth_token', security: 'SIGNED' },
+};
+
+/** How long a measured server-time offset is trusted before the next signed call re-measures. */
+const OFFSET_MAX_AGE_MS = 5 * 60_000;
+
+/** Network failures where the connection never opened, so the request cannot have arrived. */
+const NEVER_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+export type Params = Record<string, string | number | boolean | undefined>;
+
+export interface RestOptions {
+  baseUrl: string;
+  apiKey?: string;
+  secretKey?: string;
+  recvWindow: number;
+  timeoutMs: number;
+  now: () => number;
+  limiter?: RateLimiter;
+}
+
+/** The outcome details the client needs to reconcile a write. */
+export interface SentRequest {
+  /** The timestamp parameter of the last attempt (server time as we estimated it), if signed. */
+  timestamp?: number;
+}
+
+export class RestTransport {
+  private readonly pool: Pool;
+  private readonly origin: string;
+  private readonly basePath: string;
+  private offset = 0;
+  private offsetMeasuredAt = -Infinity;
+  private measuring: Promise<void> | undefined;
+  /** Round trip of the last /time measurement; bounds how wrong the offset can be. */
+  private lastRoundTripMs = 0;
+
+  private readonly signer: ((totalParams: string) => string) | undefined;
+
+  constructor(private readonly options: RestOptions) {
+    this.signer = options.secretKey ? signerFor(options.secretKey) : undefined;
+    const url = new URL(options.baseUrl);
+    this.origin = url.origin;
+    this.basePath = url.pathname.replace(/\/+$/, '');
+    this.pool = new Pool(this.origin, {
+      connections: 32,
+      pipelining: 1,
+      keepAliveTimeout: 60_000,
+      keepAliveMaxTimeout: 600_000,
+    });
+  }
+
+  get offsetMs(): number {
+    return this.offset;
+  }
+
+  /** How far off (ms) the offset may be: half the round trip of the measurement. */
+  get offsetUncertaintyMs(): number {
+    return Math.ceil(this.lastRoundTripMs / 2);
+  }
+
+  /** The exchange's clock as we estimate it. */
+  serverNow(): number {
+    return Math.round(this.options.now() + this.offset);
+  }
+
+  get hasCredentials(): boolean {
+    return Boolean(this.options.apiKey && this.options.secretKey);
+  }
+
+  /** Measures the offset now (coalescing concurrent callers). */
+  measureOffset(): Promise<void> {
+    if (!this.measuring) {
+      this.measuring = this.doMeasure().finally(() => {
+        this.measuring = undefined;
+      });
+    }
+    return this.measuring;
+  }
+
+  private async doMeasure(): Promise<void> {
+    const spec = ENDPOINTS.time;
+    const release = await this.options.limiter?.acquire('time', 'ip');
+    try {
+      const before = this.options.now();
+      const body = await this.send(spec, '', '', false);
+      const after = this.options.now();
+      const { serverTime } = parseWire(serverTimeSchema, body, 'GET /sapi/v1/time response');
+      this.offset = Math.round(serverTime - (before + after) / 2);
+      this.lastRoundTripMs = after - before;
+      this.offsetMeasuredAt = after;
+    } finally {
+      release?.();
+    }
+  }
+
+  private offsetStale(): boolean {
+    return this.options.now() - this.offsetMeasuredAt > OFFSET_MAX_AGE_MS;
+  }
+
+  /**
+   * Calls an endpoint and returns its JSON body. `sent.timestamp` receives the timestamp of the
+   * (last) attempt so a caller can reconcile an unknown outcome against the exchange's records.
+   */
+  async call(endpoint: EndpointName, params: Params, sent: SentRequest = {}): Promise<unknown> {
+    const spec = ENDPOINTS[endpoint];
+    if (spec.security !== 'NONE' && !this.options.apiKey) {
+      throw new ExchangeError('auth', `${endpoint} needs an API key and none is configured`);
+    }
+    if (spec.security === 'SIGNED' && !this.options.secretKey) {
+      throw new ExchangeError('auth', `${endpoint} needs a secret key and none is configured`);
+    }
+    const limitKey = spec.security === 'NONE' ? 'ip' : this.options.apiKey!;
+    let remeasured = false;
+    for (;;) {
+      if (spec.security === 'SIGNED' && this.offsetStale()) await this.measureOffset();
+      const release = await this.options.limiter?.acquire(endpoint, limitKey);
+      let query = '';
+      let body = '';
+      try {
+        let encoded = encodeParams(params);
+        if (spec.security === 'SIGNED') {
+          const timestamp = this.serverNow();
+          sent.timestamp = timestamp;
+          const signedPart = encodeParams({ recvWindow: this.options.recvWindow, timestamp });
+          encoded = encoded ? `${encoded}&${signedPart}` : signedPart;
+          encoded += `&signature=${this.signer!(encoded)}`;
+        }
+        if (spec.method === 'GET') query = encoded;
+        else body = encoded;
+        return await this.send(spec, query, body, spec.security !== 'NONE');
+      } catch (error) {
+        if (!(error instanceof ExchangeError)) throw error;
+        if (error.status === 429) {
+          this.options.limiter?.pauseKey(limitKey, error.retryAfterMs ?? 1000);
+          // A 429 means the exchange did nothing; only reads are re-sent automatically.
+          if (spec.method === 'GET' && this.options.limiter) continue;
+          throw error;
+        }
+        if (error.status === 418) {
+          this.options.limiter?.pauseAll(error.retryAfterMs ?? 60_000);
+          throw error;
+        }
+        if (error.code === TIMESTAMP_ERROR_CODE && spec.security === 'SIGNED' && !remeasured) {
+          // Rejected for its timestamp, so nothing happened: fix the clock and send it once more.
+          remeasured = true;
+          release?.();
+          await this.measureOffset();
+          continue;
+        }
+        throw error;
+      } finally {
+        release?.();
+      }
+    }
+  }
+
+  private async send(
+    spec: EndpointSpec,
+    query: string,
+    body: string,
+    withKey: boolean,
+  ): Promise<unknown> {
+    const path = this.basePath + spec.path + (query ? `?${query}` : '');
+    const headers: Record<string, string> = {};
+    if (withKey) headers['x-api-key'] = this.options.apiKey!;
+    if (spec.method !== 'GET') headers['content-type'] = 'application/x-www-form-urlencoded';
+    let status: number;
+    let text: string;
+    let retryAfter: string | string[] | undefined;
+    try {
+      // undici's own timers (no AbortController and timer per request on the hot path): the
+      // answer must start within timeoutMs and the body must not stall for longer either.
+      const response = await this.pool.request({
+        path,
+        method: spec.method,
+        headers,
+        body: spec.method === 'GET' ? undefined : body,
+        headersTimeout: this.options.timeoutMs,
+        bodyTimeout: this.options.timeoutMs,
+      });
+      status = response.statusCode;
+      retryAfter = response.headers['retry-after'];
+      text = await response.body.text();
+    } catch (error) {
+      const code = errorCode(error);
+      throw this.networkError(spec, error, code !== undefined && TIMEOUT_CODES.has(code));
+    }
+    let json: unknown = undefined;
+    let parsed = false;
+    if (text.length > 0) {
+      try {
+        json = JSON.parse(text);
+        parsed = true;
+      } catch {
+        parsed = false;
+      }
+    }
+    if (status >= 200 && status < 300) {
+      if (!parsed || json === null || typeof json !== 'object') {
+        throw new ExchangeError(
+          'server',
+          `${spec.method} ${spec.path} answered ${status} with a body that is not a JSON object or array`,
+          { status },
+        );
+      }
+      return json;
+    }
+    throw errorFromResponse({
+      status,
+      body: json,
+      rawText: text,
+      method: spec.method,
+      path: spec.path,
+      retryAfter,
+      nowMs: this.options.now(),
+    });
+  }
+
+  private networkError(spec: EndpointSpec, error: unknown, timedOut: boolean): ExchangeError {
+    const code = errorCode(error);
+    const what = timedOut
+      ? `timed out after ${this.options.timeoutMs} ms`
+      : `failed: ${code ?? (error instanceof Error ? error.message : String(error))}`;
+    const failure = new ExchangeError('network', `${spec.method} ${spec.path} ${what}`, {
+      cause: error,
+    });
+    networkFailureInfo.set(failure, {
+      timedOut,
+      neverSent: !timedOut && code !== undefined && NEVER_SENT_CODES.has(code),
+    });
+    return failure;
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+}
+
+const networkFailureInfo = new WeakMap<ExchangeError, { timedOut: boolean; neverSent: boolean }>();
+
+/**
+ * Whether a failed write may have taken effect at the exchange: any 5xx (the interface says the
+ * execution status is unknown), a timeout, or a connection lost after it opened.
+ */
+export function outcomeUnknown(error: unknown): boolean {
+  if (!(error instanceof ExchangeError)) return false;
+  if (error.kind === 'server') return true;
+  if (error.kind !== 'network') return false;
+  return !(networkFailureInfo.get(error)?.neverSent ?? false);
+}
+
+function errorCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}

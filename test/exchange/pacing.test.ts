@@ -1,0 +1,63 @@
+/**
+ * Pacing against the real sandbox's rate limiter (rate limits on). Real time, kept short: a burst
+ * of 10 calls to a 1-per-second endpoint and 16 to a 2-per-second one run side by side (~9 s).
+ * The point is that the client's pacing matches the exchange's fixed-window counting: every status
+ * code seen on the wire is watched through undici's diagnostics channel, and none is a 429 or 418.
+ */
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../electron/sandbox/index';
+import { clientFor } from './helpers';
+
+let sandbox: Sandbox;
+const statuses: number[] = [];
+const onHeaders = (message: unknown) => {
+  statuses.push((message as { response: { statusCode: number } }).response.statusCode);
+};
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ rateLimits: true });
+  subscribe('undici:request:headers', onHeaders);
+});
+
+afterAll(async () => {
+  unsubscribe('undici:request:headers', onHeaders);
+  await sandbox?.close();
+});
+
+describe('pacing', () => {
+  it('a burst on 1/s and 2/s endpoints completes without a single 429 or 418', async () => {
+    const email = 'pacing@example.com';
+    sandbox.admin.createAccount({ email });
+    const keys = sandbox.admin.createApiKey(email);
+    const client = clientFor(sandbox, keys);
+    statuses.length = 0;
+    const funds = Array.from({ length: 10 }, () => client.account.funds());
+    const depth = Array.from({ length: 16 }, () =>
+      client.market.depth({ symbol: 'btcusdt', limit: 5 }),
+    );
+    await funds[0];
+    // The other nine are queued behind the first, a second apart.
+    expect(client.queueWaitMs('funds')).toBeGreaterThan(1000);
+    const results = await Promise.all([...funds, ...depth]);
+    expect(results).toHaveLength(26);
+    expect(statuses.filter((s) => s === 429 || s === 418)).toEqual([]);
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(26);
+    expect(client.queueWaitMs('funds')).toBeLessThanOrEqual(1100);
+    await client.close();
+  });
+
+  it('a 429 caused elsewhere pauses the endpoint for Retry-After and the read goes through', async () => {
+    const client = clientFor(sandbox, undefined);
+    // Another program on the same IP uses up the systemStatus window and gets a 429 itself.
+    const bare = `${sandbox.baseUrl}/sapi/v1/systemStatus`;
+    await fetch(bare);
+    const refused = await fetch(bare);
+    expect(refused.status).toBe(429);
+    statuses.length = 0;
+    const status = await client.general.systemStatus();
+    expect(typeof status.status).toBe('string');
+    expect(statuses.filter((s) => s === 418)).toEqual([]);
+    await client.close();
+  });
+});

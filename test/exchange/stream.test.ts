@@ -1,0 +1,209 @@
+/**
+ * StreamClient against the real sandbox's WebSocket server: typed events, state changes, the
+ * server dropping every connection, auth token expiry, and 2,000 streams over two connections.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ExchangeClient } from '../../electron/exchange/client';
+import { StreamClient, type StreamState } from '../../electron/exchange/stream';
+import type { OrderUpdateEvent } from '../../electron/exchange/wire';
+import { startSandbox, type Sandbox } from '../../electron/sandbox/index';
+import { clientFor, parentOf, restingBuyPrice } from './helpers';
+
+let sandbox: Sandbox;
+let client: ExchangeClient;
+let price: string;
+const symbol = 'btcusdt';
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ rateLimits: false });
+  client = clientFor(sandbox, parentOf(sandbox).trade, { rateLimits: false });
+  price = await restingBuyPrice(client, symbol);
+});
+
+afterAll(async () => {
+  await client?.close();
+  await sandbox?.close();
+});
+
+function nextEvent<T>(
+  streams: StreamClient,
+  event: 'order',
+  match: (p: OrderUpdateEvent) => boolean,
+  timeoutMs = 5000,
+): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`no ${event} event within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    const listener = (payload: OrderUpdateEvent) => {
+      if (!match(payload)) return;
+      clearTimeout(timer);
+      streams.off(event, listener);
+      resolve(payload as T);
+    };
+    streams.on(event, listener);
+  });
+}
+
+function waitForState(streams: StreamClient, state: StreamState, timeoutMs: number): Promise<void> {
+  if (streams.connectionState === state) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`not ${state} within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    const listener = (s: StreamState) => {
+      if (s !== state) return;
+      clearTimeout(timer);
+      streams.off('state', listener);
+      resolve();
+    };
+    streams.on('state', listener);
+  });
+}
+
+async function placeAndSee(
+  streams: StreamClient,
+  clientOrderId: string,
+): Promise<OrderUpdateEvent> {
+  const seen = nextEvent<OrderUpdateEvent>(streams, 'order', (p) => p.c === clientOrderId);
+  await client.trading.placeOrder({
+    symbol,
+    side: 'buy',
+    type: 'limit',
+    quantity: '0.001',
+    price,
+    clientOrderId,
+  });
+  return seen;
+}
+
+describe('StreamClient', () => {
+  it('goes connecting -> live and delivers typed private and public events', async () => {
+    const streams = new StreamClient({
+      streamUrl: sandbox.streamUrl,
+      authKeyProvider: () => client.auth.createAuthToken(),
+    });
+    const states: StreamState[] = [];
+    streams.on('state', (s) => states.push(s));
+    const trades: string[] = [];
+    streams.on('trades', (p, stream) => {
+      for (const t of p.trades) expect(['buy', 'sell']).toContain(t.S);
+      trades.push(stream);
+    });
+    await streams.subscribe([
+      'orderUpdate',
+      'ownTrade',
+      'outboundAccountPosition',
+      `${symbol}@trades`,
+    ]);
+    expect(states).toEqual(['connecting', 'live']);
+
+    const update = await placeAndSee(streams, '1'.repeat(32));
+    expect(update.S).toBe('buy');
+    expect(update.X).toBe('wait');
+    expect(typeof update.i).toBe('number');
+
+    // A crossing order makes a public trade and an ownTrade.
+    const book = await client.market.depth({ symbol, limit: 5 });
+    const ownTrade = new Promise<void>((resolve) => streams.on('ownTrade', () => resolve()));
+    await client.trading.placeOrder({
+      symbol,
+      side: 'buy',
+      type: 'limit',
+      quantity: '0.001',
+      price: book.asks[0]![0],
+    });
+    await ownTrade;
+    await expect.poll(() => trades.length, { timeout: 5000 }).toBeGreaterThan(0);
+    await streams.close();
+    expect(streams.connectionState).toBe('offline');
+  });
+
+  it('is live and resubscribed within 2 s after the server drops every connection', async () => {
+    const streams = new StreamClient({
+      streamUrl: sandbox.streamUrl,
+      authKeyProvider: () => client.auth.createAuthToken(),
+    });
+    await streams.subscribe(['orderUpdate', `${symbol}@trades`]);
+    const reconnected = new Promise<void>((resolve) =>
+      streams.once('reconnected', () => resolve()),
+    );
+    const states: StreamState[] = [];
+    streams.on('state', (s) => states.push(s));
+    const droppedAt = Date.now();
+    sandbox.admin.dropStreamConnections();
+    await reconnected;
+    expect(Date.now() - droppedAt).toBeLessThan(2000);
+    expect(states).toEqual(['reconnecting', 'live']);
+    expect(streams.connectionState).toBe('live');
+    // Resubscribed: private events flow again on the new connection.
+    const update = await placeAndSee(streams, '2'.repeat(32));
+    expect(update.c).toBe('2'.repeat(32));
+    await streams.close();
+  });
+
+  it('renews the auth token before it expires and keeps delivering private events', async () => {
+    let issued = 0;
+    const streams = new StreamClient({
+      streamUrl: sandbox.streamUrl,
+      // Reports a 3-second life, so the client renews within the test's time.
+      authKeyProvider: async () => {
+        issued++;
+        const token = await client.auth.createAuthToken();
+        return { ...token, timeout_duration: 3 };
+      },
+    });
+    await streams.subscribe(['orderUpdate']);
+    expect(issued).toBe(1);
+    await expect.poll(() => issued, { timeout: 5000 }).toBeGreaterThan(1);
+    const update = await placeAndSee(streams, '3'.repeat(32));
+    expect(update.c).toBe('3'.repeat(32));
+    await streams.close();
+  });
+
+  it('after the token expired at the exchange, a reconnect gets 401, renews the token and resyncs', async () => {
+    let issued = 0;
+    const streams = new StreamClient({
+      streamUrl: sandbox.streamUrl,
+      authKeyProvider: async () => {
+        issued++;
+        return client.auth.createAuthToken();
+      },
+    });
+    await streams.subscribe(['orderUpdate']);
+    const reconnected = new Promise<void>((resolve) =>
+      streams.once('reconnected', () => resolve()),
+    );
+    // A day later by the exchange's clock the token has expired (each create_auth_token of the
+    // earlier tests extended it by 30 minutes); then the socket goes too.
+    sandbox.admin.faults.skewClock(24 * 3_600_000);
+    try {
+      sandbox.admin.dropStreamConnections();
+      await reconnected;
+      expect(issued).toBe(2);
+      expect(streams.connectionState).toBe('live');
+      const update = await placeAndSee(streams, '4'.repeat(32));
+      expect(update.c).toBe('4'.repeat(32));
+    } finally {
+      sandbox.admin.faults.skewClock(0);
+      await streams.close();
+    }
+  });
+
+  it('spreads 2,000 streams over two connections and unsubscribes them', async () => {
+    const streams = new StreamClient({ streamUrl: sandbox.streamUrl });
+    const names = Array.from({ length: 2000 }, (_, i) => `${symbol}@kline_${i + 1}m`);
+    // The earlier tests' sockets are gone at the server once their close completes.
+    await expect.poll(() => sandbox.admin.streamConnectionCount()).toBe(0);
+    await streams.subscribe(names);
+    expect(streams.connectionCount).toBe(2);
+    expect(streams.subscriptions).toHaveLength(2000);
+    expect(sandbox.admin.streamConnectionCount()).toBe(2);
+    await streams.unsubscribe(names.slice(1024));
+    expect(streams.connectionCount).toBe(1);
+    await waitForState(streams, 'live', 2000);
+    await streams.close();
+  });
+});
