@@ -1,0 +1,17 @@
+/**
+ * API keys in the OS keychain. Public API:
+ * - SecretStore (set/get/delete/list per profile id), ApiSecret {apiKey, secretKey}
+ * - KeytarSecretStore: the real store (service 'Spotfolio', one JSON entry per profile); failures
+ *   reject with SecretStoreUnavailableError whose message says what to start or unlock.
+ * - DemoSecretStore: in-memory, for the demo profile's sandbox key only (never a fallback).
+ * - redact(text, secrets): strips secrets from log lines.
+ */
+export {
+  SecretFormatError,
+  SecretStoreUnavailableError,
+  type ApiSecret,
+  type SecretStore,
+} from './secret-store';
+export { KEYCHAIN_SERVICE, KeytarSecretStore, type KeytarSecretStoreOptions } from './keytar';
+export { DemoSecretStore } from './memory';
+export { redact, REDACTED } from './redact';

@@ -1,0 +1,295 @@
+/** Orders (open and past) and own trades, with filtered, sorted, paged reads. */
+import type Database from 'better-sqlite3';
+import { Decimal } from 'decimal.js';
+import type {
+  OrderInput,
+  OrderQuery,
+  OrderRow,
+  OrderStatus,
+  OwnTradeInput,
+  OwnTradeQuery,
+  OwnTradeRow,
+  PageResult,
+} from './types';
+import {
+  addTimeRange,
+  decimalText,
+  direction,
+  integer,
+  integerMs,
+  optionalDecimalText,
+  pageBounds,
+  StatementCache,
+  StoreInputError,
+} from './util';
+
+const ORDER_COLUMNS = `id, client_order_id AS clientOrderId, symbol, side, type, status, price,
+  stop_price AS stopPrice, orig_qty AS origQty, executed_qty AS executedQty,
+  created_time AS createdTime, updated_time AS updatedTime`;
+
+const TRADE_COLUMNS = `id, symbol, order_id AS orderId, side, price, qty, quote_qty AS quoteQty,
+  fee, fee_currency AS feeCurrency, is_buyer_maker AS isBuyerMaker, time`;
+
+type TradeDbRow = Omit<OwnTradeRow, 'isBuyerMaker'> & { isBuyerMaker: number };
+
+const SIDES = new Set(['buy', 'sell']);
+const TYPES = new Set(['limit', 'stop_limit']);
+const STATUSES = new Set(['idle', 'wait', 'done', 'cancel']);
+
+function checkOrder(order: OrderInput): Record<string, unknown> {
+  const what = `order ${order.id}`;
+  integer(order.id, 'order id');
+  if (!SIDES.has(order.side))
+    throw new StoreInputError(`${what} side is ${JSON.stringify(order.side)}`);
+  if (!TYPES.has(order.type))
+    throw new StoreInputError(`${what} type is ${JSON.stringify(order.type)}`);
+  if (!STATUSES.has(order.status)) {
+    throw new StoreInputError(`${what} status is ${JSON.stringify(order.status)}`);
+  }
+  return {
+    id: order.id,
+    clientOrderId: order.clientOrderId,
+    symbol: order.symbol,
+    side: order.side,
+    type: order.type,
+    status: order.status,
+    price: decimalText(order.price, `${what} price`),
+    stopPrice: optionalDecimalText(order.stopPrice, `${what} stopPrice`),
+    origQty: decimalText(order.origQty, `${what} origQty`),
+    executedQty: decimalText(order.executedQty, `${what} executedQty`),
+    createdTime: integerMs(order.createdTime, `${what} createdTime`),
+    updatedTime: integerMs(order.updatedTime, `${what} updatedTime`),
+  };
+}
+
+function checkTrade(trade: OwnTradeInput): unknown[] {
+  const what = `trade ${trade.id}`;
+  integer(trade.id, 'trade id');
+  integer(trade.orderId, `${what} orderId`);
+  if (!SIDES.has(trade.side))
+    throw new StoreInputError(`${what} side is ${JSON.stringify(trade.side)}`);
+  return [
+    trade.id,
+    trade.symbol,
+    trade.orderId,
+    trade.side,
+    decimalText(trade.price, `${what} price`),
+    decimalText(trade.qty, `${what} qty`),
+    decimalText(trade.quoteQty, `${what} quoteQty`),
+    decimalText(trade.fee, `${what} fee`),
+    trade.feeCurrency,
+    trade.isBuyerMaker ? 1 : 0,
+    integerMs(trade.time, `${what} time`),
+  ];
+}
+
+function statusList(status: OrderStatus | OrderStatus[]): OrderStatus[] {
+  const list = Array.isArray(status) ? status : [status];
+  for (const s of list) {
+    if (!STATUSES.has(s))
+      throw new StoreInputError(`status filter ${JSON.stringify(s)} is unknown`);
+  }
+  return list;
+}
+
+export class OrdersRepository {
+  private readonly upsertOrderStatement;
+  private readonly getOrderStatement;
+  private readonly getByClientIdStatement;
+  private readonly openOrdersStatement;
+  private readonly maxOrderIdStatement;
+  private readonly insertTradeStatement;
+  private readonly maxTradeIdStatement;
+  private readonly upsertOrdersTransaction;
+  private readonly insertTradesTransaction;
+  private readonly pages;
+  private readonly counts;
+  private readonly fees;
+
+  constructor(db: Database.Database) {
+    // An update never moves an order back in time (REST and stream can interleave); a stream
+    // update lacking stopPrice keeps the one known.
+    this.upsertOrderStatement = db.prepare(`INSERT INTO orders
+      (profile_id, id, client_order_id, symbol, side, type, status, price, stop_price, orig_qty,
+       executed_qty, created_time, updated_time)
+      VALUES (@profileId, @id, @clientOrderId, @symbol, @side, @type, @status, @price, @stopPrice,
+       @origQty, @executedQty, @createdTime, @updatedTime)
+      ON CONFLICT (profile_id, id) DO UPDATE SET client_order_id = excluded.client_order_id,
+        symbol = excluded.symbol, side = excluded.side, type = excluded.type,
+        status = excluded.status, price = excluded.price,
+        stop_price = coalesce(excluded.stop_price, orders.stop_price),
+        orig_qty = excluded.orig_qty, executed_qty = excluded.executed_qty,
+        created_time = min(orders.created_time, excluded.created_time),
+        updated_time = excluded.updated_time
+      WHERE excluded.updated_time >= orders.updated_time`);
+    this.getOrderStatement = db.prepare<[string, number], OrderRow>(
+      `SELECT ${ORDER_COLUMNS} FROM orders WHERE profile_id = ? AND id = ?`,
+    );
+    this.getByClientIdStatement = db.prepare<[string, string], OrderRow>(
+      `SELECT ${ORDER_COLUMNS} FROM orders WHERE profile_id = ? AND client_order_id = ?
+       ORDER BY created_time DESC LIMIT 1`,
+    );
+    this.openOrdersStatement = db.prepare<[string], OrderRow>(
+      `SELECT ${ORDER_COLUMNS} FROM orders WHERE profile_id = ? AND status IN ('idle', 'wait')
+       ORDER BY created_time DESC, id DESC`,
+    );
+    this.maxOrderIdStatement = db.prepare<[string, string], { id: number | null }>(
+      'SELECT max(id) AS id FROM orders WHERE profile_id = ? AND symbol = ?',
+    );
+    this.insertTradeStatement = db.prepare(`INSERT INTO own_trades
+      (profile_id, id, symbol, order_id, side, price, qty, quote_qty, fee, fee_currency,
+       is_buyer_maker, time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (profile_id, id, order_id) DO NOTHING`);
+    this.maxTradeIdStatement = db.prepare<[string, string], { id: number | null }>(
+      'SELECT max(id) AS id FROM own_trades WHERE profile_id = ? AND symbol = ?',
+    );
+    this.upsertOrdersTransaction = db.transaction(
+      (profileId: string, rows: readonly Record<string, unknown>[]) => {
+        let changed = 0;
+        for (const row of rows)
+          changed += this.upsertOrderStatement.run({ profileId, ...row }).changes;
+        return changed;
+      },
+    );
+    this.insertTradesTransaction = db.transaction(
+      (profileId: string, rows: readonly unknown[][]) => {
+        let inserted = 0;
+        for (const row of rows)
+          inserted += this.insertTradeStatement.run(profileId, ...row).changes;
+        return inserted;
+      },
+    );
+    this.pages = new StatementCache((sql) => db.prepare<unknown[], OrderRow | TradeDbRow>(sql));
+    this.counts = new StatementCache((sql) => db.prepare<unknown[], { n: number }>(sql));
+    this.fees = new StatementCache((sql) =>
+      db.prepare<unknown[], { feeCurrency: string; fee: string }>(sql),
+    );
+  }
+
+  // ---- orders
+
+  /** Inserts or updates orders (REST or stream) in one transaction; returns rows changed. */
+  upsertOrders(profileId: string, orders: readonly OrderInput[]): number {
+    return this.upsertOrdersTransaction(profileId, orders.map(checkOrder));
+  }
+
+  getOrder(profileId: string, id: number): OrderRow | null {
+    return this.getOrderStatement.get(profileId, id) ?? null;
+  }
+
+  getOrderByClientId(profileId: string, clientOrderId: string): OrderRow | null {
+    return this.getByClientIdStatement.get(profileId, clientOrderId) ?? null;
+  }
+
+  /** Orders in idle or wait, newest first. */
+  openOrders(profileId: string, symbol?: string): OrderRow[] {
+    const rows = this.openOrdersStatement.all(profileId);
+    return symbol === undefined ? rows : rows.filter((row) => row.symbol === symbol);
+  }
+
+  /** Highest cached order id of a symbol: where allOrders paging resumes. */
+  maxOrderId(profileId: string, symbol: string): number | null {
+    return this.maxOrderIdStatement.get(profileId, symbol)?.id ?? null;
+  }
+
+  ordersPage(profileId: string, query: OrderQuery = {}): PageResult<OrderRow> {
+    const { offset, limit } = pageBounds(query.offset, query.limit);
+    const order = direction(query.direction);
+    const where = ['profile_id = ?'];
+    const params: unknown[] = [profileId];
+    if (query.symbol !== undefined) {
+      where.push('symbol = ?');
+      params.push(query.symbol);
+    }
+    if (query.side !== undefined) {
+      if (!SIDES.has(query.side))
+        throw new StoreInputError(`side filter ${JSON.stringify(query.side)} is unknown`);
+      where.push('side = ?');
+      params.push(query.side);
+    }
+    if (query.status !== undefined) {
+      const list = statusList(query.status);
+      where.push(list.length === 0 ? '0' : `status IN (${list.map(() => '?').join(', ')})`);
+      params.push(...list);
+    }
+    addTimeRange(where, params, 'created_time', query.from, query.to);
+    const whereSql = where.join(' AND ');
+    const rows = this.pages
+      .get(
+        `SELECT ${ORDER_COLUMNS} FROM orders WHERE ${whereSql}
+         ORDER BY created_time ${order}, id ${order} LIMIT ? OFFSET ?`,
+      )
+      .all(...params, limit, offset) as OrderRow[];
+    const total =
+      this.counts.get(`SELECT count(*) AS n FROM orders WHERE ${whereSql}`).get(...params)?.n ?? 0;
+    return { rows, total };
+  }
+
+  // ---- own trades
+
+  /** Inserts trades not cached yet (a trade never changes); returns how many were new. */
+  insertTrades(profileId: string, trades: readonly OwnTradeInput[]): number {
+    return this.insertTradesTransaction(profileId, trades.map(checkTrade));
+  }
+
+  /** Highest cached trade id of a symbol: where myTrades paging resumes (fromId = this + 1). */
+  maxTradeId(profileId: string, symbol: string): number | null {
+    return this.maxTradeIdStatement.get(profileId, symbol)?.id ?? null;
+  }
+
+  tradesPage(profileId: string, query: OwnTradeQuery = {}): PageResult<OwnTradeRow> {
+    const { offset, limit } = pageBounds(query.offset, query.limit);
+    const order = direction(query.direction);
+    const { whereSql, params } = this.tradeFilter(profileId, query);
+    const rows = (
+      this.pages
+        .get(
+          `SELECT ${TRADE_COLUMNS} FROM own_trades WHERE ${whereSql}
+           ORDER BY time ${order}, id ${order} LIMIT ? OFFSET ?`,
+        )
+        .all(...params, limit, offset) as TradeDbRow[]
+    ).map((row) => ({ ...row, isBuyerMaker: row.isBuyerMaker === 1 }));
+    const total =
+      this.counts.get(`SELECT count(*) AS n FROM own_trades WHERE ${whereSql}`).get(...params)?.n ??
+      0;
+    return { rows, total };
+  }
+
+  /** Fees paid over the whole filtered set, per fee asset, summed exactly. */
+  feesByAsset(profileId: string, query: OwnTradeQuery = {}): { asset: string; fee: string }[] {
+    const { whereSql, params } = this.tradeFilter(profileId, query);
+    const sums = new Map<string, Decimal>();
+    for (const row of this.fees
+      .get(`SELECT fee_currency AS feeCurrency, fee FROM own_trades WHERE ${whereSql}`)
+      .iterate(...params)) {
+      sums.set(row.feeCurrency, (sums.get(row.feeCurrency) ?? new Decimal(0)).plus(row.fee));
+    }
+    return [...sums.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([asset, fee]) => ({ asset, fee: fee.toFixed() }));
+  }
+
+  private tradeFilter(
+    profileId: string,
+    query: OwnTradeQuery,
+  ): { whereSql: string; params: unknown[] } {
+    const where = ['profile_id = ?'];
+    const params: unknown[] = [profileId];
+    if (query.symbol !== undefined) {
+      where.push('symbol = ?');
+      params.push(query.symbol);
+    }
+    if (query.side !== undefined) {
+      if (!SIDES.has(query.side))
+        throw new StoreInputError(`side filter ${JSON.stringify(query.side)} is unknown`);
+      where.push('side = ?');
+      params.push(query.side);
+    }
+    if (query.orderId !== undefined) {
+      where.push('order_id = ?');
+      params.push(integer(query.orderId, 'orderId'));
+    }
+    addTimeRange(where, params, 'time', query.from, query.to);
+    return { whereSql: where.join(' AND '), params };
+  }
+}

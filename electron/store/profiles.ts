@@ -1,0 +1,108 @@
+/** Profiles: one per exchange account the user added. Never holds a secret (see maskApiKey). */
+import type Database from 'better-sqlite3';
+import type { ProfileInput, ProfilePatch, ProfileRow } from './types';
+import { integerMs, StoreInputError } from './util';
+
+/** "AbCd…wxyz": enough to recognise a key; short keys show only their last 2 characters. */
+export function maskApiKey(apiKey: string): string {
+  if (apiKey.length >= 12) return `${apiKey.slice(0, 4)}…${apiKey.slice(-4)}`;
+  return `…${apiKey.slice(-2)}`;
+}
+
+interface ProfileDbRow {
+  id: string;
+  name: string;
+  baseUrl: string;
+  streamUrl: string;
+  apiKeyMasked: string;
+  canTrade: number;
+  canWithdraw: number;
+  isDemo: number;
+  createdAt: number;
+}
+
+const COLUMNS = `id, name, base_url AS baseUrl, stream_url AS streamUrl,
+  api_key_masked AS apiKeyMasked, can_trade AS canTrade, can_withdraw AS canWithdraw,
+  is_demo AS isDemo, created_at AS createdAt`;
+
+function toRow(row: ProfileDbRow): ProfileRow {
+  return {
+    ...row,
+    canTrade: row.canTrade === 1,
+    canWithdraw: row.canWithdraw === 1,
+    isDemo: row.isDemo === 1,
+  };
+}
+
+export class ProfilesRepository {
+  private readonly insertStatement;
+  private readonly updateStatement;
+  private readonly getStatement;
+  private readonly listStatement;
+  private readonly deleteStatement;
+
+  constructor(db: Database.Database) {
+    this.insertStatement = db.prepare(`INSERT INTO profiles
+      (id, name, base_url, stream_url, api_key_masked, can_trade, can_withdraw, is_demo, created_at)
+      VALUES (@id, @name, @baseUrl, @streamUrl, @apiKeyMasked, @canTrade, @canWithdraw, @isDemo, @createdAt)`);
+    this.updateStatement = db.prepare(`UPDATE profiles SET name = @name, base_url = @baseUrl,
+      stream_url = @streamUrl, api_key_masked = @apiKeyMasked, can_trade = @canTrade,
+      can_withdraw = @canWithdraw, is_demo = @isDemo WHERE id = @id`);
+    this.getStatement = db.prepare<[string], ProfileDbRow>(
+      `SELECT ${COLUMNS} FROM profiles WHERE id = ?`,
+    );
+    this.listStatement = db.prepare<[], ProfileDbRow>(
+      `SELECT ${COLUMNS} FROM profiles ORDER BY created_at, id`,
+    );
+    this.deleteStatement = db.prepare<[string]>('DELETE FROM profiles WHERE id = ?');
+  }
+
+  /** Adds a profile; throws StoreInputError when the id exists already. */
+  create(profile: ProfileInput): ProfileRow {
+    if (!profile.id) throw new StoreInputError('profile id must not be empty');
+    integerMs(profile.createdAt, 'createdAt');
+    if (this.get(profile.id)) throw new StoreInputError(`profile ${profile.id} exists already`);
+    this.insertStatement.run(this.params(profile));
+    return this.require(profile.id);
+  }
+
+  update(id: string, patch: ProfilePatch): ProfileRow {
+    const current = this.require(id);
+    this.updateStatement.run(this.params({ ...current, ...patch, id }));
+    return this.require(id);
+  }
+
+  get(id: string): ProfileRow | null {
+    const row = this.getStatement.get(id);
+    return row ? toRow(row) : null;
+  }
+
+  list(): ProfileRow[] {
+    return this.listStatement.all().map(toRow);
+  }
+
+  /** Removes the profile and, by cascade, every cached row of it. Returns false if absent. */
+  delete(id: string): boolean {
+    return this.deleteStatement.run(id).changes > 0;
+  }
+
+  private require(id: string): ProfileRow {
+    const row = this.get(id);
+    if (!row) throw new StoreInputError(`profile ${id} does not exist`);
+    return row;
+  }
+
+  private params(profile: ProfileRow): Record<string, unknown> {
+    return {
+      id: profile.id,
+      name: profile.name,
+      baseUrl: profile.baseUrl,
+      streamUrl: profile.streamUrl,
+      apiKeyMasked: profile.apiKeyMasked,
+      canTrade: profile.canTrade ? 1 : 0,
+      canWithdraw: profile.canWithdraw ? 1 : 0,
+      isDemo: profile.isDemo ? 1 : 0,
+      createdAt: profile.createdAt,
+    };
+  }
+}
