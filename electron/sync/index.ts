@@ -1,0 +1,20 @@
+/** Background refresh and backfill, valuation and CSV export (see /work/team/APP_API.md, "Sync"). */
+export {
+  SyncEngine,
+  JOBS,
+  SYNC_KINDS,
+  SNAPSHOT_INTERVAL_MS,
+  type SyncKind,
+  type SyncDeps,
+  type JobStatus,
+  type JobError,
+} from './engine';
+export {
+  portfolioSummary,
+  fundsView,
+  portfolioHistory,
+  priceIn,
+  HISTORY_RANGES,
+  FUNDS_FRESHNESS_MS,
+} from './valuation';
+export { toCsv, exportCsv, type CsvDelimiter, type CsvCell } from './csv-export';

@@ -1,0 +1,162 @@
+/**
+ * Sync's own request budget for the scarce wallet endpoints. The client already queues every call
+ * within each endpoint's limit; this budget sits in front of it so background work never fills
+ * that queue: coins and withdraw history share 5 calls a minute here (the user's own actions,
+ * like a deposit address, must not wait behind a backfill), deposit addresses 1 a minute.
+ * A call holds a slot from its start until one period after its answer.
+ */
+import type { Clock, TimerHandle } from '../sandbox/clock';
+import type { EndpointName } from '../exchange';
+
+export interface BudgetLimit {
+  count: number;
+  periodMs: number;
+}
+
+/** Endpoints that share a budget name the same group. */
+export const BUDGET_GROUPS: Partial<Record<EndpointName, { group: string; limit: BudgetLimit }>> = {
+  coins: { group: 'wallet-history', limit: { count: 5, periodMs: 60_000 } },
+  withdraws: { group: 'wallet-history', limit: { count: 5, periodMs: 60_000 } },
+  depositAddress: { group: 'deposit-address', limit: { count: 1, periodMs: 60_000 } },
+};
+
+/** Thrown to waiters when the engine stops. */
+export class SyncStoppedError extends Error {
+  constructor() {
+    super('Sync stopped');
+    this.name = 'SyncStoppedError';
+  }
+}
+
+/**
+ * The client as a sync engine sees it: every call still pending when `stopped` rejects ends at
+ * once with that rejection, so stopping never waits behind the client's paced queue (a 5-a-minute
+ * endpoint can hold a call for most of a minute). The call itself may still reach the exchange;
+ * its answer is dropped, and nothing is written from it because the step has already ended.
+ */
+export function untilStopped<T extends object>(target: T, stopped: Promise<never>): T {
+  const wrapped = new WeakMap<object, unknown>();
+  const wrap = <U extends object>(object: U): U =>
+    new Proxy(object, {
+      get(inner, property) {
+        const value: unknown = Reflect.get(inner, property, inner);
+        if (typeof value === 'function') {
+          return (...args: unknown[]) => {
+            const result: unknown = (value as (...a: unknown[]) => unknown).apply(inner, args);
+            return result instanceof Promise ? Promise.race([result, stopped]) : result;
+          };
+        }
+        if (typeof value === 'object' && value !== null) {
+          if (!wrapped.has(value)) wrapped.set(value, wrap(value));
+          return wrapped.get(value);
+        }
+        return value;
+      },
+    });
+  return wrap(target);
+}
+
+/** Given back by take(): call it once the exchange answered (or the call failed). */
+export type ReleaseSlot = () => void;
+
+interface Waiter {
+  resolve: (release: ReleaseSlot) => void;
+  reject: (error: Error) => void;
+}
+
+class Group {
+  /** When each slot in use frees: Infinity while its call is in flight, then answer + period. */
+  readonly freeAt: number[] = [];
+  readonly waiters: Waiter[] = [];
+  timer: TimerHandle | undefined;
+  constructor(readonly limit: BudgetLimit) {}
+}
+
+export class PacingBudget {
+  private readonly groups = new Map<string, Group>();
+  private stopped = false;
+
+  /** enabled false: no pacing at all (tests and benches against a sandbox without limits). */
+  constructor(
+    private readonly clock: Clock,
+    private readonly enabled = true,
+  ) {}
+
+  private groupFor(endpoint: EndpointName): Group | null {
+    const spec = BUDGET_GROUPS[endpoint];
+    if (!spec || !this.enabled) return null;
+    let group = this.groups.get(spec.group);
+    if (!group) {
+      group = new Group(spec.limit);
+      this.groups.set(spec.group, group);
+    }
+    return group;
+  }
+
+  /** How long a call to this endpoint would wait for a slot now (0 when one is free). */
+  waitMs(endpoint: EndpointName): number {
+    const group = this.groupFor(endpoint);
+    if (!group) return 0;
+    const now = this.clock.now();
+    this.expire(group, now);
+    if (group.freeAt.length + group.waiters.length < group.limit.count) return 0;
+    const soonest = Math.min(...group.freeAt);
+    return Number.isFinite(soonest) ? Math.max(1, soonest - now) : group.limit.periodMs;
+  }
+
+  /**
+   * Resolves with a release function once a slot is free. A slot frees one full period after the
+   * call's ANSWER, so any N+1 calls reach the exchange more than a period apart whatever the
+   * network delay (the exchange counts arrivals in fixed windows).
+   */
+  take(endpoint: EndpointName): Promise<ReleaseSlot> {
+    if (this.stopped) return Promise.reject(new SyncStoppedError());
+    const group = this.groupFor(endpoint);
+    if (!group) return Promise.resolve(() => undefined);
+    return new Promise<ReleaseSlot>((resolve, reject) => {
+      group.waiters.push({ resolve, reject });
+      this.drain(group);
+    });
+  }
+
+  private expire(group: Group, now: number): void {
+    for (let i = group.freeAt.length - 1; i >= 0; i -= 1) {
+      if (group.freeAt[i]! <= now) group.freeAt.splice(i, 1);
+    }
+  }
+
+  private drain(group: Group): void {
+    const now = this.clock.now();
+    this.expire(group, now);
+    while (group.waiters.length > 0 && group.freeAt.length < group.limit.count) {
+      group.freeAt.push(Infinity);
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        const index = group.freeAt.indexOf(Infinity, 0);
+        if (index >= 0) group.freeAt[index] = this.clock.now() + group.limit.periodMs;
+        this.drain(group);
+      };
+      group.waiters.shift()!.resolve(release);
+    }
+    if (group.waiters.length > 0) {
+      const soonest = Math.min(...group.freeAt);
+      if (Number.isFinite(soonest) && group.timer === undefined) {
+        group.timer = this.clock.setTimeout(() => {
+          group.timer = undefined;
+          this.drain(group);
+        }, soonest - now);
+      }
+    }
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const group of this.groups.values()) {
+      this.clock.clearTimeout(group.timer);
+      group.timer = undefined;
+      for (const waiter of group.waiters.splice(0)) waiter.reject(new SyncStoppedError());
+    }
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * What sync reads and writes in the store, in sync's own words. The engine, the backfill and the
+ * valuation talk to this port only; ./store-port.ts maps it onto the store's repositories, so a
+ * renamed repository method is fixed in one place.
+ */
+import type {
+  CoinInfo,
+  Fund,
+  Order,
+  OwnTrade,
+  SubAccountRecord,
+  SubTransferRecord,
+  SymbolInfo,
+  Ticker,
+  WithdrawRecord,
+  AccountInfo,
+  DepositAddress,
+} from '../exchange';
+import type {
+  DepositAddressRow,
+  FundRow,
+  FundSnapshotInput,
+  FundSnapshotRow,
+  JsonValue,
+  OwnTradeRow,
+  PriceRow,
+  SubAccountRow,
+  SubTransferRow,
+  WithdrawRow,
+  WithdrawQuery,
+  OwnTradeQuery,
+  SubTransferQuery,
+} from '../store/types';
+
+export interface SyncStatePort {
+  get<T extends JsonValue>(profileId: string, key: string): { cursor: T; updatedAt: number } | null;
+  set(profileId: string, key: string, cursor: JsonValue, at: number): void;
+}
+
+export interface SyncStorePort {
+  /** Runs fn in one SQLite transaction (better-sqlite3: synchronous, all or nothing). */
+  transaction<T>(fn: () => T): T;
+  state: SyncStatePort;
+
+  replaceFunds(profileId: string, funds: Fund[], at: number): void;
+  funds(profileId: string): FundRow[];
+
+  replaceTickers(profileId: string, tickers: Ticker[], at: number): void;
+  prices(profileId: string): PriceRow[];
+
+  putAccount(profileId: string, info: AccountInfo, at: number): void;
+
+  replaceCoins(profileId: string, coins: CoinInfo[], at: number): void;
+  coins(profileId: string): { coins: CoinInfo[]; fetchedAt: number | null };
+
+  upsertWithdrawals(profileId: string, records: WithdrawRecord[]): number;
+  withdrawals(profileId: string, query: WithdrawQuery): { rows: WithdrawRow[]; total: number };
+  oldestPendingWithdrawal(profileId: string): number | null;
+
+  depositAddress(profileId: string, coin: string, network: string): DepositAddressRow | null;
+  putDepositAddress(profileId: string, network: string, address: DepositAddress, at: number): void;
+
+  replaceSubAccounts(profileId: string, accounts: SubAccountRecord[], at: number): void;
+  subAccounts(profileId: string): SubAccountRow[];
+  upsertTransfers(profileId: string, records: SubTransferRecord[]): void;
+  transfers(profileId: string, query: SubTransferQuery): { rows: SubTransferRow[]; total: number };
+
+  /** Orders the store holds as open (idle or wait). */
+  openOrders(profileId: string): { id: number; symbol: string }[];
+  upsertOrders(profileId: string, orders: Order[], at: number): void;
+  /** Symbols the account has had orders or trades on (allOrders needs a symbol). */
+  orderSymbols(profileId: string): string[];
+  upsertTrades(profileId: string, trades: OwnTrade[], at: number): void;
+  maxTradeId(profileId: string): number | null;
+  trades(profileId: string, query: OwnTradeQuery): { rows: OwnTradeRow[]; total: number };
+
+  replaceSymbols(profileId: string, symbols: SymbolInfo[], at: number): void;
+  /** base/quote of every known symbol (from exchangeInfo or tickers), for price paths. */
+  symbolAssets(profileId: string): { symbol: string; baseAsset: string; quoteAsset: string }[];
+
+  addSnapshot(profileId: string, snapshot: FundSnapshotInput): void;
+  snapshots(profileId: string, quoteAsset: string, from: number, to: number): FundSnapshotRow[];
+}

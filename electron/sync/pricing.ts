@@ -1,0 +1,117 @@
+/**
+ * Prices of one asset in another from 24h tickers: a direct pair (asset/quote), the inverse pair
+ * (quote/asset) or a path through one bridge asset (usdt, btc, ...). decimal.js only: an amount is
+ * never a JavaScript float.
+ */
+import Decimal from 'decimal.js';
+
+/** The ticker fields valuation needs (TickerView, the wire Ticker and store rows all have them). */
+export interface PriceTicker {
+  symbol: string;
+  baseAsset: string;
+  quoteAsset: string;
+  lastPrice: string;
+  openPrice: string;
+}
+
+/** Bridge assets tried in this order when neither the direct nor the inverse pair exists. */
+export const BRIDGE_ASSETS = ['usdt', 'btc', 'eth', 'usdc', 'busd'] as const;
+
+/** Which price of a ticker to read: the last trade, or the open of the 24h window. */
+export type PriceField = 'lastPrice' | 'openPrice';
+
+/** Index of tickers by "base/quote", built once per valuation. */
+export class PriceBook {
+  private readonly pairs = new Map<string, PriceTicker>();
+  private readonly bySymbol = new Map<string, PriceTicker>();
+
+  constructor(tickers: Iterable<PriceTicker>) {
+    for (const ticker of tickers) {
+      this.pairs.set(pairKey(ticker.baseAsset, ticker.quoteAsset), ticker);
+      this.bySymbol.set(ticker.symbol, ticker);
+    }
+  }
+
+  /** One hop: direct pair or inverse pair; null when neither exists or the price is not positive. */
+  private hop(from: string, to: string, field: PriceField): PriceHop | null {
+    const direct = this.pairs.get(pairKey(from, to));
+    if (direct && new Decimal(direct[field]).gt(0))
+      return { symbol: direct.symbol, inverse: false };
+    const inverse = this.pairs.get(pairKey(to, from));
+    if (inverse && new Decimal(inverse[field]).gt(0))
+      return { symbol: inverse.symbol, inverse: true };
+    return null;
+  }
+
+  /**
+   * The pairs that price `asset` in `quote`: [] for the quote asset itself, one hop for a direct or
+   * inverse pair, two hops through a bridge asset; null when no path exists.
+   */
+  path(quote: string, asset: string, field: PriceField = 'lastPrice'): PriceHop[] | null {
+    const from = asset.toLowerCase();
+    const to = quote.toLowerCase();
+    if (from === to) return [];
+    const oneHop = this.hop(from, to, field);
+    if (oneHop) return [oneHop];
+    for (const bridge of BRIDGE_ASSETS) {
+      if (bridge === from || bridge === to) continue;
+      const first = this.hop(from, bridge, field);
+      if (!first) continue;
+      const second = this.hop(bridge, to, field);
+      if (second) return [first, second];
+    }
+    return null;
+  }
+
+  /** Price of one unit of `asset` in `quote`, or null when no path exists. */
+  price(quote: string, asset: string, field: PriceField = 'lastPrice'): Decimal | null {
+    const hops = this.path(quote, asset, field);
+    if (!hops) return null;
+    return priceAlong(hops, (symbol) => {
+      const ticker = this.bySymbol.get(symbol);
+      return ticker ? new Decimal(ticker[field]) : null;
+    });
+  }
+}
+
+export interface PriceHop {
+  symbol: string;
+  /** true when the pair is quote/asset, so its price is divided into 1. */
+  inverse: boolean;
+}
+
+/** Multiplies the hops' prices (inverting inverse pairs); null when a price is missing or zero. */
+export function priceAlong(
+  hops: PriceHop[],
+  priceOf: (symbol: string) => Decimal | null,
+): Decimal | null {
+  let price = new Decimal(1);
+  for (const hop of hops) {
+    const pair = priceOf(hop.symbol);
+    if (!pair || !pair.gt(0)) return null;
+    price = hop.inverse ? price.div(pair) : price.mul(pair);
+  }
+  return price;
+}
+
+function pairKey(base: string, quote: string): string {
+  return `${base.toLowerCase()}/${quote.toLowerCase()}`;
+}
+
+/** Price of `asset` in `quote`: direct pair, inverse pair, or through a bridge asset (usdt, btc). */
+export function priceIn(
+  quote: string,
+  asset: string,
+  tickers: Iterable<PriceTicker>,
+  field: PriceField = 'lastPrice',
+): Decimal | null {
+  return new PriceBook(tickers).price(quote, asset, field);
+}
+
+/** Decimal to a plain string (never exponent notation), trailing zeros removed. */
+export function decimalText(value: Decimal, places?: number): string {
+  const rounded =
+    places === undefined ? value : value.toDecimalPlaces(places, Decimal.ROUND_HALF_UP);
+  const text = rounded.toFixed();
+  return text.includes('.') ? text.replace(/\.?0+$/, '') : text;
+}

@@ -1,0 +1,161 @@
+/**
+ * Sync's port onto the store's repositories. A few things sync keeps have no table of their own
+ * (the account's permissions, the base/quote of each symbol, the symbols with order history, the
+ * newest own-trade id across all symbols): they live in sync_state under the keys below, written
+ * in the same transaction as the step's rows.
+ */
+import type { AccountInfo, CoinInfo } from '../exchange';
+import type { Store } from '../store';
+import type { JsonValue } from '../store/types';
+import type { SyncStorePort } from './port';
+
+export const STATE_KEYS = {
+  account: 'account.info',
+  symbolAssets: 'symbols.assets',
+  orderSymbols: 'orders.symbols',
+  tradeCursor: 'trades.maxId',
+} as const;
+
+type SymbolAssets = { symbol: string; baseAsset: string; quoteAsset: string }[];
+
+const ports = new WeakMap<Store, SyncStorePort>();
+
+export function storePort(store: Store): SyncStorePort {
+  let port = ports.get(store);
+  if (!port) {
+    port = createPort(store);
+    ports.set(store, port);
+  }
+  return port;
+}
+
+/** The account info sync stored (canTrade, canWithdraw, ...), or null before the first refresh. */
+export function storedAccountInfo(
+  store: Store,
+  profileId: string,
+): { info: AccountInfo; fetchedAt: number } | null {
+  const row = store.syncState.get<JsonValue>(profileId, STATE_KEYS.account);
+  return row ? { info: row.cursor as unknown as AccountInfo, fetchedAt: row.updatedAt } : null;
+}
+
+function createPort(store: Store): SyncStorePort {
+  const state: SyncStorePort['state'] = {
+    get: (profileId, key) => store.syncState.get(profileId, key),
+    set: (profileId, key, cursor, at) => store.syncState.set(profileId, key, cursor, at),
+  };
+  const list = <T>(profileId: string, key: string): T[] =>
+    (store.syncState.get<JsonValue>(profileId, key)?.cursor as unknown as T[] | undefined) ?? [];
+
+  const mergeSymbolAssets = (profileId: string, entries: SymbolAssets, at: number) => {
+    const merged = new Map(
+      list<SymbolAssets[number]>(profileId, STATE_KEYS.symbolAssets).map((s) => [s.symbol, s]),
+    );
+    let added = false;
+    for (const entry of entries) {
+      const known = merged.get(entry.symbol);
+      if (known?.baseAsset === entry.baseAsset && known.quoteAsset === entry.quoteAsset) continue;
+      merged.set(entry.symbol, {
+        symbol: entry.symbol,
+        baseAsset: entry.baseAsset.toLowerCase(),
+        quoteAsset: entry.quoteAsset.toLowerCase(),
+      });
+      added = true;
+    }
+    if (added) state.set(profileId, STATE_KEYS.symbolAssets, [...merged.values()], at);
+  };
+
+  const addOrderSymbols = (profileId: string, symbols: string[], at: number) => {
+    const known = new Set(list<string>(profileId, STATE_KEYS.orderSymbols));
+    const before = known.size;
+    for (const symbol of symbols) known.add(symbol);
+    if (known.size !== before) state.set(profileId, STATE_KEYS.orderSymbols, [...known].sort(), at);
+  };
+
+  return {
+    transaction: (fn) => store.transaction(fn),
+    state,
+
+    replaceFunds: (profileId, funds, at) => store.funds.replaceAll(profileId, funds, at),
+    funds: (profileId) => store.funds.list(profileId).rows,
+
+    replaceTickers: (profileId, tickers, at) => {
+      store.prices.upsertTickers(profileId, tickers);
+      mergeSymbolAssets(profileId, tickers, at);
+    },
+    prices: (profileId) => store.prices.list(profileId),
+
+    putAccount: (profileId, info, at) =>
+      state.set(
+        profileId,
+        STATE_KEYS.account,
+        {
+          accountType: info.accountType,
+          canTrade: info.canTrade,
+          canWithdraw: info.canWithdraw,
+          updateTime: info.updateTime,
+        },
+        at,
+      ),
+
+    replaceCoins: (profileId, coins, at) => store.wallet.replaceCoins(profileId, coins, at),
+    coins: (profileId) => {
+      const rows = store.wallet.listCoins<CoinInfo & { [field: string]: unknown }>(profileId);
+      return {
+        coins: rows.map((row) => row.info),
+        fetchedAt: rows.length === 0 ? null : Math.max(...rows.map((row) => row.fetchedAt)),
+      };
+    },
+
+    upsertWithdrawals: (profileId, records) => store.withdraws.upsertMany(profileId, records),
+    withdrawals: (profileId, query) => store.withdraws.page(profileId, query),
+    oldestPendingWithdrawal: (profileId) =>
+      store.withdraws.page(profileId, { status: 2, sort: 'time', direction: 'asc', limit: 1 })
+        .rows[0]?.createdAt ?? null,
+
+    depositAddress: (profileId, coin, network) =>
+      store.wallet.getDepositAddress(profileId, coin, network),
+    putDepositAddress: (profileId, network, address, at) => {
+      store.wallet.saveDepositAddress(profileId, network, address, at);
+    },
+
+    replaceSubAccounts: (profileId, accounts, at) =>
+      store.subAccounts.replaceAll(profileId, accounts, at),
+    subAccounts: (profileId) => store.subAccounts.list(profileId).rows,
+    upsertTransfers: (profileId, records) => store.subAccounts.upsertTransfers(profileId, records),
+    transfers: (profileId, query) => store.subAccounts.transfers(profileId, query),
+
+    openOrders: (profileId) =>
+      store.orders.openOrders(profileId).map((o) => ({ id: o.id, symbol: o.symbol })),
+    upsertOrders: (profileId, orders, at) => {
+      store.orders.upsertOrders(profileId, orders);
+      addOrderSymbols(
+        profileId,
+        orders.map((o) => o.symbol),
+        at,
+      );
+    },
+    orderSymbols: (profileId) => list<string>(profileId, STATE_KEYS.orderSymbols),
+    upsertTrades: (profileId, trades, at) => {
+      store.orders.insertTrades(profileId, trades);
+      addOrderSymbols(
+        profileId,
+        trades.map((t) => t.symbol),
+        at,
+      );
+      const newest = Math.max(...trades.map((t) => t.id));
+      const known = store.syncState.get<number>(profileId, STATE_KEYS.tradeCursor)?.cursor ?? null;
+      if (known === null || newest > known)
+        state.set(profileId, STATE_KEYS.tradeCursor, newest, at);
+    },
+    maxTradeId: (profileId) =>
+      store.syncState.get<number>(profileId, STATE_KEYS.tradeCursor)?.cursor ?? null,
+    trades: (profileId, query) => store.orders.tradesPage(profileId, query),
+
+    replaceSymbols: (profileId, symbols, at) => mergeSymbolAssets(profileId, symbols, at),
+    symbolAssets: (profileId) => list<SymbolAssets[number]>(profileId, STATE_KEYS.symbolAssets),
+
+    addSnapshot: (profileId, snapshot) => store.funds.addSnapshot(profileId, snapshot),
+    snapshots: (profileId, quoteAsset, from, to) =>
+      store.funds.snapshots(profileId, quoteAsset, { from, to }),
+  };
+}

@@ -1,0 +1,301 @@
+/**
+ * What the funds are worth in the user's quote asset: total, 24h change, allocation, unpriced
+ * assets, per-row prices, and the value history (recorded snapshots, plus "current holdings at
+ * past prices" from klines for the time before the first snapshot). decimal.js only.
+ */
+import Decimal from 'decimal.js';
+import type { ExchangeClient, Kline, KlineInterval } from '../exchange';
+import type { Store } from '../store';
+import type {
+  FundsView,
+  HistoryRange,
+  PortfolioHistory,
+  PortfolioSummary,
+  ValuePoint,
+} from '../../shared/types';
+import type { SyncStorePort } from './port';
+import { decimalText, PriceBook, priceAlong, type PriceTicker } from './pricing';
+import { storePort } from './store-port';
+
+export { priceIn, PriceBook, type PriceTicker } from './pricing';
+
+/** Funds are refreshed every 15 s; a view older than twice that is shown as stale. */
+export const FUNDS_FRESHNESS_MS = 15_000;
+/** Values in the quote asset keep this many decimals (quote assets have at most 8). */
+const VALUE_PLACES = 8;
+const SHARE_PLACES = 6;
+const PERCENT_PLACES = 4;
+
+type StoreLike = Store | SyncStorePort;
+
+function portOf(store: StoreLike): SyncStorePort {
+  return 'replaceFunds' in store ? store : storePort(store);
+}
+
+/** Splits 'btcusdt' into base/quote using the symbols table, or known asset names as a fallback. */
+export function priceTickers(
+  port: SyncStorePort,
+  profileId: string,
+  extraAssets: Iterable<string> = [],
+): PriceTicker[] {
+  const known = new Map(port.symbolAssets(profileId).map((s) => [s.symbol, s]));
+  const assets = new Set<string>([...extraAssets].map((a) => a.toLowerCase()));
+  for (const s of known.values()) {
+    assets.add(s.baseAsset);
+    assets.add(s.quoteAsset);
+  }
+  const tickers: PriceTicker[] = [];
+  for (const row of port.prices(profileId)) {
+    const pair = known.get(row.symbol) ?? splitSymbol(row.symbol, assets);
+    if (!pair) continue;
+    tickers.push({
+      symbol: row.symbol,
+      baseAsset: pair.baseAsset,
+      quoteAsset: pair.quoteAsset,
+      lastPrice: row.last,
+      openPrice: row.open,
+    });
+  }
+  return tickers;
+}
+
+function splitSymbol(
+  symbol: string,
+  assets: Set<string>,
+): { baseAsset: string; quoteAsset: string } | null {
+  for (const quote of assets) {
+    if (symbol.length > quote.length && symbol.endsWith(quote)) {
+      const base = symbol.slice(0, symbol.length - quote.length);
+      if (assets.has(base)) return { baseAsset: base, quoteAsset: quote };
+    }
+  }
+  return null;
+}
+
+interface ValuedFund {
+  asset: string;
+  free: string;
+  locked: string;
+  reservedFee: string | null;
+  total: Decimal;
+  price: Decimal | null;
+  openPrice: Decimal | null;
+  updatedAt: number;
+}
+
+function valueFunds(port: SyncStorePort, profileId: string, quoteAsset: string): ValuedFund[] {
+  const funds = port.funds(profileId);
+  const book = new PriceBook(
+    priceTickers(port, profileId, [quoteAsset, ...funds.map((f) => f.asset)]),
+  );
+  return funds.map((fund) => ({
+    asset: fund.asset,
+    free: fund.free,
+    locked: fund.locked,
+    reservedFee: fund.reservedFee,
+    total: new Decimal(fund.free).plus(fund.locked),
+    price: book.price(quoteAsset, fund.asset, 'lastPrice'),
+    openPrice: book.price(quoteAsset, fund.asset, 'openPrice'),
+    updatedAt: fund.updatedAt,
+  }));
+}
+
+function newestUpdate(funds: ValuedFund[]): number | null {
+  return funds.length === 0 ? null : Math.max(...funds.map((f) => f.updatedAt));
+}
+
+export function portfolioSummary(
+  store: StoreLike,
+  profileId: string,
+  quoteAsset: string,
+): PortfolioSummary {
+  const funds = valueFunds(portOf(store), profileId, quoteAsset);
+  let total = new Decimal(0);
+  let openTotal = new Decimal(0);
+  const unpriced: string[] = [];
+  const valued: { asset: string; value: Decimal }[] = [];
+  for (const fund of funds) {
+    if (fund.total.isZero()) continue;
+    if (!fund.price) {
+      unpriced.push(fund.asset);
+      continue;
+    }
+    const value = fund.total.mul(fund.price);
+    total = total.plus(value);
+    // Without a 24h open price the asset counts as unchanged rather than distorting the change.
+    openTotal = openTotal.plus(fund.openPrice ? fund.total.mul(fund.openPrice) : value);
+    valued.push({ asset: fund.asset, value });
+  }
+  const change = total.minus(openTotal);
+  valued.sort((a, b) => b.value.comparedTo(a.value) || a.asset.localeCompare(b.asset));
+  return {
+    quoteAsset,
+    totalValue: decimalText(total, VALUE_PLACES),
+    change24hValue: decimalText(change, VALUE_PLACES),
+    change24hPercent: openTotal.isZero()
+      ? '0'
+      : decimalText(change.div(openTotal).mul(100), PERCENT_PLACES),
+    allocation: valued.map(({ asset, value }) => ({
+      asset,
+      value: decimalText(value, VALUE_PLACES),
+      share: total.isZero() ? '0' : decimalText(value.div(total), SHARE_PLACES),
+    })),
+    unpriced: unpriced.sort(),
+    asOf: newestUpdate(funds),
+  };
+}
+
+export function fundsView(
+  store: StoreLike,
+  profileId: string,
+  quoteAsset: string,
+  now: number,
+): FundsView {
+  const funds = valueFunds(portOf(store), profileId, quoteAsset);
+  const asOf = newestUpdate(funds);
+  return {
+    quoteAsset,
+    rows: funds.map((fund) => ({
+      asset: fund.asset,
+      free: fund.free,
+      locked: fund.locked,
+      reservedFee: fund.reservedFee,
+      total: decimalText(fund.total),
+      price: fund.price ? decimalText(fund.price, VALUE_PLACES) : null,
+      value: fund.price ? decimalText(fund.total.mul(fund.price), VALUE_PLACES) : null,
+    })),
+    asOf,
+    stale: asOf === null || now - asOf > 2 * FUNDS_FRESHNESS_MS,
+  };
+}
+
+/** The snapshot recorded every few minutes while the app runs. */
+export function takeValueSnapshot(
+  port: SyncStorePort,
+  profileId: string,
+  quoteAsset: string,
+  now: number,
+): void {
+  const funds = valueFunds(port, profileId, quoteAsset).filter((f) => !f.total.isZero());
+  if (funds.length === 0) return;
+  let total = new Decimal(0);
+  for (const fund of funds) if (fund.price) total = total.plus(fund.total.mul(fund.price));
+  port.addSnapshot(profileId, {
+    takenAt: now,
+    quoteAsset,
+    totalValue: decimalText(total, VALUE_PLACES),
+    assets: funds.map((fund) => ({
+      asset: fund.asset,
+      total: decimalText(fund.total),
+      value: fund.price ? decimalText(fund.total.mul(fund.price), VALUE_PLACES) : null,
+    })),
+  });
+}
+
+const DAY_MS = 86_400_000;
+/** The span each range shows and the kline interval that draws it in a few hundred points. */
+export const HISTORY_RANGES: Record<
+  HistoryRange,
+  { spanMs: number; interval: KlineInterval; stepMs: number }
+> = {
+  day: { spanMs: DAY_MS, interval: '15m', stepMs: 15 * 60_000 },
+  week: { spanMs: 7 * DAY_MS, interval: '1h', stepMs: 3_600_000 },
+  month: { spanMs: 30 * DAY_MS, interval: '4h', stepMs: 4 * 3_600_000 },
+  year: { spanMs: 365 * DAY_MS, interval: '1d', stepMs: DAY_MS },
+  all: { spanMs: 5 * 365 * DAY_MS, interval: '1w', stepMs: 7 * DAY_MS },
+};
+const MAX_KLINES = 2000;
+
+export async function portfolioHistory(
+  store: StoreLike,
+  client: ExchangeClient,
+  profileId: string,
+  quoteAsset: string,
+  range: HistoryRange,
+  now: number = Date.now(),
+): Promise<PortfolioHistory> {
+  const port = portOf(store);
+  const { spanMs, interval, stepMs } = HISTORY_RANGES[range];
+  const from = now - spanMs;
+  const snapshots = port.snapshots(profileId, quoteAsset, range === 'all' ? 0 : from, now);
+  const points: ValuePoint[] = snapshots.map((s) => ({
+    time: s.takenAt,
+    value: s.totalValue,
+    source: 'snapshot',
+  }));
+  const backfillEnd = (snapshots[0]?.takenAt ?? now + 1) - 1;
+  if (backfillEnd > from) {
+    const backfill = await holdingsAtPastPrices(port, client, profileId, quoteAsset, {
+      from,
+      to: backfillEnd,
+      interval,
+      stepMs,
+    });
+    points.unshift(...backfill);
+  }
+  return { quoteAsset, range, points };
+}
+
+/** Current holdings valued at each kline's close between from and to. */
+async function holdingsAtPastPrices(
+  port: SyncStorePort,
+  client: ExchangeClient,
+  profileId: string,
+  quoteAsset: string,
+  window: { from: number; to: number; interval: KlineInterval; stepMs: number },
+): Promise<ValuePoint[]> {
+  const holdings = port
+    .funds(profileId)
+    .map((f) => ({ asset: f.asset, total: new Decimal(f.free).plus(f.locked) }))
+    .filter((f) => !f.total.isZero());
+  if (holdings.length === 0) return [];
+  const book = new PriceBook(
+    priceTickers(port, profileId, [quoteAsset, ...holdings.map((h) => h.asset)]),
+  );
+  const paths = holdings
+    .map((h) => ({ ...h, hops: book.path(quoteAsset, h.asset) }))
+    .filter((h): h is typeof h & { hops: NonNullable<typeof h.hops> } => h.hops !== null);
+  const symbols = [...new Set(paths.flatMap((p) => p.hops.map((hop) => hop.symbol)))];
+  const limit = Math.min(MAX_KLINES, Math.ceil((window.to - window.from) / window.stepMs) + 1);
+  const closes = new Map<string, Map<number, Decimal>>();
+  for (const symbol of symbols) {
+    const klines: Kline[] = await client.market.klines({
+      symbol,
+      interval: window.interval,
+      startTime: window.from,
+      endTime: window.to,
+      limit,
+    });
+    closes.set(symbol, new Map(klines.map((k) => [Number(k[0]), new Decimal(k[4])])));
+  }
+  const times = [...new Set([...closes.values()].flatMap((m) => [...m.keys()]))].sort(
+    (a, b) => a - b,
+  );
+  if (symbols.length === 0) {
+    // Only the quote asset itself is held: its value is constant.
+    for (let t = window.from; t <= window.to; t += window.stepMs) times.push(t);
+  }
+  // Carry each pair's last close forward over times it has no candle for.
+  const lastClose = new Map<string, Decimal>();
+  const points: ValuePoint[] = [];
+  for (const time of times) {
+    for (const symbol of symbols) {
+      const close = closes.get(symbol)?.get(time);
+      if (close) lastClose.set(symbol, close);
+    }
+    let total = new Decimal(0);
+    let complete = true;
+    for (const holding of paths) {
+      const price = priceAlong(holding.hops, (symbol) => lastClose.get(symbol) ?? null);
+      if (!price) {
+        complete = false;
+        break;
+      }
+      total = total.plus(holding.total.mul(price));
+    }
+    // A point before every pair has a candle would understate the value; it is left out.
+    if (complete)
+      points.push({ time, value: decimalText(total, VALUE_PLACES), source: 'backfill' });
+  }
+  return points;
+}
