@@ -13,6 +13,8 @@ export default defineConfig({
   preload: {
     build: {
       outDir: 'out/preload',
+      // A sandboxed preload can require nothing but 'electron': bundle zod and shared/ into it.
+      externalizeDeps: false,
       // A sandboxed preload must be CommonJS.
       rollupOptions: {
         input: { preload: resolve(__dirname, 'electron/preload.ts') },

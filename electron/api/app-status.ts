@@ -1,0 +1,28 @@
+/** app.status: what the status bar and the first-run screen need to know. */
+import type { AppStatus } from '../../shared/types';
+import { ENDPOINT_LIMITS, type EndpointName } from '../exchange/limits';
+import type { ApiContext, HandlerGroup } from './context';
+
+const ENDPOINTS = Object.keys(ENDPOINT_LIMITS) as EndpointName[];
+
+export function appStatusHandlers(ctx: ApiContext) {
+  return {
+    'app.status': async () => {
+      const session = ctx.session.current();
+      const pacingWaitMs = session
+        ? Math.max(0, ...ENDPOINTS.map((endpoint) => session.client.queueWaitMs(endpoint)))
+        : 0;
+      const status: AppStatus = {
+        version: ctx.version,
+        mode: ctx.mode,
+        activeProfileId: session?.profile.id ?? null,
+        demo: session?.profile.isDemo ?? false,
+        connection: ctx.session.connectionState(),
+        keychain: ctx.keychain(),
+        pacingWaitMs,
+      };
+      if (ctx.storeRecovered) status.storeRecovered = ctx.storeRecovered;
+      return status;
+    },
+  } satisfies HandlerGroup<'app'>;
+}

@@ -1,0 +1,40 @@
+/**
+ * What every handler group is built from: the store, the active profile's session, the event
+ * emitter, the settings and the logger. Handlers never reach the exchange or the keychain except
+ * through the session.
+ */
+import type {
+  BridgeHandlers,
+  EventName,
+  EventPayloads,
+  MethodName,
+  Namespace,
+} from '../../shared/contract';
+import type { KeychainStatus, Settings } from '../../shared/types';
+import type { MarketWatch } from '../live/market-watch';
+import type { Notifier } from '../live/notify';
+import type { Logger } from '../log';
+import type { Store } from '../store';
+import type { SessionManager } from './session';
+
+export type Emit = <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
+
+/** The handlers of one contract area, e.g. HandlerGroup<'orders'> for orders.*. */
+export type HandlerGroup<N extends Namespace> = {
+  [K in MethodName<N>]: BridgeHandlers[K];
+};
+
+export interface ApiContext {
+  readonly mode: 'desktop' | 'browser';
+  readonly version: string;
+  readonly store: Store;
+  readonly log: Logger;
+  readonly emit: Emit;
+  readonly session: SessionManager;
+  readonly market: MarketWatch;
+  readonly notifier?: Notifier | undefined;
+  now(): number;
+  settings(): Settings;
+  keychain(): KeychainStatus;
+  readonly storeRecovered?: { movedTo: string; reason: string };
+}

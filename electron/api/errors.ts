@@ -1,0 +1,103 @@
+/**
+ * Converting anything a handler throws into the BridgeErrorPayload the renderer receives. Only
+ * errors whose text we control (or the exchange's own words) reach the renderer; everything else
+ * becomes a generic internal error, and its details go to the (redacted) log instead.
+ */
+import { ZodError } from 'zod';
+import type { BridgeErrorPayload, ErrorKind } from '../../shared/types';
+import { ExchangeError } from '../exchange/errors';
+import { SecretStoreUnavailableError } from '../secrets';
+import type { SyncEngine, SyncKind } from '../sync';
+
+/** An error raised by the app itself, with a message written for the user. */
+export class AppError extends Error {
+  readonly kind: ErrorKind;
+  readonly field?: string;
+
+  constructor(kind: ErrorKind, message: string, field?: string) {
+    super(message);
+    this.name = 'AppError';
+    this.kind = kind;
+    if (field !== undefined) this.field = field;
+  }
+}
+
+export const INTERNAL_ERROR_MESSAGE =
+  'Something went wrong inside Spotfolio. The details were written to the log.';
+
+/** What the user can do about each exchange failure, in words; the exchange's own text follows. */
+const EXCHANGE_ADVICE: Record<ExchangeError['kind'], string> = {
+  auth: 'The exchange did not accept the API key or its signature',
+  permission: 'The API key does not have the permission for this',
+  'rate-limited': 'The exchange asked us to slow down; try again in a moment',
+  banned: 'The exchange has temporarily blocked requests from this address',
+  'invalid-input': 'The exchange rejected the request',
+  'not-found': 'The exchange could not find it',
+  'insufficient-balance': 'Not enough free balance',
+  network: 'The exchange could not be reached',
+  'unknown-outcome':
+    'The exchange did not confirm the outcome; check the history before trying again',
+  server: 'The exchange had an internal error',
+};
+
+function exchangeMessage(error: ExchangeError): string {
+  const advice = EXCHANGE_ADVICE[error.kind];
+  const said = error.exchangeMessage?.trim();
+  if (said) return `${advice}: ${said}`;
+  return `${advice}.`;
+}
+
+function zodPayload(error: ZodError): BridgeErrorPayload {
+  const issue = error.issues[0];
+  const field = issue && issue.path.length > 0 ? issue.path.map(String).join('.') : undefined;
+  const payload: BridgeErrorPayload = {
+    kind: 'invalid-input',
+    message: issue?.message ?? 'The input is not valid',
+  };
+  if (field !== undefined) payload.field = field;
+  return payload;
+}
+
+/** True when the error is one the user sees as such (not an internal failure). */
+export function isExpectedError(error: unknown): boolean {
+  return (
+    error instanceof ZodError ||
+    error instanceof ExchangeError ||
+    error instanceof SecretStoreUnavailableError ||
+    error instanceof AppError
+  );
+}
+
+export function toBridgeError(error: unknown): BridgeErrorPayload {
+  if (error instanceof ZodError) return zodPayload(error);
+  if (error instanceof AppError) {
+    const payload: BridgeErrorPayload = { kind: error.kind, message: error.message };
+    if (error.field !== undefined) payload.field = error.field;
+    return payload;
+  }
+  if (error instanceof ExchangeError) {
+    const payload: BridgeErrorPayload = { kind: error.kind, message: exchangeMessage(error) };
+    if (error.code !== undefined) payload.code = error.code;
+    if (error.field !== undefined) payload.field = error.field;
+    return payload;
+  }
+  if (error instanceof SecretStoreUnavailableError) {
+    return { kind: 'keychain', message: error.message };
+  }
+  return { kind: 'internal', message: INTERNAL_ERROR_MESSAGE };
+}
+
+/**
+ * The error a sync job recorded (at or after `since`), as an error the renderer understands; sync
+ * itself never throws, so a handler that waited for a refresh asks here whether it worked.
+ */
+export function syncFailure(
+  sync: Pick<SyncEngine, 'jobStatus'>,
+  kind: SyncKind,
+  since = 0,
+): AppError | null {
+  const error = sync.jobStatus(kind).error;
+  if (!error || error.at < since) return null;
+  if (error.kind === 'internal') return new AppError('internal', INTERNAL_ERROR_MESSAGE);
+  return new AppError(error.kind, error.message);
+}

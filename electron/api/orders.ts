@@ -1,0 +1,108 @@
+/**
+ * orders.*: open orders, order history and own trades from the cache; test, place and cancel
+ * through the client. A place that meets a 5xx or a timeout is reconciled by the client (by
+ * clientOrderId) before it answers, so a retry by the user never doubles an order silently.
+ */
+import type { MethodParsedInput } from '../../shared/contract';
+import type { NewOrder } from '../exchange/client';
+import type { Order } from '../exchange/wire';
+import type { ApiContext, HandlerGroup } from './context';
+import { toOrderView } from './views';
+
+type OrderInput = MethodParsedInput<'orders.place'>;
+
+function toNewOrder(input: OrderInput): NewOrder {
+  const order: NewOrder = {
+    symbol: input.symbol,
+    side: input.side,
+    type: input.type,
+    quantity: input.quantity,
+    price: input.price,
+  };
+  // The exchange accepts a stop price only on stop-limit orders.
+  if (input.type === 'stop_limit' && input.stopPrice !== undefined)
+    order.stopPrice = input.stopPrice;
+  return order;
+}
+
+export function ordersHandlers(ctx: ApiContext) {
+  const remember = (profileId: string, orders: Order[]): void => {
+    if (orders.length === 0) return;
+    ctx.store.orders.upsertOrders(profileId, orders);
+    ctx.emit('data.changed', { profileId, kinds: ['orders'] });
+  };
+
+  return {
+    'orders.open': async ({ symbol }) => {
+      const { profile, sync } = ctx.session.require();
+      sync.focus(['openOrders']);
+      const rows = ctx.store.orders.openOrders(profile.id, symbol);
+      return {
+        rows: rows.map((row) => ({ ...row })),
+        total: rows.length,
+        asOf: sync.jobStatus('openOrders').lastSuccessAt,
+      };
+    },
+    'orders.history': async ({ symbol, status, offset, limit }) => {
+      const { profile, sync } = ctx.session.require();
+      sync.focus(['orders']);
+      const page = ctx.store.orders.ordersPage(profile.id, {
+        symbol,
+        status,
+        direction: 'desc',
+        offset,
+        limit,
+      });
+      return {
+        rows: page.rows.map((row) => ({ ...row })),
+        total: page.total,
+        asOf: sync.jobStatus('orders').lastSuccessAt,
+      };
+    },
+    'orders.trades': async ({ filter, offset, limit }) => {
+      const { profile, sync } = ctx.session.require();
+      sync.focus(['trades']);
+      const query = {
+        symbol: filter.symbol,
+        side: filter.side,
+        from: filter.startTime,
+        to: filter.endTime,
+      };
+      const page = ctx.store.orders.tradesPage(profile.id, {
+        ...query,
+        direction: 'desc',
+        offset,
+        limit,
+      });
+      return {
+        rows: page.rows.map((row) => ({ ...row })),
+        total: page.total,
+        asOf: sync.jobStatus('trades').lastSuccessAt,
+        feesByAsset: ctx.store.orders.feesByAsset(profile.id, query),
+      };
+    },
+    'orders.test': async (input) => {
+      await ctx.session.require().client.trading.testOrder(toNewOrder(input));
+      return { ok: true as const };
+    },
+    'orders.place': async (input) => {
+      const { profile, client } = ctx.session.require();
+      const order = await client.trading.placeOrder(toNewOrder(input));
+      remember(profile.id, [order]);
+      ctx.log.info(`placed order ${order.id} (${order.symbol} ${order.side} ${order.type})`);
+      return toOrderView(order);
+    },
+    'orders.cancel': async ({ symbol, orderId }) => {
+      const { profile, client } = ctx.session.require();
+      const order = await client.trading.cancelOrder({ symbol, orderId });
+      remember(profile.id, [order]);
+      return toOrderView(order);
+    },
+    'orders.cancelAll': async ({ symbol }) => {
+      const { profile, client } = ctx.session.require();
+      const canceled = await client.trading.cancelAllOrders({ symbol });
+      remember(profile.id, canceled);
+      return { canceled: canceled.map(toOrderView) };
+    },
+  } satisfies HandlerGroup<'orders'>;
+}

@@ -1,0 +1,49 @@
+/** portfolio.* and account.info: cache first, from the store, with sync refreshing behind. */
+import { portfolioHistory, portfolioSummary } from '../sync';
+import { storedAccountInfo } from '../sync/store-port';
+import type { ApiContext, HandlerGroup } from './context';
+import { AppError, syncFailure } from './errors';
+import { toAccountView } from './views';
+
+export function portfolioHandlers(ctx: ApiContext) {
+  return {
+    'portfolio.summary': async () => {
+      const { profile, sync } = ctx.session.require();
+      sync.focus(['funds', 'prices']);
+      return portfolioSummary(ctx.store, profile.id, ctx.settings().quoteAsset);
+    },
+    'portfolio.history': async ({ range }) => {
+      const { profile, client, sync } = ctx.session.require();
+      sync.focus(['funds', 'prices']);
+      return portfolioHistory(
+        ctx.store,
+        client,
+        profile.id,
+        ctx.settings().quoteAsset,
+        range,
+        ctx.now(),
+      );
+    },
+  } satisfies HandlerGroup<'portfolio'>;
+}
+
+export function accountHandlers(ctx: ApiContext) {
+  return {
+    'account.info': async () => {
+      const { profile, sync } = ctx.session.require();
+      const cached = storedAccountInfo(ctx.store, profile.id);
+      if (cached) {
+        sync.focus(['account']);
+        return toAccountView(cached.info);
+      }
+      // Nothing cached yet (first minutes of a new profile): fetch it now.
+      await sync.refresh('account', { force: true });
+      const fetched = storedAccountInfo(ctx.store, profile.id);
+      if (fetched) return toAccountView(fetched.info);
+      throw (
+        syncFailure(sync, 'account') ??
+        new AppError('network', 'The account could not be read yet.')
+      );
+    },
+  } satisfies HandlerGroup<'account'>;
+}

@@ -1,0 +1,383 @@
+/**
+ * The profiles and the one active session: which profile is active, its exchange client, its
+ * sync engine and its live stream. Every change of the active profile (add, activate, remove,
+ * enter demo) runs one at a time, so two clicks can never leave two sessions running.
+ */
+import { randomUUID } from 'node:crypto';
+import type { MethodParsedInput } from '../../shared/contract';
+import type { ConnectionState, ProfileView } from '../../shared/types';
+import { startDemoExchange, DEMO_PROFILE_NAME, type DemoExchange } from '../demo';
+import { ExchangeClient } from '../exchange/client';
+import { LiveSession, type Notifier } from '../live/live-session';
+import type { MarketWatch } from '../live/market-watch';
+import type { Logger } from '../log';
+import type { SandboxOptions } from '../sandbox';
+import { SecretStoreUnavailableError, type ApiSecret, type SecretStore } from '../secrets';
+import type { Store } from '../store';
+import { maskApiKey } from '../store/profiles';
+import type { ProfileRow } from '../store/types';
+import { SyncEngine } from '../sync';
+import type { Emit } from './context';
+import { AppError } from './errors';
+import type { Settings } from '../../shared/types';
+
+const ACTIVE_PROFILE_KEY = 'activeProfileId';
+/** How long a profile switch or quitting waits for sync to finish its current step. */
+const SYNC_STOP_WAIT_MS = 2000;
+/** Per-profile setting: the parent account's e-mail, needed to route sub-to-sub transfers. */
+export const PARENT_EMAIL_KEY = 'parentEmail';
+
+export interface ActiveSession {
+  readonly profile: ProfileRow;
+  readonly client: ExchangeClient;
+  readonly sync: SyncEngine;
+  readonly live: LiveSession;
+}
+
+export interface SessionDeps {
+  store: Store;
+  secrets: SecretStore;
+  demoSecrets: SecretStore;
+  emit: Emit;
+  log: Logger;
+  now: () => number;
+  settings: () => Settings;
+  market: MarketWatch;
+  notifier?: Notifier;
+  sandboxOptions?: SandboxOptions;
+}
+
+export class SessionManager {
+  private active: ActiveSession | null = null;
+  private demo: DemoExchange | null = null;
+  private readonly clients = new Map<string, ExchangeClient>();
+  private queue: Promise<unknown> = Promise.resolve();
+  private connection: { state: ConnectionState; since: number };
+  private closed = false;
+
+  constructor(private readonly deps: SessionDeps) {
+    this.connection = { state: 'offline', since: deps.now() };
+  }
+
+  current(): ActiveSession | null {
+    return this.active;
+  }
+
+  /** The active session, or a 'no-profile' error the renderer turns into "add a profile". */
+  require(): ActiveSession {
+    if (!this.active) {
+      throw new AppError('no-profile', 'No profile is active. Add an API key or enter demo mode.');
+    }
+    return this.active;
+  }
+
+  activeProfileId(): string | null {
+    return this.active?.profile.id ?? null;
+  }
+
+  isDemo(): boolean {
+    return this.active?.profile.isDemo ?? false;
+  }
+
+  connectionState(): ConnectionState {
+    return this.connection.state;
+  }
+
+  list(): ProfileView[] {
+    const activeId = this.activeProfileId();
+    return this.deps.store.profiles.list().map((row) => toProfileView(row, activeId));
+  }
+
+  view(id: string): ProfileView {
+    const row = this.deps.store.profiles.get(id);
+    if (!row) throw new AppError('not-found', 'That profile does not exist (any more).', 'id');
+    return toProfileView(row, this.activeProfileId());
+  }
+
+  /** At start-up: drop demo profiles of an earlier run, then resume the last active profile. */
+  start(demo: 'auto' | 'off'): Promise<void> {
+    return this.serial(async () => {
+      const { store } = this.deps;
+      for (const stale of store.profiles.list().filter((p) => p.isDemo)) {
+        store.profiles.delete(stale.id);
+      }
+      const profiles = store.profiles.list();
+      const remembered = store.settings.get<string>(ACTIVE_PROFILE_KEY);
+      const resume = profiles.find((p) => p.id === remembered) ?? profiles[0];
+      if (resume) {
+        try {
+          await this.startSession(resume);
+        } catch (error) {
+          // The app still opens (cached data, profile screen) when the keychain is locked.
+          this.deps.log.error(`Could not resume profile ${resume.id}`, error);
+        }
+      } else if (demo === 'auto') {
+        await this.enterDemoNow();
+      }
+    });
+  }
+
+  add(input: MethodParsedInput<'profiles.add'>): Promise<ProfileView> {
+    return this.serial(async () => {
+      const { store, secrets, log } = this.deps;
+      log.secrets.add(input.apiKey, input.secretKey);
+      const verifier = new ExchangeClient({
+        baseUrl: input.baseUrl,
+        apiKey: input.apiKey,
+        secretKey: input.secretKey,
+      });
+      let info;
+      try {
+        info = await verifier.account.info();
+      } finally {
+        await verifier.close();
+      }
+      const id = randomUUID();
+      const forgetSecret = () =>
+        secrets.delete(id).catch((cleanup: unknown) => {
+          log.error(`Could not remove the secret of the unsaved profile ${id}`, cleanup);
+        });
+      try {
+        await secrets.set(id, { apiKey: input.apiKey, secretKey: input.secretKey });
+      } catch (error) {
+        // A keychain that failed half-way may still hold an entry; an unavailable one holds none.
+        if (!(error instanceof SecretStoreUnavailableError)) await forgetSecret();
+        throw error;
+      }
+      let row: ProfileRow;
+      try {
+        row = store.profiles.create({
+          id,
+          name: input.name,
+          baseUrl: input.baseUrl,
+          streamUrl: input.streamUrl,
+          apiKeyMasked: maskApiKey(input.apiKey),
+          canTrade: info.canTrade,
+          canWithdraw: info.canWithdraw,
+          isDemo: false,
+          createdAt: this.deps.now(),
+        });
+      } catch (error) {
+        await forgetSecret();
+        throw error;
+      }
+      log.info(`Added profile ${id} (${row.apiKeyMasked})`);
+      this.deps.emit('data.changed', { profileId: id, kinds: ['profiles'] });
+      // A first real key, or a real key while trying the demo: switch to it.
+      if (!this.active || this.active.profile.isDemo) await this.switchTo(row);
+      return toProfileView(row, this.activeProfileId());
+    });
+  }
+
+  activate(id: string): Promise<ProfileView> {
+    return this.serial(async () => {
+      const row = this.deps.store.profiles.get(id);
+      if (!row) throw new AppError('not-found', 'That profile does not exist (any more).', 'id');
+      if (this.active?.profile.id !== id) await this.switchTo(row);
+      return toProfileView(row, this.activeProfileId());
+    });
+  }
+
+  remove(id: string): Promise<{ removed: true }> {
+    return this.serial(async () => {
+      const { store, log } = this.deps;
+      const row = store.profiles.get(id);
+      if (!row) throw new AppError('not-found', 'That profile does not exist (any more).', 'id');
+      const wasActive = this.active?.profile.id === id;
+      if (wasActive) await this.stopSession();
+      await this.closeClient(id);
+      await this.secretsFor(row).delete(id);
+      store.profiles.delete(id);
+      if (row.isDemo) await this.stopDemo();
+      log.info(`Removed profile ${id}`);
+      this.deps.emit('data.changed', { profileId: id, kinds: ['profiles'] });
+      if (wasActive) {
+        const next = store.profiles.list()[0];
+        if (next) await this.startSession(next);
+        else store.settings.delete(ACTIVE_PROFILE_KEY);
+      }
+      return { removed: true as const };
+    });
+  }
+
+  enterDemo(): Promise<ProfileView> {
+    return this.serial(() => this.enterDemoNow());
+  }
+
+  async close(): Promise<void> {
+    await this.serial(async () => {
+      this.closed = true;
+      await this.stopSession();
+      await Promise.all([...this.clients.keys()].map((id) => this.closeClient(id)));
+      await this.stopDemo();
+    });
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  private async enterDemoNow(): Promise<ProfileView> {
+    const { store } = this.deps;
+    const existing = store.profiles.list().find((p) => p.isDemo);
+    if (existing && this.demo) {
+      if (this.active?.profile.id !== existing.id) await this.switchTo(existing);
+      return toProfileView(existing, this.activeProfileId());
+    }
+    if (existing) store.profiles.delete(existing.id);
+    this.demo ??= await startDemoExchange(this.deps.sandboxOptions);
+    const demo = this.demo;
+    const id = `demo-${randomUUID()}`;
+    await this.deps.demoSecrets.set(id, { apiKey: demo.apiKey, secretKey: demo.secretKey });
+    const row = store.profiles.create({
+      id,
+      name: DEMO_PROFILE_NAME,
+      baseUrl: demo.baseUrl,
+      streamUrl: demo.streamUrl,
+      apiKeyMasked: maskApiKey(demo.apiKey),
+      canTrade: true,
+      canWithdraw: true,
+      isDemo: true,
+      createdAt: this.deps.now(),
+    });
+    store.settings.set(PARENT_EMAIL_KEY, demo.parentEmail, id);
+    this.deps.log.info(`Demo mode: sandbox at ${demo.baseUrl}`);
+    this.deps.emit('data.changed', { profileId: id, kinds: ['profiles'] });
+    await this.switchTo(row);
+    return toProfileView(row, this.activeProfileId());
+  }
+
+  private async switchTo(row: ProfileRow): Promise<void> {
+    await this.stopSession();
+    await this.startSession(row);
+  }
+
+  private async startSession(row: ProfileRow): Promise<void> {
+    const { store, emit, log, now } = this.deps;
+    const credentials = await this.secretsFor(row).get(row.id);
+    if (!credentials) {
+      throw new AppError(
+        'auth',
+        `The key of "${row.name}" is missing from the keychain. Remove the profile and add the key again.`,
+      );
+    }
+    log.secrets.add(credentials.apiKey, credentials.secretKey);
+    const client = this.clientFor(row, credentials);
+    const sync = new SyncEngine({
+      store,
+      client,
+      profileId: row.id,
+      emit,
+      now,
+      log: log.line,
+      quoteAsset: () => this.deps.settings().quoteAsset,
+    });
+    const live = new LiveSession({
+      store,
+      profileId: row.id,
+      streamUrl: row.streamUrl,
+      client,
+      sync,
+      emit,
+      now,
+      log,
+      settings: this.deps.settings,
+      notifier: this.deps.notifier,
+      onState: (state) => this.setConnection(row.id, state),
+    });
+    this.active = { profile: row, client, sync, live };
+    store.settings.set(ACTIVE_PROFILE_KEY, row.id);
+    sync.start();
+    live.start();
+    emit('data.changed', { profileId: row.id, kinds: ['profiles'] });
+  }
+
+  private async stopSession(): Promise<void> {
+    const session = this.active;
+    if (!session) return;
+    this.active = null;
+    this.setConnection(null, 'offline');
+    await this.deps.market.close();
+    await session.live.close();
+    // Sync finishes the step it is in; a step queued behind the exchange's pacing (a back-off
+    // can last minutes) must not hold up a profile switch or quitting, so the wait is bounded.
+    let timer: NodeJS.Timeout | undefined;
+    const stopped = await Promise.race([
+      session.sync.stop().then(() => true),
+      new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), SYNC_STOP_WAIT_MS);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (!stopped) {
+      this.deps.log.warn(
+        `sync of profile ${session.profile.id} was still waiting on the exchange after ` +
+          `${SYNC_STOP_WAIT_MS} ms; its pending requests are abandoned`,
+      );
+    }
+  }
+
+  /** Closes the profile's client (on remove and on quit; a switch keeps it, see clientFor). */
+  private async closeClient(profileId: string): Promise<void> {
+    const client = this.clients.get(profileId);
+    this.clients.delete(profileId);
+    if (client) await client.close();
+  }
+
+  private async stopDemo(): Promise<void> {
+    const demo = this.demo;
+    this.demo = null;
+    if (demo) await demo.close();
+  }
+
+  /**
+   * One client per profile for the app's lifetime: its pacing queues and back-off state belong to
+   * the API key, so switching away and back must not start a fresh client that knows nothing of
+   * a back-off the exchange is still enforcing (that is how a 429 becomes a 418 ban).
+   */
+  private clientFor(row: ProfileRow, credentials: ApiSecret): ExchangeClient {
+    let client = this.clients.get(row.id);
+    if (!client) {
+      client = new ExchangeClient({
+        baseUrl: row.baseUrl,
+        apiKey: credentials.apiKey,
+        secretKey: credentials.secretKey,
+      });
+      this.clients.set(row.id, client);
+    }
+    return client;
+  }
+
+  private secretsFor(row: ProfileRow): SecretStore {
+    return row.isDemo ? this.deps.demoSecrets : this.deps.secrets;
+  }
+
+  private setConnection(profileId: string | null, state: ConnectionState): void {
+    if (profileId !== this.activeProfileId() && profileId !== null) return;
+    if (this.connection.state === state) return;
+    this.connection = { state, since: this.deps.now() };
+    this.deps.emit('connection.state', { profileId, state, since: this.connection.since });
+  }
+
+  private serial<T>(task: () => Promise<T>): Promise<T> {
+    if (this.closed) {
+      return Promise.reject(new AppError('internal', 'Spotfolio is shutting down.'));
+    }
+    const run = this.queue.then(task, task);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+}
+
+export function toProfileView(row: ProfileRow, activeId: string | null): ProfileView {
+  return {
+    id: row.id,
+    name: row.name,
+    baseUrl: row.baseUrl,
+    streamUrl: row.streamUrl,
+    apiKeyMasked: row.apiKeyMasked,
+    canTrade: row.canTrade,
+    canWithdraw: row.canWithdraw,
+    isDemo: row.isDemo,
+    createdAt: row.createdAt,
+    active: row.id === activeId,
+  };
+}

@@ -1,0 +1,274 @@
+/**
+ * subAccounts.*: the cached sub-accounts and transfer history, and transfers. The exchange moves
+ * funds only between the main account and one of its sub-accounts, so a sub-to-sub move is two
+ * transfers through the main account, shown as one step. When the second one fails or its outcome
+ * is unknown, the answer says so and where the funds are, so the user can finish the move; an
+ * unknown outcome is never retried blindly (that could move the funds twice).
+ */
+import Decimal from 'decimal.js';
+import type { MethodParsedInput } from '../../shared/contract';
+import type { SubAccountsView, TransferLeg, TransferOutcome } from '../../shared/types';
+import { ExchangeError } from '../exchange/errors';
+import { notify } from '../live/notify';
+import type { Store } from '../store';
+import type { SubAccountRow } from '../store/types';
+import type { ApiContext, HandlerGroup } from './context';
+import { AppError, syncFailure, toBridgeError } from './errors';
+import { PARENT_EMAIL_KEY, type ActiveSession } from './session';
+
+/**
+ * The main account's e-mail. The API has no endpoint that names it: it is known for the demo
+ * world, remembered after a transfer, or read from the transfer history (the side of a transfer
+ * that is not a sub-account).
+ */
+export function parentEmail(store: Store, profileId: string, subs: SubAccountRow[]): string | null {
+  const remembered = store.settings.get<string>(PARENT_EMAIL_KEY, profileId);
+  if (typeof remembered === 'string' && remembered) return remembered;
+  const subEmails = new Set(subs.map((s) => s.email.toLowerCase()));
+  const { rows } = store.subAccounts.transfers(profileId, { limit: 20 });
+  for (const transfer of rows) {
+    for (const email of [transfer.fromEmail, transfer.toEmail]) {
+      if (!subEmails.has(email.toLowerCase())) return email.toLowerCase();
+    }
+  }
+  return null;
+}
+
+export function subAccountsView(store: Store, profileId: string): SubAccountsView {
+  const { rows, asOf } = store.subAccounts.list(profileId);
+  return {
+    parentEmail: parentEmail(store, profileId, rows),
+    accounts: rows.map((row) => ({
+      email: row.email,
+      status: row.status,
+      portfolio: row.portfolio,
+      createdAt: row.createdAt,
+      balances: row.balances.map((b) => ({ asset: b.asset, balance: b.balance })),
+    })),
+    asOf,
+  };
+}
+
+type TransferInput = MethodParsedInput<'subAccounts.transfer'>;
+
+function freeBalance(
+  ctx: ApiContext,
+  session: ActiveSession,
+  email: string,
+  asset: string,
+  parent: string | null,
+  subs: SubAccountRow[],
+): Decimal {
+  const sub = subs.find((s) => s.email.toLowerCase() === email);
+  if (sub) {
+    const balance = sub.balances.find((b) => b.asset.toLowerCase() === asset);
+    return new Decimal(balance?.balance ?? '0');
+  }
+  if (parent === null || email === parent) {
+    const fund = ctx.store.funds
+      .list(session.profile.id)
+      .rows.find((f) => f.asset.toLowerCase() === asset);
+    return new Decimal(fund?.free ?? '0');
+  }
+  return new Decimal(0);
+}
+
+interface LegResult {
+  leg: TransferLeg;
+  /** Why a failed leg failed, to rethrow when nothing moved at all. */
+  error?: unknown;
+}
+
+async function sendLeg(
+  session: ActiveSession,
+  input: TransferInput,
+  fromEmail: string,
+  toEmail: string,
+): Promise<LegResult> {
+  try {
+    const result = await session.client.subAccounts.transfer({
+      currency: input.asset,
+      amount: input.amount,
+      fromEmail,
+      toEmail,
+    });
+    return { leg: { fromEmail, toEmail, status: 'success', txnId: result.txnId } };
+  } catch (error) {
+    const status =
+      error instanceof ExchangeError && error.kind === 'unknown-outcome' ? 'unknown' : 'failed';
+    return { leg: { fromEmail, toEmail, status, message: toBridgeError(error).message }, error };
+  }
+}
+
+export async function transfer(ctx: ApiContext, input: TransferInput): Promise<TransferOutcome> {
+  const session = ctx.session.require();
+  const profileId = session.profile.id;
+  let subs = ctx.store.subAccounts.list(profileId).rows;
+  if (subs.length === 0) {
+    await session.sync.refresh('subAccounts', { force: true });
+    subs = ctx.store.subAccounts.list(profileId).rows;
+  }
+  const subEmails = new Set(subs.map((s) => s.email.toLowerCase()));
+  const parent = parentEmail(ctx.store, profileId, subs);
+  const { fromEmail: from, toEmail: to, asset, amount } = input;
+  const fromIsSub = subEmails.has(from);
+  const toIsSub = subEmails.has(to);
+
+  if (!fromIsSub && !toIsSub) {
+    throw new AppError(
+      'invalid-input',
+      'Transfers go between the main account and its sub-accounts; neither e-mail is a sub-account.',
+      'toEmail',
+    );
+  }
+  if (fromIsSub !== toIsSub) {
+    const mainSide = fromIsSub ? to : from;
+    if (parent !== null && mainSide !== parent) {
+      throw new AppError(
+        'invalid-input',
+        `${mainSide} is neither the main account (${parent}) nor one of its sub-accounts.`,
+        fromIsSub ? 'toEmail' : 'fromEmail',
+      );
+    }
+  } else if (parent === null) {
+    throw new AppError(
+      'invalid-input',
+      'A transfer between two sub-accounts goes through the main account, whose e-mail is not ' +
+        'known yet. Make one transfer between the main account and a sub-account first.',
+      'fromEmail',
+    );
+  }
+
+  const available = freeBalance(ctx, session, from, asset, parent, subs);
+  if (available.lt(amount)) {
+    throw new AppError(
+      'insufficient-balance',
+      `Not enough ${asset.toUpperCase()} in ${from}: ${available.toFixed()} available, ${amount} requested.`,
+      'amount',
+    );
+  }
+
+  const legs: TransferLeg[] = [];
+  let outcome: TransferOutcome;
+  const first = await sendLeg(session, input, from, fromIsSub && toIsSub ? parent! : to);
+  // A first transfer that definitely did not happen is an ordinary error: nothing moved.
+  if (first.leg.status === 'failed') throw first.error;
+  legs.push(first.leg);
+  if (fromIsSub && toIsSub && parent !== null) {
+    if (first.leg.status === 'unknown') {
+      legs.push({ fromEmail: parent, toEmail: to, status: 'not-sent' });
+      outcome = { state: 'unknown', legs, asset, amount, fundsAt: null };
+    } else {
+      const second = await sendLeg(session, input, parent, to);
+      legs.push(second.leg);
+      outcome =
+        second.leg.status === 'success'
+          ? { state: 'completed', legs, asset, amount, fundsAt: to }
+          : second.leg.status === 'failed'
+            ? { state: 'partial', legs, asset, amount, fundsAt: parent }
+            : { state: 'unknown', legs, asset, amount, fundsAt: null };
+    }
+  } else {
+    outcome =
+      first.leg.status === 'success'
+        ? { state: 'completed', legs, asset, amount, fundsAt: to }
+        : { state: 'unknown', legs, asset, amount, fundsAt: null };
+    // A successful main<->sub transfer names the main account: remember it for sub-to-sub moves.
+    if (first.leg.status === 'success' && parent === null) {
+      ctx.store.settings.set(PARENT_EMAIL_KEY, fromIsSub ? to : from, profileId);
+    }
+  }
+
+  announce(ctx, session, outcome, from, to);
+  // The balances moved: re-read them in the background (sub-account endpoints are slow-paced).
+  void Promise.all([
+    session.sync.refresh('subAccounts', { force: true }),
+    session.sync.refresh('transfers', { force: true }),
+    session.sync.refresh('funds', { force: true }),
+  ]);
+  ctx.emit('data.changed', { profileId, kinds: ['subAccounts', 'funds'] });
+  return outcome;
+}
+
+function announce(
+  ctx: ApiContext,
+  session: ActiveSession,
+  outcome: TransferOutcome,
+  from: string,
+  to: string,
+): void {
+  const what = `${outcome.amount} ${outcome.asset.toUpperCase()}`;
+  const [title, body] =
+    outcome.state === 'completed'
+      ? ['Transfer completed', `${what} moved from ${from} to ${to}.`]
+      : outcome.state === 'partial'
+        ? [
+            'Transfer not finished',
+            `${what} left ${from} but did not reach ${to}; it is in the main account ` +
+              `${outcome.fundsAt}. Transfer it from there to ${to} to finish.`,
+          ]
+        : [
+            'Transfer outcome unknown',
+            `The exchange did not confirm moving ${what} from ${from} to ${to}. Check the ` +
+              'transfer history before trying again.',
+          ];
+  notify(
+    {
+      store: ctx.store,
+      profileId: session.profile.id,
+      emit: ctx.emit,
+      settings: ctx.settings,
+      now: ctx.now,
+      log: ctx.log,
+      notifier: ctx.notifier,
+    },
+    'transfer',
+    title,
+    body,
+  );
+}
+
+export function subAccountsHandlers(ctx: ApiContext) {
+  return {
+    'subAccounts.list': async () => {
+      const { profile, sync } = ctx.session.require();
+      sync.focus(['subAccounts', 'transfers']);
+      return subAccountsView(ctx.store, profile.id);
+    },
+    'subAccounts.refresh': async () => {
+      const { profile, sync } = ctx.session.require();
+      const startedAt = ctx.now();
+      await Promise.all([
+        sync.refresh('subAccounts', { force: true }),
+        sync.refresh('transfers', { force: true }),
+      ]);
+      const failure = syncFailure(sync, 'subAccounts', startedAt);
+      if (failure) throw failure;
+      return subAccountsView(ctx.store, profile.id);
+    },
+    'subAccounts.transfer': (input) => transfer(ctx, input),
+    'subAccounts.history': async ({ filter, offset, limit }) => {
+      const { profile, sync } = ctx.session.require();
+      sync.focus(['transfers']);
+      const page = ctx.store.subAccounts.transfers(profile.id, {
+        asset: filter.asset,
+        direction: 'desc',
+        offset,
+        limit,
+      });
+      return {
+        rows: page.rows.map((row) => ({
+          txnId: row.txnId,
+          asset: row.asset,
+          fromEmail: row.fromEmail,
+          toEmail: row.toEmail,
+          qty: row.qty,
+          status: row.status,
+          time: row.time,
+        })),
+        total: page.total,
+        asOf: sync.jobStatus('transfers').lastSuccessAt,
+      };
+    },
+  } satisfies HandlerGroup<'subAccounts'>;
+}

@@ -1,0 +1,227 @@
+/**
+ * The private stream of the active profile: balances (outboundAccountPosition), order updates and
+ * own trades. Each event is written to the store at once, handed to the renderer in 'live.batch'
+ * events (at most one per frame) and, for fills, cancels and outside balance changes, recorded as
+ * a notification. After a reconnect, funds and open orders are re-read over REST so nothing that
+ * happened while disconnected stays missing.
+ */
+import Decimal from 'decimal.js';
+import type { ConnectionState, DataKind, Settings } from '../../shared/types';
+import type { Emit } from '../api/context';
+import { toOrderUpdate, toOwnTradeUpdate } from '../api/views';
+import type { ExchangeClient } from '../exchange/client';
+import { PRIVATE_STREAMS, StreamClient } from '../exchange/stream';
+import type { AccountPositionEvent, OrderUpdateEvent, OwnTradeEvent } from '../exchange/wire';
+import type { Logger } from '../log';
+import type { Store } from '../store';
+import type { OrderInput, OwnTradeInput } from '../store/types';
+import type { SyncEngine } from '../sync';
+import { BatchCoalescer, type LiveBatch } from './coalescer';
+import { notify, type Notifier, type NotifyDeps } from './notify';
+
+export type { Notifier } from './notify';
+
+export interface LiveSessionDeps {
+  store: Store;
+  profileId: string;
+  streamUrl: string;
+  client: ExchangeClient;
+  sync: Pick<SyncEngine, 'refresh'>;
+  emit: Emit;
+  now: () => number;
+  log: Logger;
+  settings: () => Settings;
+  notifier?: Notifier | undefined;
+  onState: (state: ConnectionState) => void;
+  /** Coalescing interval of live.batch; one animation frame unless a test says otherwise. */
+  frameMs?: number;
+}
+
+/** Renderer refetches triggered by live events, at most this often (the batch itself is instant). */
+const DATA_CHANGED_EVERY_MS = 250;
+
+export class LiveSession {
+  private readonly stream: StreamClient;
+  private readonly coalescer: BatchCoalescer;
+  private readonly notifyDeps: NotifyDeps;
+  private pendingKinds = new Set<DataKind>();
+  private dataChangedTimer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(private readonly deps: LiveSessionDeps) {
+    this.notifyDeps = {
+      store: deps.store,
+      profileId: deps.profileId,
+      emit: deps.emit,
+      settings: deps.settings,
+      now: deps.now,
+      log: deps.log,
+      notifier: deps.notifier,
+    };
+    this.coalescer = new BatchCoalescer((batch) => this.deliver(batch), deps.frameMs);
+    this.stream = new StreamClient({
+      streamUrl: deps.streamUrl,
+      authKeyProvider: () => deps.client.auth.createAuthToken(),
+    });
+    this.stream.on('state', (state) => {
+      if (!this.closed) deps.onState(state);
+    });
+    this.stream.on('account', (event) => this.guard('balance update', () => this.onAccount(event)));
+    this.stream.on('order', (event) => this.guard('order update', () => this.onOrder(event)));
+    this.stream.on('ownTrade', (event) => this.guard('own trade', () => this.onOwnTrade(event)));
+    this.stream.on('reconnected', () => this.onReconnected());
+    this.stream.on('malformed', (error) =>
+      deps.log.warn(`private stream: dropped a malformed message: ${error.message}`),
+    );
+  }
+
+  get state(): ConnectionState {
+    return this.stream.connectionState;
+  }
+
+  /** Connects and subscribes in the background; the state events tell how it goes. */
+  start(): void {
+    this.stream.subscribe([...PRIVATE_STREAMS]).then(
+      () => this.deps.log.info(`private stream live for profile ${this.deps.profileId}`),
+      (error: unknown) => {
+        if (!this.closed) this.deps.log.error('The private stream could not subscribe', error);
+      },
+    );
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.coalescer.close();
+    if (this.dataChangedTimer) clearTimeout(this.dataChangedTimer);
+    this.flushDataChanged();
+    await this.stream.close();
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  private onAccount(event: AccountPositionEvent): void {
+    const changes = event.B.map((b) => ({ asset: b.a, free: b.b, locked: b.l }));
+    this.deps.store.funds.applyBalanceChanges(this.deps.profileId, changes, event.E);
+    for (const change of changes) this.coalescer.addBalance({ ...change, time: event.E });
+    this.changed('funds', 'portfolio');
+  }
+
+  private onOrder(event: OrderUpdateEvent): void {
+    const { store, profileId } = this.deps;
+    const update = toOrderUpdate(event);
+    const existing = store.orders.getOrder(profileId, update.orderId);
+    // Updates can overtake each other across a reconnect; an older one never wins.
+    if (existing && existing.updatedTime > update.time) return;
+    const row: OrderInput = {
+      id: update.orderId,
+      clientOrderId: update.clientOrderId,
+      symbol: update.symbol,
+      side: update.side,
+      type: update.type,
+      status: update.status,
+      price: update.price,
+      stopPrice: existing?.stopPrice ?? null,
+      origQty: update.origQty,
+      executedQty: update.executedQty,
+      createdTime: existing?.createdTime ?? update.time,
+      updatedTime: update.time,
+    };
+    store.orders.upsertOrders(profileId, [row]);
+    this.coalescer.addOrder(update);
+    this.changed('orders');
+    if (update.status === 'cancel' && existing?.status !== 'cancel') {
+      notify(
+        this.notifyDeps,
+        'cancel',
+        'Order canceled',
+        `${capitalise(update.side)} ${update.origQty} ${update.symbol} at ${update.price} was canceled` +
+          (new Decimal(update.executedQty).gt(0) ? ` (${update.executedQty} filled)` : ''),
+      );
+    }
+  }
+
+  private onOwnTrade(event: OwnTradeEvent): void {
+    const { store, profileId } = this.deps;
+    const update = toOwnTradeUpdate(event);
+    const trade: OwnTradeInput = {
+      id: update.tradeId,
+      symbol: update.symbol,
+      orderId: update.orderId,
+      side: update.side,
+      price: update.price,
+      qty: update.qty,
+      // "w" is the trade's funds (quote amount); computed when a deployment leaves it out.
+      quoteQty: event.w ?? new Decimal(update.price).times(update.qty).toFixed(),
+      fee: update.fee,
+      feeCurrency: update.feeCurrency,
+      // "m" says whether this account was the maker; the table records whether the buyer was.
+      isBuyerMaker: update.side === 'buy' ? event.m : !event.m,
+      time: update.time,
+    };
+    const added = store.orders.insertTrades(profileId, [trade]);
+    if (added === 0) return;
+    this.coalescer.addTrade(update);
+    this.changed('trades', 'funds', 'portfolio');
+    notify(
+      this.notifyDeps,
+      'fill',
+      update.side === 'buy' ? 'Buy order filled' : 'Sell order filled',
+      `${capitalise(update.side)} ${update.qty} ${update.symbol} at ${update.price}` +
+        ` (fee ${update.fee} ${update.feeCurrency})`,
+    );
+  }
+
+  private onReconnected(): void {
+    if (this.closed) return;
+    this.deps.log.info('private stream reconnected: re-reading funds and open orders');
+    void Promise.all([
+      this.deps.sync.refresh('funds', { force: true }),
+      this.deps.sync.refresh('openOrders', { force: true }),
+    ]);
+  }
+
+  private deliver(batch: LiveBatch): void {
+    this.deps.emit('live.batch', { profileId: this.deps.profileId, ...batch });
+    // A balance change with no order or trade beside it came from outside trading: a deposit,
+    // a withdrawal or a transfer. Trading moves balances on every order, which is not news.
+    if (batch.orders.length === 0 && batch.trades.length === 0 && batch.balances.length > 0) {
+      const lines = batch.balances.map(
+        (b) => `${b.asset.toUpperCase()}: ${new Decimal(b.free).plus(b.locked).toFixed()}`,
+      );
+      this.guard('balance notification', () =>
+        notify(this.notifyDeps, 'balance', 'Balance changed', lines.join(', ')),
+      );
+    }
+  }
+
+  private changed(...kinds: DataKind[]): void {
+    for (const kind of kinds) this.pendingKinds.add(kind);
+    if (this.dataChangedTimer || this.closed) return;
+    this.dataChangedTimer = setTimeout(() => {
+      this.dataChangedTimer = undefined;
+      this.flushDataChanged();
+    }, DATA_CHANGED_EVERY_MS);
+  }
+
+  private flushDataChanged(): void {
+    if (this.pendingKinds.size === 0) return;
+    const kinds = [...this.pendingKinds];
+    this.pendingKinds = new Set();
+    this.deps.emit('data.changed', { profileId: this.deps.profileId, kinds });
+  }
+
+  /** A bad event or a store failure is logged; it must never break the stream's handlers. */
+  private guard(what: string, fn: () => void): void {
+    if (this.closed) return;
+    try {
+      fn();
+    } catch (error) {
+      this.deps.log.error(`live: could not handle a ${what}`, error);
+    }
+  }
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

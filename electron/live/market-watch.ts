@@ -1,0 +1,89 @@
+/**
+ * Live public market data for the one symbol on screen: trades and the top of the book over a
+ * public StreamClient. Watching another symbol replaces the previous one; switching profiles
+ * (another exchange) closes the connection.
+ */
+import { StreamClient } from '../exchange/stream';
+import type { EventName, EventPayloads } from '../../shared/contract';
+import { streamTradeView } from '../api/views';
+
+type Emit = <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
+
+/** Top 20 levels every 100 ms: each message is the whole visible book, not a diff. */
+const DEPTH_LEVELS = 20;
+
+export function marketStreams(symbol: string): string[] {
+  return [`${symbol}@trades`, `${symbol}@depth${DEPTH_LEVELS}@100ms`];
+}
+
+export class MarketWatch {
+  private stream: StreamClient | undefined;
+  private streamUrl: string | undefined;
+  private symbol: string | null = null;
+
+  constructor(
+    private readonly emit: Emit,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  get watching(): string | null {
+    return this.symbol;
+  }
+
+  async watch(streamUrl: string, symbol: string): Promise<void> {
+    if (this.stream && this.streamUrl !== streamUrl) await this.close();
+    const stream = this.stream ?? this.open(streamUrl);
+    const previous = this.symbol;
+    this.symbol = symbol;
+    if (previous !== null && previous !== symbol) {
+      await stream.unsubscribe(marketStreams(previous));
+    }
+    try {
+      await stream.subscribe(marketStreams(symbol));
+    } catch (error) {
+      // An unknown symbol (or a lost connection) leaves nothing half-watched behind.
+      if (this.symbol === symbol) this.symbol = null;
+      await stream.unsubscribe(marketStreams(symbol)).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async unwatch(): Promise<void> {
+    const previous = this.symbol;
+    this.symbol = null;
+    if (previous !== null && this.stream) await this.stream.unsubscribe(marketStreams(previous));
+  }
+
+  async close(): Promise<void> {
+    const stream = this.stream;
+    this.stream = undefined;
+    this.streamUrl = undefined;
+    this.symbol = null;
+    if (stream) await stream.close();
+  }
+
+  private open(streamUrl: string): StreamClient {
+    const stream = new StreamClient({ streamUrl });
+    stream.on('trades', (payload, name) => {
+      const symbol = name.slice(0, name.indexOf('@'));
+      if (symbol !== this.symbol) return;
+      this.emit('market.trades', { symbol, trades: payload.trades.map(streamTradeView) });
+    });
+    stream.on('depth', (payload, name) => {
+      const symbol = name.slice(0, name.indexOf('@'));
+      if (symbol !== this.symbol) return;
+      this.emit('market.depth', {
+        symbol,
+        bids: payload.b.map(([price, qty]) => [price, qty]),
+        asks: payload.a.map(([price, qty]) => [price, qty]),
+        at: payload.E,
+      });
+    });
+    stream.on('malformed', (error) =>
+      this.log(`market stream: dropped a message: ${error.message}`),
+    );
+    this.stream = stream;
+    this.streamUrl = streamUrl;
+    return stream;
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * The Electron entry: one instance, the app scheme, the hardened session and window, the IPC
+ * bridge, the tray and the menu around the plain-Node app (electron/app.ts). Quitting closes
+ * the app (store, streams, sync) before the process exits.
+ */
+import { app, BrowserWindow, session } from 'electron';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createApp, type SpotfolioApp } from './app';
+import { createDispatcher } from './api/dispatch';
+import { createLogger } from './log';
+import { bindIpc, type IpcBinding } from './shell/ipc';
+import { installAppMenu } from './shell/menu';
+import { NativeNotifier } from './shell/notifications';
+import {
+  appEntryUrl,
+  appHost,
+  appScheme,
+  handleAppScheme,
+  registerAppScheme,
+} from './shell/protocol';
+import { createTray, type AppTray } from './shell/tray';
+import {
+  createMainWindow,
+  hardenSession,
+  hardenWebContents,
+  type WindowSecurity,
+} from './shell/window';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const logger = createLogger();
+
+// The same folder name browser mode uses by default (~/.config/Spotfolio on Linux).
+app.setName('Spotfolio');
+
+// `npm run dev` serves the renderer from Vite's dev server; a packaged app never does.
+const devServerUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined;
+const devOrigin = devServerUrl ? new URL(devServerUrl).origin : null;
+
+function isAppUrl(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol === `${appScheme}:` && parsed.host === appHost) return true;
+    return devOrigin !== null && parsed.origin === devOrigin;
+  } catch {
+    return false;
+  }
+}
+
+const security: WindowSecurity = { isAppUrl, log: logger.line };
+
+let mainWindow: BrowserWindow | null = null;
+let spotfolio: SpotfolioApp | null = null;
+let ipc: IpcBinding | null = null;
+let tray: AppTray | null = null;
+let unsubscribeEvents: (() => void) | null = null;
+
+function showWindow(): void {
+  if (!mainWindow || mainWindow.isDestroyed()) {
+    mainWindow = createMainWindow({
+      ...security,
+      preloadPath: join(here, '../preload/preload.cjs'),
+      iconPath: join(app.getAppPath(), 'resources/icon.png'),
+      url: devServerUrl ?? appEntryUrl,
+    });
+    mainWindow.on('closed', () => (mainWindow = null));
+    return;
+  }
+  if (mainWindow.isMinimized()) mainWindow.restore();
+  mainWindow.show();
+  mainWindow.focus();
+}
+
+async function start(): Promise<void> {
+  handleAppScheme(join(here, '../renderer'));
+  hardenSession(session.defaultSession, security);
+  spotfolio = await createApp({
+    mode: 'desktop',
+    dataDir: app.getPath('userData'),
+    notifier: new NativeNotifier(showWindow),
+    // A plain sink: the app's logger adds the time and level, and redacts the secrets it loads.
+    log: (line) => console.log(line),
+  });
+  const opened = spotfolio;
+  ipc = bindIpc({
+    dispatch: createDispatcher(opened.handlers, { log: opened.log.line }),
+    isAppUrl,
+    log: opened.log.line,
+  });
+  const binding = ipc;
+  unsubscribeEvents = opened.onEvent((event, payload) =>
+    binding.send(
+      BrowserWindow.getAllWindows().map((window) => window.webContents),
+      event,
+      payload,
+    ),
+  );
+  installAppMenu({
+    isMac: process.platform === 'darwin',
+    isPackaged: app.isPackaged,
+    onShow: showWindow,
+  });
+  tray = createTray({
+    iconPath: join(app.getAppPath(), 'resources/tray.png'),
+    handlers: opened.handlers,
+    onEvent: (listener) => opened.onEvent((event) => listener(event)),
+    onShow: showWindow,
+    onQuit: () => app.quit(),
+    log: opened.log.line,
+  });
+  showWindow();
+}
+
+registerAppScheme();
+
+if (!app.requestSingleInstanceLock()) {
+  // Another Spotfolio is running; it receives 'second-instance' and comes forward.
+  app.quit();
+} else {
+  app.on('second-instance', () => showWindow());
+  // Every WebContents the app ever creates gets the navigation, window and webview rules.
+  app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, security));
+  app.on('activate', () => {
+    if (spotfolio) showWindow();
+  });
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+
+  let closed = false;
+  app.on('before-quit', (event) => {
+    if (closed) return;
+    // Close the store and streams first, then quit for real.
+    event.preventDefault();
+    closed = true;
+    void (async () => {
+      try {
+        unsubscribeEvents?.();
+        tray?.destroy();
+        ipc?.dispose();
+        await spotfolio?.close();
+      } catch (error) {
+        logger.error('Closing the app failed', error);
+      } finally {
+        app.quit();
+      }
+    })();
+  });
+
+  app
+    .whenReady()
+    .then(start)
+    .catch((error: unknown) => {
+      logger.error('Spotfolio could not start', error);
+      app.exit(1);
+    });
+}

@@ -1,0 +1,386 @@
+/**
+ * Browser mode: the app without Electron. An HTTP server on 127.0.0.1 serves the built renderer,
+ * and the same bridge contract runs over a WebSocket at /bridge. Because any local web page (and
+ * any DNS-rebound site) can reach a loopback port, every request must carry this run's random
+ * token, name our own Host, and (for the WebSocket) come from our own Origin.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  createServer,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type ServerResponse,
+} from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, WebSocket, type RawData } from 'ws';
+import type { CallOutcome } from '../../shared/contract';
+import {
+  bridgePath,
+  maxCallBytes,
+  type WireCall,
+  type WireReply,
+} from '../../shared/bridge-client';
+import { contentSecurityPolicy } from '../../shared/csp';
+import type { BridgeErrorPayload } from '../../shared/types';
+import { createDispatcher, type Dispatch } from '../api/dispatch';
+import type { SpotfolioApp } from '../app';
+import { contentTypeOf, createReadStream, lookupStatic } from './static';
+
+export interface BrowserModeLimits {
+  /** Calls of one page answered concurrently; more wait in that page's queue. */
+  maxInFlightPerConnection: number;
+  /** Calls of one page that may wait; beyond that a call is refused with 'rate-limited'. */
+  maxQueuedPerConnection: number;
+  /** Pages connected at once. */
+  maxConnections: number;
+  /** A page that stops reading its events is disconnected past this many unsent bytes. */
+  maxBufferedBytes: number;
+}
+
+export const defaultLimits: BrowserModeLimits = {
+  maxInFlightPerConnection: 16,
+  maxQueuedPerConnection: 512,
+  maxConnections: 16,
+  maxBufferedBytes: 16 * 1024 * 1024,
+};
+
+export interface BrowserModeOptions {
+  app: Pick<SpotfolioApp, 'handlers' | 'onEvent'>;
+  /** The built renderer (out/renderer). */
+  rendererDir: string;
+  /** 0 or absent: any free port. */
+  port?: number;
+  /** Loopback only; anything else is refused. */
+  host?: '127.0.0.1';
+  limits?: Partial<BrowserModeLimits>;
+  log?: (line: string) => void;
+}
+
+export interface BrowserModeHost {
+  /** The address to open, token included. */
+  url: string;
+  token: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+const loopbackHost = '127.0.0.1';
+
+/** Equal-time comparison of two secrets of any length (hashing first makes lengths equal). */
+export function secretsEqual(given: string, expected: string): boolean {
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b) && given.length === expected.length;
+}
+
+function parseCookies(header: string | undefined): Map<string, string> {
+  const cookies = new Map<string, string>();
+  if (!header) return cookies;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    cookies.set(part.slice(0, eq).trim(), part.slice(eq + 1).trim());
+  }
+  return cookies;
+}
+
+function errorOutcome(kind: BridgeErrorPayload['kind'], message: string): CallOutcome<never> {
+  return { ok: false, error: { kind, message } };
+}
+
+export async function startBrowserMode(options: BrowserModeOptions): Promise<BrowserModeHost> {
+  const requestedHost: string = options.host ?? loopbackHost;
+  if (requestedHost !== loopbackHost) {
+    throw new Error(
+      `Browser mode listens on ${loopbackHost} only, so other machines cannot reach it (asked for "${requestedHost}")`,
+    );
+  }
+  const port = options.port ?? 0;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`Port must be an integer from 0 to 65535 (got ${String(port)})`);
+  }
+  const limits: BrowserModeLimits = { ...defaultLimits, ...options.limits };
+  const log = options.log ?? (() => undefined);
+  const dispatch: Dispatch = createDispatcher(options.app.handlers, { log });
+  const token = randomBytes(32).toString('hex');
+  let boundPort = 0;
+  // Cookies are shared by every port of a host, so the name carries the port.
+  const cookieName = () => `spotfolio_token_${boundPort}`;
+  const allowedHosts = () => [`127.0.0.1:${boundPort}`, `localhost:${boundPort}`];
+  const allowedOrigins = () => allowedHosts().map((host) => `http://${host}`);
+  let csp = '';
+
+  const securityHeaders = (): OutgoingHttpHeaders => ({
+    'Content-Security-Policy': csp,
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'X-Frame-Options': 'DENY',
+    'Cross-Origin-Opener-Policy': 'same-origin',
+    'Cross-Origin-Resource-Policy': 'same-origin',
+    'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=()',
+    'Cache-Control': 'no-store',
+  });
+
+  /** Host, Origin and token checks shared by pages and the WebSocket; null when all pass. */
+  const refusal = (
+    req: IncomingMessage,
+    requireOrigin: boolean,
+  ): { status: number; reason: string } | null => {
+    const host = req.headers.host ?? '';
+    if (!allowedHosts().includes(host.toLowerCase())) {
+      return { status: 403, reason: 'This address is not Spotfolio (unexpected Host header).' };
+    }
+    const origin = req.headers.origin;
+    if (origin !== undefined || requireOrigin) {
+      if (origin === undefined || !allowedOrigins().includes(origin.toLowerCase())) {
+        return { status: 403, reason: 'Requests from other sites are not allowed.' };
+      }
+    }
+    if (req.headers['sec-fetch-site'] === 'cross-site') {
+      return { status: 403, reason: 'Requests from other sites are not allowed.' };
+    }
+    const query = new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('token');
+    const cookie = parseCookies(req.headers.cookie).get(cookieName());
+    const presented = query ?? cookie;
+    if (presented === undefined || presented === '') {
+      return {
+        status: 401,
+        reason: 'Open the address Spotfolio printed when it started; it includes ?token=…',
+      };
+    }
+    if (!secretsEqual(presented, token)) {
+      return {
+        status: 401,
+        reason: 'The token is wrong or from an earlier run. Open the address printed this time.',
+      };
+    }
+    return null;
+  };
+
+  const sendText = (res: ServerResponse, status: number, text: string, extra = {}) => {
+    res.writeHead(status, {
+      ...securityHeaders(),
+      'Content-Type': 'text/plain; charset=utf-8',
+      'Content-Length': Buffer.byteLength(text),
+      ...extra,
+    });
+    res.end(res.req.method === 'HEAD' ? undefined : text);
+  };
+
+  const handleRequest = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const refused = refusal(req, false);
+    if (refused) return sendText(res, refused.status, refused.reason);
+    // Nothing over plain HTTP changes state: the page is static and calls go over the WebSocket.
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      return sendText(res, 405, 'Only GET and HEAD are served.', { Allow: 'GET, HEAD' });
+    }
+    const rawUrl = req.url ?? '/';
+    const queryAt = rawUrl.indexOf('?');
+    const encodedPath = queryAt < 0 ? rawUrl : rawUrl.slice(0, queryAt);
+    if (encodedPath === bridgePath) {
+      return sendText(res, 426, 'The bridge speaks WebSocket.', { Upgrade: 'websocket' });
+    }
+    const lookup = await lookupStatic(options.rendererDir, encodedPath);
+    if (!lookup.found) return sendText(res, lookup.status, lookup.reason);
+    const headers: OutgoingHttpHeaders = {
+      ...securityHeaders(),
+      'Content-Type': contentTypeOf(lookup.file),
+      'Content-Length': lookup.size,
+    };
+    // The token in the address becomes a cookie so the page's scripts and styles load too.
+    const queryToken = new URL(rawUrl, 'http://127.0.0.1').searchParams.get('token');
+    if (queryToken !== null) {
+      headers['Set-Cookie'] = `${cookieName()}=${token}; HttpOnly; SameSite=Strict; Path=/`;
+    }
+    res.writeHead(200, headers);
+    if (req.method === 'HEAD') return void res.end();
+    const stream = createReadStream(lookup.file);
+    stream.on('error', () => res.destroy());
+    stream.pipe(res);
+  };
+
+  const server = createServer((req, res) => {
+    handleRequest(req, res).catch((error: unknown) => {
+      log(`Browser mode request failed: ${String(error)}`);
+      if (!res.headersSent) sendText(res, 500, 'Internal error');
+      else res.destroy();
+    });
+  });
+  // Slow or idle clients must not hold sockets forever.
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+
+  const wss = new WebSocketServer({
+    noServer: true,
+    // Frames above the contract's limit are refused by ws itself (close code 1009) before
+    // they are buffered, so a 10 MB message costs the host nothing but that connection.
+    maxPayload: maxCallBytes,
+    perMessageDeflate: false,
+    clientTracking: true,
+  });
+
+  const refuseUpgrade = (socket: Duplex, status: number, reason: string) => {
+    const statusText = status === 401 ? 'Unauthorized' : status === 404 ? 'Not Found' : 'Forbidden';
+    socket.end(
+      `HTTP/1.1 ${status} ${statusText}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(reason)}\r\n\r\n${reason}`,
+    );
+    socket.destroy();
+  };
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    const path = (req.url ?? '/').split('?')[0];
+    if (path !== bridgePath) return refuseUpgrade(socket, 404, 'No such endpoint');
+    const refused = refusal(req, true);
+    if (refused) return refuseUpgrade(socket, refused.status, refused.reason);
+    if (wss.clients.size >= limits.maxConnections) {
+      return refuseUpgrade(socket, 403, 'Too many Spotfolio pages are open.');
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => serveConnection(ws));
+  });
+
+  const send = (ws: WebSocket, reply: WireReply) => {
+    if (ws.readyState !== WebSocket.OPEN) return;
+    let text: string;
+    try {
+      text = JSON.stringify(reply);
+    } catch (error) {
+      log(`Bridge reply ${String(reply.id)} could not be serialised: ${String(error)}`);
+      text = JSON.stringify({
+        id: reply.id,
+        outcome: errorOutcome('internal', 'The answer could not be sent to the page.'),
+      });
+    }
+    ws.send(text);
+  };
+
+  const serveConnection = (ws: WebSocket) => {
+    let inFlight = 0;
+    const queue: WireCall[] = [];
+
+    const run = (call: WireCall) => {
+      inFlight++;
+      void dispatch(call.method, call.input).then((outcome) => {
+        send(ws, { id: call.id, outcome });
+        inFlight--;
+        const next = queue.shift();
+        if (next) run(next);
+      });
+    };
+
+    ws.on('error', (error) => log(`Bridge connection error: ${error.message}`));
+    // Calls still waiting when the page goes away are dropped: nobody is left to answer.
+    ws.on('close', () => void queue.splice(0));
+    ws.on('message', (data: RawData, isBinary: boolean) => {
+      if (isBinary) {
+        return send(ws, {
+          id: null,
+          outcome: errorOutcome('invalid-input', 'Send calls as JSON text messages.'),
+        });
+      }
+      let message: unknown;
+      try {
+        message = JSON.parse(data.toString());
+      } catch {
+        return send(ws, {
+          id: null,
+          outcome: errorOutcome('invalid-input', 'The message is not valid JSON.'),
+        });
+      }
+      const record = (typeof message === 'object' && message !== null ? message : {}) as Record<
+        string,
+        unknown
+      >;
+      const id = Number.isSafeInteger(record.id) ? (record.id as number) : null;
+      if (id === null || typeof record.method !== 'string') {
+        return send(ws, {
+          id,
+          outcome: errorOutcome(
+            'invalid-input',
+            'A call must be {"id": integer, "method": string, "input": …}.',
+          ),
+        });
+      }
+      const call: WireCall = { id, method: record.method, input: record.input };
+      if (inFlight < limits.maxInFlightPerConnection) return run(call);
+      if (queue.length < limits.maxQueuedPerConnection) return void queue.push(call);
+      send(ws, {
+        id,
+        outcome: errorOutcome(
+          'rate-limited',
+          'Too many calls at once from this page; slow down and try again.',
+        ),
+      });
+    });
+  };
+
+  const unsubscribe = options.app.onEvent((event, payload) => {
+    if (wss.clients.size === 0) return;
+    let text: string;
+    try {
+      text = JSON.stringify({ event, payload });
+    } catch (error) {
+      log(`Event ${event} could not be serialised: ${String(error)}`);
+      return;
+    }
+    for (const client of wss.clients) {
+      if (client.readyState !== WebSocket.OPEN) continue;
+      if (client.bufferedAmount > limits.maxBufferedBytes) {
+        // A page that stopped reading would otherwise grow the host's memory without bound.
+        client.close(1013, 'Events are not being read');
+        continue;
+      }
+      client.send(text);
+    }
+  });
+
+  try {
+    await new Promise<void>((resolveListen, rejectListen) => {
+      server.once('error', rejectListen);
+      server.listen(port, loopbackHost, () => {
+        server.off('error', rejectListen);
+        resolveListen();
+      });
+    });
+  } catch (error) {
+    unsubscribe();
+    throw error;
+  }
+  server.on('error', (error) => log(`Browser mode server error: ${error.message}`));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('No TCP address bound');
+  boundPort = address.port;
+  csp = contentSecurityPolicy([`ws://127.0.0.1:${boundPort}`, `ws://localhost:${boundPort}`]);
+
+  let closing: Promise<void> | null = null;
+  return {
+    url: `http://127.0.0.1:${boundPort}/?token=${token}`,
+    token,
+    port: boundPort,
+    close() {
+      closing ??= (async () => {
+        unsubscribe();
+        const clients = [...wss.clients];
+        await Promise.all(
+          clients.map(
+            (client) =>
+              new Promise<void>((done) => {
+                if (client.readyState === WebSocket.CLOSED) return done();
+                // A page that does not answer the close handshake promptly is cut off.
+                const timer = setTimeout(() => client.terminate(), 1000);
+                client.once('close', () => {
+                  clearTimeout(timer);
+                  done();
+                });
+                client.close(1001, 'Spotfolio is shutting down');
+              }),
+          ),
+        );
+        await new Promise<void>((done) => wss.close(() => done()));
+        server.closeAllConnections();
+        await new Promise<void>((done) => server.close(() => done()));
+      })();
+      return closing;
+    },
+  };
+}

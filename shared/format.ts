@@ -1,0 +1,213 @@
+/**
+ * Formatting of amounts, percentages and times for people. Amounts arrive as decimal strings and
+ * are handled with decimal.js only: a JavaScript float would show 0.1 + 0.2 as 0.30000000000000004
+ * and silently drop digits of large balances.
+ */
+import Decimal from 'decimal.js';
+
+export type Rounding = 'down' | 'half-up';
+
+export interface AmountFormat {
+  /** Most digits after the dot (the asset's precision). Default 8. */
+  precision?: number;
+  /** Fewest digits after the dot kept when trimming zeros. Default 0. */
+  minFraction?: number;
+  /** 'down' never shows more than is held (balances); 'half-up' for prices and values. Default 'down'. */
+  rounding?: Rounding;
+  /** Prefix positive numbers with "+" (changes). */
+  signed?: boolean;
+}
+
+const plainNumber = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/** Parses a decimal string (or integer) strictly; null when it is not a number. */
+export function toDecimal(value: string | number | null | undefined): Decimal | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'number') return Number.isFinite(value) ? new Decimal(value) : null;
+  const trimmed = value.trim();
+  if (!plainNumber.test(trimmed)) return null;
+  return new Decimal(trimmed);
+}
+
+/** Inserts thousands separators into a run of digits. */
+export function groupThousands(digits: string): string {
+  return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/**
+ * "1234567.50000000" with precision 8 -> "1,234,567.5". Invalid input gives "—" so a bad value is
+ * visible rather than shown as zero.
+ */
+export function formatAmount(
+  value: string | number | null | undefined,
+  format: AmountFormat = {},
+): string {
+  const decimal = toDecimal(value);
+  if (decimal === null) return '—';
+  const precision = clampPrecision(format.precision ?? 8);
+  const minFraction = Math.min(precision, Math.max(0, format.minFraction ?? 0));
+  const mode = format.rounding === 'half-up' ? Decimal.ROUND_HALF_UP : Decimal.ROUND_DOWN;
+  const fixed = decimal.toFixed(precision, mode);
+  const negative = fixed.startsWith('-');
+  const unsigned = negative ? fixed.slice(1) : fixed;
+  const [integerPart = '0', fractionPart = ''] = unsigned.split('.');
+  let fraction = fractionPart.replace(/0+$/, '');
+  if (fraction.length < minFraction) fraction = fraction.padEnd(minFraction, '0');
+  const isZero = /^0*$/.test(integerPart) && /^0*$/.test(fraction);
+  const sign = negative && !isZero ? '-' : format.signed && !isZero ? '+' : '';
+  return `${sign}${groupThousands(integerPart)}${fraction ? `.${fraction}` : ''}`;
+}
+
+/** Digits to show for a value in a quote asset: cents for fiat-like quotes, more for coins. */
+export function quotePrecision(quoteAsset: string): number {
+  return fiatLike.has(quoteAsset.toLowerCase()) ? 2 : 8;
+}
+
+const fiatLike = new Set(['usdt', 'usdc', 'busd', 'tusd', 'dai', 'fdusd', 'usd', 'eur', 'gbp']);
+
+/** A value in the quote asset: "12,345.68 USDT". */
+export function formatValue(
+  value: string | null | undefined,
+  quoteAsset: string,
+  options: { signed?: boolean; withUnit?: boolean } = {},
+): string {
+  const precision = quotePrecision(quoteAsset);
+  const text = formatAmount(value, {
+    precision,
+    minFraction: precision === 2 ? 2 : 0,
+    rounding: 'half-up',
+    signed: options.signed,
+  });
+  return options.withUnit === false || text === '—' ? text : `${text} ${quoteAsset.toUpperCase()}`;
+}
+
+const compactUnits: [Decimal, string][] = [
+  [new Decimal('1e12'), 'T'],
+  [new Decimal('1e9'), 'B'],
+  [new Decimal('1e6'), 'M'],
+  [new Decimal('1e3'), 'K'],
+];
+
+/**
+ * Short form for chart axes and tight spaces: 1234 -> "1.23K", 12_500_000 -> "12.5M",
+ * 0.000123 -> "0.000123". At most three significant digits above a thousand.
+ */
+export function formatCompact(value: string | number | null | undefined): string {
+  const decimal = toDecimal(value);
+  if (decimal === null) return '—';
+  const magnitude = decimal.abs();
+  for (const [unit, suffix] of compactUnits) {
+    if (magnitude.gte(unit)) {
+      const scaled = decimal.div(unit);
+      const digitsBeforeDot = scaled.abs().trunc().toString().length;
+      const fractionDigits = Math.max(0, 3 - digitsBeforeDot);
+      return `${formatAmount(scaled.toString(), { precision: fractionDigits, rounding: 'half-up' })}${suffix}`;
+    }
+  }
+  if (magnitude.gte(1))
+    return formatAmount(decimal.toString(), { precision: 2, rounding: 'half-up' });
+  if (magnitude.isZero()) return '0';
+  return formatAmount(decimal.toSignificantDigits(3, Decimal.ROUND_HALF_UP).toString(), {
+    precision: 12,
+    rounding: 'half-up',
+  });
+}
+
+/** "0.0523" (a share or a ratio) -> "+5.23%" when signed, "5.23%" otherwise. */
+export function formatPercent(
+  ratioOrPercent: string | null | undefined,
+  options: { signed?: boolean; isRatio?: boolean; precision?: number } = {},
+): string {
+  const decimal = toDecimal(ratioOrPercent);
+  if (decimal === null) return '—';
+  const percent = options.isRatio ? decimal.times(100) : decimal;
+  return `${formatAmount(percent.toString(), {
+    precision: options.precision ?? 2,
+    minFraction: options.precision ?? 2,
+    rounding: 'half-up',
+    signed: options.signed,
+  })}%`;
+}
+
+/** Percentage change from `from` to `to`, as a percent decimal string; null when from is zero. */
+export function percentChange(from: string, to: string): string | null {
+  const start = toDecimal(from);
+  const end = toDecimal(to);
+  if (start === null || end === null || start.isZero()) return null;
+  return end.minus(start).div(start).times(100).toString();
+}
+
+function pad(n: number, width = 2): string {
+  return String(n).padStart(width, '0');
+}
+
+/** "2026-11-22 21:05:09" in local time (or UTC). */
+export function formatDateTime(
+  ms: number | null | undefined,
+  options: { utc?: boolean } = {},
+): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return '—';
+  const d = new Date(ms);
+  const [y, mo, day, h, mi, s] = options.utc
+    ? [
+        d.getUTCFullYear(),
+        d.getUTCMonth() + 1,
+        d.getUTCDate(),
+        d.getUTCHours(),
+        d.getUTCMinutes(),
+        d.getUTCSeconds(),
+      ]
+    : [
+        d.getFullYear(),
+        d.getMonth() + 1,
+        d.getDate(),
+        d.getHours(),
+        d.getMinutes(),
+        d.getSeconds(),
+      ];
+  return `${y}-${pad(mo)}-${pad(day)} ${pad(h)}:${pad(mi)}:${pad(s)}`;
+}
+
+/** "21:05:09" in local time (or UTC). */
+export function formatTime(ms: number, options: { utc?: boolean } = {}): string {
+  return formatDateTime(ms, options).slice(11);
+}
+
+/** "just now", "42 s ago", "5 min ago", "3 h ago", "2 days ago"; "never" for null. */
+export function formatAge(ms: number | null | undefined, now: number): string {
+  if (ms === null || ms === undefined) return 'never';
+  const seconds = Math.max(0, Math.floor((now - ms) / 1000));
+  if (seconds < 5) return 'just now';
+  if (seconds < 60) return `${seconds} s ago`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} h ago`;
+  const days = Math.floor(hours / 24);
+  return `${days} days ago`;
+}
+
+/** Hides an amount in privacy mode; keeps the same text otherwise. */
+export const privacyMask = '••••';
+
+export function maskAmount(text: string, privacyMode: boolean): string {
+  return privacyMode ? privacyMask : text;
+}
+
+/** "btcusdt" with its assets -> "BTC/USDT". */
+export function formatSymbol(symbol: string, baseAsset?: string, quoteAsset?: string): string {
+  if (baseAsset && quoteAsset) return `${baseAsset.toUpperCase()}/${quoteAsset.toUpperCase()}`;
+  return symbol.toUpperCase();
+}
+
+/** Number of digits after the dot of a tick size like "0.01000000" -> 2. */
+export function decimalsOfStep(step: string): number {
+  const decimal = toDecimal(step);
+  if (decimal === null || decimal.isZero()) return 8;
+  return Math.max(0, decimal.decimalPlaces());
+}
+
+function clampPrecision(precision: number): number {
+  if (!Number.isInteger(precision) || precision < 0) return 0;
+  return Math.min(precision, 30);
+}

@@ -1,0 +1,348 @@
+/**
+ * Every contract method over the real browser-mode bridge (WebSocket, token, Host/Origin) against
+ * the sandbox exchange, with a real profile whose secret key the test knows: each result's shape
+ * is checked, and afterwards every message of the session and every log line is searched for the
+ * secret key (and the full API key), which must never appear.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { methodNames, type MethodName } from '../../shared/contract';
+import type {
+  AccountView,
+  ActivityItem,
+  AppStatus,
+  BackfillProgress,
+  CoinView,
+  CsvExport,
+  DepositAddressView,
+  DepthView,
+  FundsView,
+  KlineView,
+  NotificationView,
+  OrderView,
+  Page,
+  PortfolioHistory,
+  PortfolioSummary,
+  ProfileView,
+  PublicTradeView,
+  Settings,
+  SubAccountsView,
+  SubTransferView,
+  SymbolView,
+  TickerView,
+  TradesPage,
+  TransferOutcome,
+  WithdrawView,
+} from '../../shared/types';
+import { createApp, type SpotfolioApp } from '../../electron/app';
+import { startBrowserMode, type BrowserModeHost } from '../../electron/serve/host';
+import { startSandbox, type Sandbox } from '../../electron/sandbox';
+import { DECIMAL, eventually, rendererDir, tempDir, testSecretStore, WireClient } from './helpers';
+
+let sandbox: Sandbox;
+let app: SpotfolioApp;
+let host: BrowserModeHost;
+let client: WireClient;
+let dir: ReturnType<typeof tempDir>;
+const logLines: string[] = [];
+const called = new Set<string>();
+let apiKey = '';
+let secretKey = '';
+let parentEmail = '';
+let subEmails: string[] = [];
+
+async function ok<T>(method: MethodName, input: unknown = {}): Promise<T> {
+  called.add(method);
+  return client.ok<T>(method, input);
+}
+
+beforeAll(async () => {
+  dir = tempDir();
+  sandbox = await startSandbox({ seed: 11 });
+  const parent = sandbox.world.accounts.find((a) => a.role === 'parent')!;
+  const key = parent.keys.find((k) => k.canTrade)!;
+  apiKey = key.apiKey;
+  secretKey = key.secretKey;
+  parentEmail = parent.email;
+  subEmails = sandbox.world.accounts.filter((a) => a.role === 'sub').map((a) => a.email);
+  app = await createApp({
+    dataDir: dir.path,
+    mode: 'browser',
+    secrets: testSecretStore().store,
+    demo: 'off',
+    sandboxOptions: { seed: 12 },
+    log: (line) => logLines.push(line),
+  });
+  host = await startBrowserMode({ app, rendererDir: rendererDir(dir.path) });
+  client = await WireClient.connect(host.port, host.token);
+});
+
+afterAll(async () => {
+  if (process.env.APP_TEST_LOG)
+    (await import('node:fs')).writeFileSync(process.env.APP_TEST_LOG, logLines.join('\n'));
+  client?.close();
+  await host?.close();
+  await app?.close();
+  await sandbox?.close();
+  dir?.remove();
+});
+
+describe('the whole contract over browser mode', () => {
+  let profile: ProfileView;
+
+  it('starts with no profile and says so', async () => {
+    const status = await ok<AppStatus>('app.status');
+    expect(status).toMatchObject({ mode: 'browser', activeProfileId: null, demo: false });
+    expect(typeof status.version).toBe('string');
+    expect(status.keychain.available).toBe(true);
+    expect(await ok<ProfileView[]>('profiles.list')).toEqual([]);
+    const noProfile = await client.call('funds.list');
+    expect(noProfile).toMatchObject({ ok: false, error: { kind: 'no-profile' } });
+  });
+
+  it('adds a real profile after verifying the key, and goes live', async () => {
+    profile = await ok<ProfileView>('profiles.add', {
+      name: 'Main',
+      apiKey,
+      secretKey,
+      baseUrl: sandbox.baseUrl,
+      streamUrl: sandbox.streamUrl,
+    });
+    expect(profile).toMatchObject({ name: 'Main', isDemo: false, active: true, canTrade: true });
+    expect(profile.apiKeyMasked).not.toBe(apiKey);
+    expect(apiKey.endsWith(profile.apiKeyMasked.slice(-4))).toBe(true);
+    await eventually('the private stream to go live', () =>
+      client.eventsOf('connection.state').some((e) => e.state === 'live') ? true : undefined,
+    );
+    const status = await ok<AppStatus>('app.status');
+    expect(status).toMatchObject({ activeProfileId: profile.id, connection: 'live', demo: false });
+    expect(status.pacingWaitMs).toBeGreaterThanOrEqual(0);
+    const list = await ok<ProfileView[]>('profiles.list');
+    expect(list.map((p) => p.id)).toEqual([profile.id]);
+    expect(await ok<ProfileView>('profiles.activate', { id: profile.id })).toMatchObject({
+      id: profile.id,
+      active: true,
+    });
+  });
+
+  it('serves funds, portfolio and account from the cache', async () => {
+    const refreshed = await ok<FundsView>('funds.refresh');
+    expect(refreshed.rows.length).toBeGreaterThan(0);
+    expect(refreshed.asOf).toEqual(expect.any(Number));
+    for (const row of refreshed.rows) {
+      expect(row.free).toMatch(DECIMAL);
+      expect(row.total).toMatch(DECIMAL);
+    }
+    const funds = await ok<FundsView>('funds.list');
+    expect(funds.quoteAsset).toBe('usdt');
+    expect(funds.rows.map((r) => r.asset).sort()).toEqual(
+      refreshed.rows.map((r) => r.asset).sort(),
+    );
+    await eventually('prices to be cached', async () => {
+      const summary = await ok<PortfolioSummary>('portfolio.summary');
+      return summary.allocation.length > 0 ? summary : undefined;
+    });
+    const summary = await ok<PortfolioSummary>('portfolio.summary');
+    expect(summary.totalValue).toMatch(DECIMAL);
+    expect(summary.change24hPercent).toMatch(DECIMAL);
+    const history = await ok<PortfolioHistory>('portfolio.history', { range: 'day' });
+    expect(history).toMatchObject({ quoteAsset: 'usdt', range: 'day' });
+    expect(Array.isArray(history.points)).toBe(true);
+    const account = await ok<AccountView>('account.info');
+    expect(account).toMatchObject({ canTrade: true });
+    expect(typeof account.accountType).toBe('string');
+  });
+
+  it('reads withdrawals and deposits', async () => {
+    const backfill = await ok<BackfillProgress>('withdrawals.backfill', {});
+    expect(['idle', 'running', 'done', 'error']).toContain(backfill.state);
+    const page = await eventually('withdrawals to be cached', async () => {
+      const p = await ok<Page<WithdrawView>>('withdrawals.list', {});
+      return p.total > 0 ? p : undefined;
+    });
+    expect(page.rows.length).toBeLessThanOrEqual(page.total);
+    expect(page.rows[0]!.amount).toMatch(DECIMAL);
+    expect(['success', 'failed', 'pending', 'cancelled']).toContain(page.rows[0]!.status);
+    const status = await ok<BackfillProgress>('withdrawals.backfillStatus');
+    expect(status.doneWindows).toBeLessThanOrEqual(status.totalWindows);
+    const coins = await ok<string[]>('withdrawals.coins');
+    expect(coins.length).toBeGreaterThan(0);
+    const filtered = await ok<Page<WithdrawView>>('withdrawals.list', {
+      filter: { coin: coins[0] },
+      sort: { field: 'amount', dir: 'asc' },
+      limit: 5,
+    });
+    expect(filtered.rows.every((r) => r.coin === coins[0])).toBe(true);
+
+    const deposits = await eventually('coins to be cached', async () => {
+      const c = await ok<{ coins: CoinView[]; asOf: number | null }>('deposits.coins');
+      return c.coins.length > 0 ? c : undefined;
+    });
+    expect(deposits.asOf).toEqual(expect.any(Number));
+    const coin = deposits.coins.find((c) => c.networks.some((n) => n.depositEnable))!;
+    const network = coin.networks.find((n) => n.depositEnable)!;
+    const address = await ok<DepositAddressView>('deposits.address', {
+      coin: coin.coin,
+      network: network.network,
+    });
+    expect(address).toMatchObject({ coin: coin.coin, network: network.network });
+    expect(address.address.length).toBeGreaterThan(0);
+    const again = await ok<DepositAddressView>('deposits.address', {
+      coin: coin.coin,
+      network: network.network,
+    });
+    expect(again).toMatchObject({ address: address.address, fromCache: true });
+  });
+
+  it('lists sub-accounts and moves funds from main to a sub-account', async () => {
+    const view = await ok<SubAccountsView>('subAccounts.refresh');
+    expect(view.accounts.map((a) => a.email).sort()).toEqual([...subEmails].sort());
+    const listed = await ok<SubAccountsView>('subAccounts.list');
+    expect(listed.accounts.length).toBe(subEmails.length);
+    const outcome = await ok<TransferOutcome>('subAccounts.transfer', {
+      asset: 'usdt',
+      amount: '5',
+      fromEmail: parentEmail,
+      toEmail: subEmails[0],
+    });
+    expect(outcome).toMatchObject({ state: 'completed', fundsAt: subEmails[0], amount: '5' });
+    expect(outcome.legs).toHaveLength(1);
+    expect(outcome.legs[0]).toMatchObject({ status: 'success', txnId: expect.any(Number) });
+    const history = await eventually('the transfer in the history', async () => {
+      const h = await ok<Page<SubTransferView>>('subAccounts.history', {});
+      return h.rows.some((r) => r.txnId === outcome.legs[0]!.txnId) ? h : undefined;
+    });
+    expect(history.rows[0]!.qty).toMatch(DECIMAL);
+    expect((await ok<SubAccountsView>('subAccounts.list')).parentEmail).toBe(parentEmail);
+  });
+
+  it('answers market data and streams the watched symbol', async () => {
+    const symbols = await ok<SymbolView[]>('market.symbols');
+    const btc = symbols.find((s) => s.symbol === 'btcusdt')!;
+    expect(btc).toMatchObject({ baseAsset: 'btc', quoteAsset: 'usdt' });
+    expect(btc.tickSize).toMatch(DECIMAL);
+    const tickers = await ok<TickerView[]>('market.tickers');
+    expect(tickers.find((t) => t.symbol === 'btcusdt')!.lastPrice).toMatch(DECIMAL);
+    const klines = await ok<KlineView[]>('market.klines', {
+      symbol: 'btcusdt',
+      interval: '1m',
+      limit: 10,
+    });
+    expect(klines.length).toBeLessThanOrEqual(10);
+    for (const k of klines) expect(k.close).toMatch(DECIMAL);
+    const depth = await ok<DepthView>('market.depth', { symbol: 'btcusdt', limit: 5 });
+    expect(depth.symbol).toBe('btcusdt');
+    expect(depth.asks.length).toBeGreaterThan(0);
+    expect(depth.bids.length).toBeGreaterThan(0);
+    const trades = await ok<PublicTradeView[]>('market.trades', { symbol: 'btcusdt', limit: 5 });
+    expect(Array.isArray(trades)).toBe(true);
+    expect(await ok('market.watch', { symbol: 'btcusdt' })).toEqual({ symbol: 'btcusdt' });
+    await eventually('a market.depth event', () =>
+      client.eventsOf('market.depth').find((d) => d.symbol === 'btcusdt'),
+    );
+  });
+
+  it('tests, places and cancels orders, and a fill arrives live', async () => {
+    const depth = await ok<DepthView>('market.depth', { symbol: 'btcusdt', limit: 5 });
+    const [bestBid] = depth.bids[0]!;
+    const [bestAsk] = depth.asks[0]!;
+    const farBelow = (Number(bestBid) / 2).toFixed(0);
+    const order = {
+      symbol: 'btcusdt',
+      side: 'buy',
+      type: 'limit',
+      quantity: '0.001',
+      price: farBelow,
+    };
+    expect(await ok('orders.test', order)).toEqual({ ok: true });
+    const placed = await ok<OrderView>('orders.place', order);
+    expect(placed).toMatchObject({
+      symbol: 'btcusdt',
+      side: 'buy',
+      status: 'wait',
+      origQty: '0.001',
+    });
+    const open = await ok<Page<OrderView>>('orders.open', { symbol: 'btcusdt' });
+    expect(open.rows.map((o) => o.id)).toContain(placed.id);
+    const canceled = await ok<OrderView>('orders.cancel', {
+      symbol: 'btcusdt',
+      orderId: placed.id,
+    });
+    expect(canceled).toMatchObject({ id: placed.id, status: 'cancel' });
+    const second = await ok<OrderView>('orders.place', order);
+    const third = await ok<OrderView>('orders.place', order);
+    // Every open order of the symbol goes, the world's resting orders of this account included.
+    const all = await ok<{ canceled: OrderView[] }>('orders.cancelAll', { symbol: 'btcusdt' });
+    expect(all.canceled.map((o) => o.id)).toEqual(expect.arrayContaining([second.id, third.id]));
+    expect(all.canceled.every((o) => o.status === 'cancel')).toBe(true);
+    expect((await ok<Page<OrderView>>('orders.open', { symbol: 'btcusdt' })).total).toBe(0);
+
+    const taker = await ok<OrderView>('orders.place', { ...order, price: bestAsk });
+    await eventually('the fill in a live batch', () =>
+      client.eventsOf('live.batch').find((b) => b.trades.some((t) => t.orderId === taker.id)),
+    );
+    await eventually('a fill notification', () =>
+      client.eventsOf('notification').find((n) => n.kind === 'fill'),
+    );
+    await eventually('market trades of the fill', () =>
+      client.eventsOf('market.trades').find((t) => t.symbol === 'btcusdt' && t.trades.length > 0),
+    );
+    expect(await ok('market.unwatch')).toEqual({ symbol: null });
+    const trades = await ok<TradesPage>('orders.trades', { filter: { symbol: 'btcusdt' } });
+    expect(trades.rows.some((t) => t.orderId === taker.id)).toBe(true);
+    expect(trades.feesByAsset.length).toBeGreaterThan(0);
+    const history = await ok<Page<OrderView>>('orders.history', { symbol: 'btcusdt' });
+    expect(history.rows.map((o) => o.id)).toContain(placed.id);
+    const invalid = await client.call('orders.place', { ...order, quantity: '-1' });
+    expect(invalid).toMatchObject({
+      ok: false,
+      error: { kind: 'invalid-input', field: 'quantity' },
+    });
+  });
+
+  it('keeps settings, exports CSV and lists activity', async () => {
+    const settings = await ok<Settings>('settings.get');
+    expect(settings).toMatchObject({ quoteAsset: 'usdt', theme: 'system', privacyMode: false });
+    const updated = await ok<Settings>('settings.update', { theme: 'dark', privacyMode: true });
+    expect(updated).toMatchObject({ theme: 'dark', privacyMode: true, quoteAsset: 'usdt' });
+    expect(await ok<Settings>('settings.get')).toEqual(updated);
+
+    const csv = await ok<CsvExport>('export.csv', { kind: 'trades' });
+    expect(csv.rows).toBeGreaterThan(0);
+    expect(csv.fileName).toMatch(/\.csv$/);
+    expect(csv.content.split('\n')[0]).toContain(',');
+
+    const feed = await ok<ActivityItem[]>('activity.feed', { limit: 20 });
+    expect(feed.length).toBeGreaterThan(0);
+    expect(feed.some((item) => item.kind === 'trade')).toBe(true);
+    const notifications = await ok<NotificationView[]>('activity.notifications', {});
+    expect(notifications.some((n) => n.kind === 'fill' && !n.read)).toBe(true);
+    expect(await ok('activity.markNotificationsRead')).toEqual({ ok: true });
+    const after = await ok<NotificationView[]>('activity.notifications', {});
+    expect(after.every((n) => n.read)).toBe(true);
+  });
+
+  it('enters demo mode beside the real profile and leaves it again', async () => {
+    const demo = await ok<ProfileView>('profiles.enterDemo');
+    expect(demo).toMatchObject({ name: 'Demo', isDemo: true, active: true });
+    expect((await ok<AppStatus>('app.status')).demo).toBe(true);
+    const back = await ok<ProfileView>('profiles.activate', { id: profile.id });
+    expect(back).toMatchObject({ id: profile.id, active: true });
+    expect(await ok('profiles.remove', { id: demo.id })).toEqual({ removed: true });
+    const list = await ok<ProfileView[]>('profiles.list');
+    expect(list.map((p) => p.id)).toEqual([profile.id]);
+  });
+
+  it('called every contract method', () => {
+    expect(methodNames.filter((name) => !called.has(name))).toEqual([]);
+  });
+
+  it('never sent the secret key (or the full API key) to the page or the log', () => {
+    expect(client.raw.length).toBeGreaterThan(50);
+    expect(client.eventsOf('live.batch').length).toBeGreaterThan(0);
+    expect(logLines.length).toBeGreaterThan(0);
+    for (const text of [...client.raw, ...logLines]) {
+      expect(text).not.toContain(secretKey);
+      expect(text).not.toContain(apiKey);
+    }
+  });
+});

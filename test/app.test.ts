@@ -1,0 +1,169 @@
+/**
+ * The composition root: demo mode with no profile (sandbox in-process, labelled Demo, its key kept
+ * out of the user's secret store), leaving demo for a real key, resuming after a restart, and the
+ * keychain being unavailable (a typed error, never a plaintext fallback).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDispatcher } from '../electron/api/dispatch';
+import { createApp, type SpotfolioApp } from '../electron/app';
+import { startSandbox, type Sandbox } from '../electron/sandbox';
+import { DemoSecretStore, KeytarSecretStore } from '../electron/secrets';
+import { openStore } from '../electron/store';
+import type { ProfileView } from '../shared/types';
+import { eventually, tempDir } from './api/helpers';
+
+/** Log lines of these tests are not inspected here (test/api/bridge.test.ts searches them). */
+const quiet = (): void => undefined;
+
+describe('demo mode', () => {
+  let app: SpotfolioApp;
+  let realExchange: Sandbox;
+  let dir: ReturnType<typeof tempDir>;
+  const userSecrets = new DemoSecretStore();
+
+  beforeAll(async () => {
+    dir = tempDir();
+    realExchange = await startSandbox({ seed: 41 });
+    app = await createApp({
+      dataDir: dir.path,
+      mode: 'browser',
+      secrets: userSecrets,
+      sandboxOptions: { seed: 42, simulation: false },
+      log: quiet,
+    });
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await realExchange?.close();
+    dir?.remove();
+  });
+
+  it('starts the sandbox and a Demo profile when there is no profile', async () => {
+    const profiles = await app.handlers['profiles.list']({});
+    expect(profiles).toHaveLength(1);
+    expect(profiles[0]).toMatchObject({ name: 'Demo', isDemo: true, active: true, canTrade: true });
+    const status = await app.handlers['app.status']({});
+    expect(status).toMatchObject({ demo: true, activeProfileId: profiles[0]!.id });
+    // The sandbox's key is not the user's: it never goes to the user's secret store.
+    expect(await userSecrets.list()).toEqual([]);
+    const funds = await app.handlers['funds.refresh']({});
+    expect(funds.rows.length).toBeGreaterThan(0);
+  });
+
+  it('enterDemo returns the running demo profile instead of starting another', async () => {
+    const [demo] = await app.handlers['profiles.list']({});
+    expect(await app.handlers['profiles.enterDemo']({})).toMatchObject({
+      id: demo!.id,
+      active: true,
+    });
+    expect(await app.handlers['profiles.list']({})).toHaveLength(1);
+  });
+
+  it('switches to a real key when one is added, and stops the sandbox when demo is removed', async () => {
+    const [demo] = await app.handlers['profiles.list']({});
+    const parent = realExchange.world.accounts.find((a) => a.role === 'parent')!;
+    const key = parent.keys.find((k) => !k.canTrade) ?? parent.keys[0]!;
+    const real = await app.handlers['profiles.add']({
+      name: 'Real',
+      apiKey: key.apiKey,
+      secretKey: key.secretKey,
+      baseUrl: realExchange.baseUrl,
+      streamUrl: realExchange.streamUrl,
+    });
+    expect(real).toMatchObject({ isDemo: false, active: true, canTrade: key.canTrade });
+    expect((await app.handlers['app.status']({})).demo).toBe(false);
+    expect(await userSecrets.list()).toEqual([real.id]);
+
+    const demoUrl = demo!.baseUrl;
+    expect((await fetch(`${demoUrl}/sapi/v1/ping`)).ok).toBe(true);
+    await app.handlers['profiles.remove']({ id: demo!.id });
+    await expect(fetch(`${demoUrl}/sapi/v1/ping`)).rejects.toThrow();
+    const profiles = await app.handlers['profiles.list']({});
+    expect(profiles.map((p: ProfileView) => p.id)).toEqual([real.id]);
+  });
+
+  it('resumes the real profile after a restart without starting demo mode', async () => {
+    const [real] = await app.handlers['profiles.list']({});
+    await app.close();
+    app = await createApp({
+      dataDir: dir.path,
+      mode: 'browser',
+      secrets: userSecrets,
+      sandboxOptions: { seed: 42, simulation: false },
+      log: quiet,
+    });
+    const profiles = await app.handlers['profiles.list']({});
+    expect(profiles).toEqual([{ ...real, active: true }]);
+    await eventually('funds of the resumed profile', async () => {
+      const funds = await app.handlers['funds.list']({});
+      return funds.rows.length > 0 ? true : undefined;
+    });
+  });
+});
+
+describe('demo mode off', () => {
+  it('starts with no profile and answers reads with no-profile', async () => {
+    const dir = tempDir();
+    const app = await createApp({
+      dataDir: dir.path,
+      mode: 'browser',
+      secrets: new DemoSecretStore(),
+      demo: 'off',
+      log: quiet,
+    });
+    try {
+      expect(await app.handlers['profiles.list']({})).toEqual([]);
+      const dispatch = createDispatcher(app.handlers);
+      expect(await dispatch('portfolio.summary', {})).toMatchObject({
+        ok: false,
+        error: { kind: 'no-profile' },
+      });
+    } finally {
+      await app.close();
+      dir.remove();
+    }
+  });
+});
+
+describe('keychain unavailable', () => {
+  it('reports it in app.status and refuses to add a key, storing nothing', async () => {
+    const dir = tempDir();
+    const sandbox = await startSandbox({ seed: 43 });
+    const secrets = new KeytarSecretStore({
+      service: 'Spotfolio-test-unavailable',
+      loadKeytar: () => Promise.reject(new Error('keytar is not installed')),
+    });
+    const app = await createApp({
+      dataDir: dir.path,
+      mode: 'browser',
+      secrets,
+      demo: 'off',
+      log: quiet,
+    });
+    try {
+      const status = await app.handlers['app.status']({});
+      expect(status.keychain.available).toBe(false);
+      expect(status.keychain.message).toMatch(/keychain/i);
+      const key = sandbox.world.accounts.find((a) => a.role === 'parent')!.keys[0]!;
+      const dispatch = createDispatcher(app.handlers);
+      const outcome = await dispatch('profiles.add', {
+        name: 'Main',
+        apiKey: key.apiKey,
+        secretKey: key.secretKey,
+        baseUrl: sandbox.baseUrl,
+        streamUrl: sandbox.streamUrl,
+      });
+      expect(outcome).toMatchObject({ ok: false, error: { kind: 'keychain' } });
+      expect(JSON.stringify(outcome)).not.toContain(key.secretKey);
+      expect(await app.handlers['profiles.list']({})).toEqual([]);
+    } finally {
+      await app.close();
+      await sandbox.close();
+    }
+    const { store } = openStore({ dataDir: dir.path });
+    expect(store.profiles.list()).toEqual([]);
+    store.close();
+    dir.remove();
+  });
+});

@@ -1,0 +1,132 @@
+/**
+ * The private stream of the active profile against the sandbox: a fill reaches the renderer as a
+ * live.batch and a notification, and is in the store; a dropped connection reconnects, and funds
+ * and open orders are re-read over REST afterwards.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp, type SpotfolioApp } from '../../electron/app';
+import { startSandbox, type Sandbox } from '../../electron/sandbox';
+import { openStore } from '../../electron/store';
+import type { EventName, EventPayloads } from '../../shared/contract';
+import type { ProfileView } from '../../shared/types';
+import { eventually, tempDir, testSecretStore } from '../api/helpers';
+
+let sandbox: Sandbox;
+let app: SpotfolioApp;
+let dir: ReturnType<typeof tempDir>;
+let profile: ProfileView;
+const events: { event: EventName; payload: unknown }[] = [];
+
+function eventsOf<E extends EventName>(event: E): EventPayloads[E][] {
+  return events.filter((e) => e.event === event).map((e) => e.payload as EventPayloads[E]);
+}
+
+beforeAll(async () => {
+  dir = tempDir();
+  sandbox = await startSandbox({ seed: 51 });
+  app = await createApp({
+    dataDir: dir.path,
+    mode: 'browser',
+    secrets: testSecretStore().store,
+    demo: 'off',
+    log: () => undefined,
+  });
+  app.onEvent((event, payload) => events.push({ event, payload }));
+  const parent = sandbox.world.accounts.find((a) => a.role === 'parent')!;
+  const key = parent.keys.find((k) => k.canTrade)!;
+  profile = await app.handlers['profiles.add']({
+    name: 'Main',
+    apiKey: key.apiKey,
+    secretKey: key.secretKey,
+    baseUrl: sandbox.baseUrl,
+    streamUrl: sandbox.streamUrl,
+  });
+  await eventually('the private stream to go live', () =>
+    eventsOf('connection.state').some((e) => e.state === 'live') ? true : undefined,
+  );
+});
+
+afterAll(async () => {
+  await app?.close();
+  await sandbox?.close();
+  dir?.remove();
+});
+
+describe('live session', () => {
+  it('turns a fill into a live batch, a notification and a stored trade', async () => {
+    const depth = await app.handlers['market.depth']({ symbol: 'ethusdt', limit: 5 });
+    const [bestAsk] = depth.asks[0]!;
+    const order = await app.handlers['orders.place']({
+      symbol: 'ethusdt',
+      side: 'buy',
+      type: 'limit',
+      quantity: '0.01',
+      price: bestAsk,
+    });
+    const batch = await eventually('a live batch with the fill', () =>
+      eventsOf('live.batch').find((b) => b.trades.some((t) => t.orderId === order.id)),
+    );
+    expect(batch.profileId).toBe(profile.id);
+    const trade = batch.trades.find((t) => t.orderId === order.id)!;
+    expect(trade).toMatchObject({ symbol: 'ethusdt', side: 'buy', price: bestAsk });
+    const fill = await eventually('a fill notification', () =>
+      eventsOf('notification').find((n) => n.kind === 'fill'),
+    );
+    expect(fill.body).toContain('ethusdt');
+    await eventually('the balances of the fill in a batch', () =>
+      eventsOf('live.batch').find((b) => b.balances.some((x) => x.asset === 'eth')),
+    );
+
+    const { store } = openStore({ dataDir: dir.path });
+    try {
+      const trades = store.orders.tradesPage(profile.id, { orderId: order.id }).rows;
+      expect(trades.map((t) => t.id)).toContain(trade.tradeId);
+      expect(store.orders.getOrder(profile.id, order.id)?.executedQty).not.toBe('0');
+      const notifications = store.notifications.list(profile.id);
+      expect(notifications.some((n) => n.kind === 'fill' && n.body === fill.body)).toBe(true);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('reports a cancel made elsewhere, from the stream alone', async () => {
+    const depth = await app.handlers['market.depth']({ symbol: 'ethusdt', limit: 5 });
+    const [bestBid] = depth.bids[depth.bids.length - 1]!;
+    const order = await app.handlers['orders.place']({
+      symbol: 'ethusdt',
+      side: 'buy',
+      type: 'limit',
+      quantity: '0.01',
+      price: bestBid,
+    });
+    await app.handlers['orders.cancel']({ symbol: 'ethusdt', orderId: order.id });
+    await eventually('a cancel notification', () =>
+      eventsOf('notification').find((n) => n.kind === 'cancel'),
+    );
+    const open = await app.handlers['orders.open']({ symbol: 'ethusdt' });
+    expect(open.rows.map((o) => o.id)).not.toContain(order.id);
+  });
+
+  it('reconnects after the connection drops and re-reads funds over REST', async () => {
+    const before = (await app.handlers['funds.list']({})).asOf;
+    const seen = events.length;
+    sandbox.admin.dropStreamConnections();
+    await eventually('the stream to reconnect', () => {
+      const states = events.slice(seen).filter((e) => e.event === 'connection.state');
+      const names = states.map((e) => (e.payload as EventPayloads['connection.state']).state);
+      return names.includes('reconnecting') && names.at(-1) === 'live' ? true : undefined;
+    });
+    // A REST re-read replaces every row at one time; live updates touch single assets only.
+    await eventually('funds re-read after the reconnect', () => {
+      const { store } = openStore({ dataDir: dir.path });
+      try {
+        const times = new Set(store.funds.list(profile.id).rows.map((r) => r.updatedAt));
+        const [only] = [...times];
+        return times.size === 1 && before !== null && only! > before ? true : undefined;
+      } finally {
+        store.close();
+      }
+    });
+    expect((await app.handlers['app.status']({})).connection).toBe('live');
+  });
+});

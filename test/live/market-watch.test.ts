@@ -1,0 +1,60 @@
+/** market.watch over a public stream of the sandbox: one symbol at a time, bad symbols refused. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MarketWatch } from '../../electron/live/market-watch';
+import { startSandbox, type Sandbox } from '../../electron/sandbox';
+import type { EventName, EventPayloads } from '../../shared/contract';
+import { eventually } from '../api/helpers';
+
+let sandbox: Sandbox;
+let watch: MarketWatch;
+const events: { event: EventName; payload: unknown }[] = [];
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ seed: 61, simulation: { ratePerSecond: 20 } });
+  watch = new MarketWatch(
+    (event, payload) => events.push({ event, payload }),
+    () => undefined,
+  );
+});
+
+afterAll(async () => {
+  await watch?.close();
+  await sandbox?.close();
+});
+
+describe('MarketWatch', () => {
+  it('streams the depth and trades of the watched symbol, then of the next one only', async () => {
+    await watch.watch(sandbox.streamUrl, 'btcusdt');
+    const depth = await eventually('btcusdt depth', () =>
+      events.find((e) => e.event === 'market.depth'),
+    );
+    const view = depth.payload as EventPayloads['market.depth'];
+    expect(view.symbol).toBe('btcusdt');
+    expect(view.asks.length).toBeGreaterThan(0);
+
+    await watch.watch(sandbox.streamUrl, 'ethusdt');
+    expect(watch.watching).toBe('ethusdt');
+    const seen = events.length;
+    await eventually('ethusdt depth', () =>
+      events
+        .slice(seen)
+        .find(
+          (e) =>
+            e.event === 'market.depth' &&
+            (e.payload as EventPayloads['market.depth']).symbol === 'ethusdt',
+        ),
+    );
+    const later = events.length;
+    await eventually('more ethusdt events', () => (events.length > later + 3 ? true : undefined));
+    const symbols = new Set(
+      events.slice(later).map((e) => (e.payload as { symbol: string }).symbol),
+    );
+    expect([...symbols]).toEqual(['ethusdt']);
+  });
+
+  it('refuses an unknown symbol and keeps nothing half-watched', async () => {
+    await expect(watch.watch(sandbox.streamUrl, 'nosuchpair')).rejects.toThrow();
+    expect(watch.watching).toBeNull();
+    await watch.unwatch();
+  });
+});

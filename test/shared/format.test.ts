@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import Decimal from 'decimal.js';
+import {
+  decimalsOfStep,
+  formatAge,
+  formatAmount,
+  formatCompact,
+  formatDateTime,
+  formatPercent,
+  formatSymbol,
+  formatValue,
+  groupThousands,
+  maskAmount,
+  percentChange,
+  quotePrecision,
+  toDecimal,
+} from '../../shared/format';
+
+describe('formatAmount', () => {
+  it('groups thousands and trims trailing zeros', () => {
+    expect(formatAmount('1234567.50000000')).toBe('1,234,567.5');
+    expect(formatAmount('1000')).toBe('1,000');
+    expect(formatAmount('0.00000000')).toBe('0');
+  });
+
+  it('cuts to the precision rounding down by default, so a balance is never overstated', () => {
+    expect(formatAmount('0.123456789', { precision: 8 })).toBe('0.12345678');
+    expect(formatAmount('1.999', { precision: 2 })).toBe('1.99');
+  });
+
+  it('rounds half up when asked', () => {
+    expect(formatAmount('1.995', { precision: 2, rounding: 'half-up' })).toBe('2');
+    expect(formatAmount('1.994', { precision: 2, rounding: 'half-up', minFraction: 2 })).toBe(
+      '1.99',
+    );
+  });
+
+  it('keeps digits a float would lose', () => {
+    expect(formatAmount('123456789012345678.12345678')).toBe('123,456,789,012,345,678.12345678');
+  });
+
+  it('signs changes and never shows -0', () => {
+    expect(formatAmount('5.5', { signed: true })).toBe('+5.5');
+    expect(formatAmount('-5.5', { signed: true })).toBe('-5.5');
+    expect(formatAmount('-0.000000001', { precision: 8 })).toBe('0');
+    expect(formatAmount('0', { signed: true })).toBe('0');
+  });
+
+  it('pads to minFraction', () => {
+    expect(formatAmount('12', { precision: 2, minFraction: 2 })).toBe('12.00');
+  });
+
+  it('shows a dash for what is not a number', () => {
+    expect(formatAmount('abc')).toBe('—');
+    expect(formatAmount(null)).toBe('—');
+    expect(formatAmount('1e')).toBe('—');
+  });
+
+  it('round-trips: removing separators gives the value cut to the precision', () => {
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: -(10n ** 20n), max: 10n ** 20n }),
+        fc.integer({ min: 0, max: 8 }),
+        (units, scale) => {
+          const value = new Decimal(units.toString())
+            .div(new Decimal(10).pow(scale))
+            .toFixed(scale);
+          const shown = formatAmount(value, { precision: 8 });
+          expect(new Decimal(shown.replace(/,/g, '')).eq(new Decimal(value))).toBe(true);
+        },
+      ),
+    );
+  });
+});
+
+describe('formatValue and quotePrecision', () => {
+  it('shows cents for a fiat-like quote and more digits for a coin quote', () => {
+    expect(quotePrecision('USDT')).toBe(2);
+    expect(quotePrecision('btc')).toBe(8);
+    expect(formatValue('12345.678', 'usdt')).toBe('12,345.68 USDT');
+    expect(formatValue('0.123456789', 'btc')).toBe('0.12345679 BTC');
+    expect(formatValue('-3', 'usdt', { signed: true, withUnit: false })).toBe('-3.00');
+  });
+});
+
+describe('formatCompact', () => {
+  it('shortens big values to three significant digits with a unit', () => {
+    expect(formatCompact('1234')).toBe('1.23K');
+    expect(formatCompact('12500000')).toBe('12.5M');
+    expect(formatCompact('999999')).toBe('1,000K');
+    expect(formatCompact('-2500000000')).toBe('-2.5B');
+    expect(formatCompact(3_400_000_000_000)).toBe('3.4T');
+  });
+
+  it('keeps small values readable', () => {
+    expect(formatCompact('12.345')).toBe('12.35');
+    expect(formatCompact('0.000123456')).toBe('0.000123');
+    expect(formatCompact('0')).toBe('0');
+  });
+});
+
+describe('percentages', () => {
+  it('formats ratios and percents, signed when asked', () => {
+    expect(formatPercent('0.0523', { isRatio: true })).toBe('5.23%');
+    expect(formatPercent('5.234', { signed: true })).toBe('+5.23%');
+    expect(formatPercent('-1.5')).toBe('-1.50%');
+    expect(formatPercent(null)).toBe('—');
+  });
+
+  it('computes the change from open to last, none from zero', () => {
+    expect(percentChange('100', '110')).toBe('10');
+    expect(percentChange('200', '150')).toBe('-25');
+    expect(percentChange('0', '5')).toBeNull();
+  });
+});
+
+describe('times', () => {
+  it('formats a UTC date and time', () => {
+    expect(formatDateTime(Date.UTC(2026, 10, 22, 21, 5, 9), { utc: true })).toBe(
+      '2026-11-22 21:05:09',
+    );
+    expect(formatDateTime(null)).toBe('—');
+  });
+
+  it('formats local time with the local clock fields', () => {
+    const ms = Date.UTC(2026, 0, 2, 3, 4, 5);
+    const d = new Date(ms);
+    const pad = (n: number) => String(n).padStart(2, '0');
+    expect(formatDateTime(ms)).toBe(
+      `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`,
+    );
+  });
+
+  it('says how old something is', () => {
+    const now = 1_000_000_000_000;
+    expect(formatAge(now - 2_000, now)).toBe('just now');
+    expect(formatAge(now - 42_000, now)).toBe('42 s ago');
+    expect(formatAge(now - 5 * 60_000, now)).toBe('5 min ago');
+    expect(formatAge(now - 3 * 3_600_000, now)).toBe('3 h ago');
+    expect(formatAge(now - 3 * 86_400_000, now)).toBe('3 days ago');
+    expect(formatAge(null, now)).toBe('never');
+  });
+});
+
+describe('small helpers', () => {
+  it('groups digits, masks amounts, names symbols and reads tick sizes', () => {
+    expect(groupThousands('1234567')).toBe('1,234,567');
+    expect(maskAmount('1,000', true)).toBe('••••');
+    expect(maskAmount('1,000', false)).toBe('1,000');
+    expect(formatSymbol('btcusdt', 'btc', 'usdt')).toBe('BTC/USDT');
+    expect(formatSymbol('btcusdt')).toBe('BTCUSDT');
+    expect(decimalsOfStep('0.01000000')).toBe(2);
+    expect(decimalsOfStep('1')).toBe(0);
+    expect(toDecimal(' 1.5 ')?.toString()).toBe('1.5');
+    expect(toDecimal('1,5')).toBeNull();
+  });
+});

@@ -1,0 +1,198 @@
+/**
+ * A small stand-in for the `electron` module (the binary is not installed here): each fake
+ * records what the shell asks of it, so the tests can check every security rule was applied.
+ */
+type Handler = (...args: unknown[]) => unknown;
+
+export class FakeEmitter {
+  readonly handlers = new Map<string, Handler[]>();
+  on(name: string, handler: Handler) {
+    this.handlers.set(name, [...(this.handlers.get(name) ?? []), handler]);
+    return this;
+  }
+  once(name: string, handler: Handler) {
+    return this.on(name, handler);
+  }
+  removeListener(name: string, handler: Handler) {
+    this.handlers.set(
+      name,
+      (this.handlers.get(name) ?? []).filter((h) => h !== handler),
+    );
+    return this;
+  }
+  emit(name: string, ...args: unknown[]) {
+    for (const handler of this.handlers.get(name) ?? []) handler(...args);
+  }
+}
+
+export class FakeWebContents extends FakeEmitter {
+  windowOpenHandler: ((details: { url: string }) => { action: string }) | null = null;
+  sent: unknown[][] = [];
+  mainFrame = { url: 'app://spotfolio/index.html' };
+  setWindowOpenHandler(handler: (details: { url: string }) => { action: string }) {
+    this.windowOpenHandler = handler;
+  }
+  send(...args: unknown[]) {
+    this.sent.push(args);
+  }
+  isDestroyed() {
+    return false;
+  }
+}
+
+export class FakeBrowserWindow extends FakeEmitter {
+  static created: FakeBrowserWindow[] = [];
+  readonly webContents = new FakeWebContents();
+  loaded: string | null = null;
+  constructor(readonly options: Record<string, unknown>) {
+    super();
+    FakeBrowserWindow.created.push(this);
+  }
+  loadURL(url: string) {
+    this.loaded = url;
+    return Promise.resolve();
+  }
+  shown = 0;
+  focused = 0;
+  show() {
+    this.shown++;
+  }
+  focus() {
+    this.focused++;
+  }
+  isMinimized() {
+    return false;
+  }
+  restore() {}
+  isDestroyed() {
+    return false;
+  }
+  static getAllWindows() {
+    return FakeBrowserWindow.created;
+  }
+}
+
+export function fakeSession() {
+  const recorded = {
+    headersListener: null as
+      | null
+      | ((
+          details: { responseHeaders?: Record<string, string[]> },
+          callback: (response: { responseHeaders: Record<string, string[]> }) => void,
+        ) => void),
+    permissionRequest: null as
+      | null
+      | ((contents: unknown, permission: string, callback: (granted: boolean) => void) => void),
+    permissionCheck: null as null | ((...args: unknown[]) => boolean),
+  };
+  const session = {
+    webRequest: {
+      onHeadersReceived(listener: typeof recorded.headersListener) {
+        recorded.headersListener = listener;
+      },
+    },
+    setPermissionRequestHandler(handler: typeof recorded.permissionRequest) {
+      recorded.permissionRequest = handler;
+    },
+    setPermissionCheckHandler(handler: typeof recorded.permissionCheck) {
+      recorded.permissionCheck = handler;
+    },
+  };
+  return { session, recorded };
+}
+
+export const shellCalls: string[] = [];
+export const ipcMainHandlers = new Map<string, Handler>();
+export const exposed = new Map<string, unknown>();
+export const ipcRendererInvocations: unknown[][] = [];
+export const ipcRenderer = Object.assign(new FakeEmitter(), {
+  invoke: async (...args: unknown[]) => {
+    ipcRendererInvocations.push(args);
+    return ipcRendererAnswer(args);
+  },
+});
+export let ipcRendererAnswer: (args: unknown[]) => unknown = () => ({ ok: true, value: null });
+export function answerIpc(answer: (args: unknown[]) => unknown) {
+  ipcRendererAnswer = answer;
+}
+
+/** The `app` object, with a lock answer and a ready promise the test controls. */
+export const fakeApp = Object.assign(new FakeEmitter(), {
+  lockGranted: true,
+  quitCalls: 0,
+  name: '',
+  isPackaged: false,
+  ready: null as null | (() => void),
+  setName(name: string) {
+    this.name = name;
+  },
+  requestSingleInstanceLock() {
+    return this.lockGranted;
+  },
+  quit() {
+    this.quitCalls++;
+  },
+  exit() {},
+  getPath(name: string) {
+    return `/fake/${name}/${this.name}`;
+  },
+  getAppPath() {
+    return '/fake/app';
+  },
+  whenReady() {
+    return new Promise<void>((resolve) => (fakeApp.ready = resolve));
+  },
+});
+
+export const trays: { tooltip: string; destroyed: boolean }[] = [];
+
+export const electron = {
+  app: fakeApp,
+  session: { defaultSession: fakeSession().session },
+  Menu: {
+    buildFromTemplate: (template: unknown) => template,
+    setApplicationMenu() {},
+  },
+  Tray: class {
+    readonly record = { tooltip: '', destroyed: false };
+    constructor() {
+      trays.push(this.record);
+    }
+    setToolTip(text: string) {
+      this.record.tooltip = text;
+    }
+    setContextMenu() {}
+    on() {}
+    destroy() {
+      this.record.destroyed = true;
+    }
+  },
+  nativeImage: { createFromPath: (path: string) => ({ path }) },
+  Notification: class {
+    static isSupported() {
+      return false;
+    }
+  },
+  BrowserWindow: FakeBrowserWindow,
+  shell: {
+    openExternal: async (url: string) => {
+      shellCalls.push(url);
+    },
+  },
+  ipcMain: {
+    handle(channel: string, handler: Handler) {
+      if (ipcMainHandlers.has(channel)) throw new Error(`Second handler for ${channel}`);
+      ipcMainHandlers.set(channel, handler);
+    },
+    removeHandler(channel: string) {
+      ipcMainHandlers.delete(channel);
+    },
+  },
+  ipcRenderer,
+  contextBridge: {
+    exposeInMainWorld(key: string, value: unknown) {
+      exposed.set(key, value);
+    },
+  },
+  protocol: { registerSchemesAsPrivileged() {}, handle() {} },
+};
