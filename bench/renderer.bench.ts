@@ -1,0 +1,311 @@
+/**
+ * Renderer figures, measured in Debian's Chromium against the real app in browser mode:
+ * - renderer.portfolio.first_value: from starting the app process (with a profile already cached
+ *   in its data folder) to the portfolio's total value visible in the page. Baseline: a bare Node
+ *   HTTP server started the same way, serving a page with one line of text.
+ * - renderer.withdrawals.scroll: the withdrawals table over 100,000 cached records scrolled end to
+ *   end; the figure is the longest main-thread task (PerformanceObserver 'longtask', which reports
+ *   tasks over 50 ms; 0 when there were none).
+ *   Baseline: the same scroll over a blank page as tall.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { chromium, type Browser, type Page } from '@playwright/test';
+import { figure, type Bench, type Figure } from './figure';
+import { openDatabase } from '../electron/store/database';
+import { WithdrawsRepository } from '../electron/store/withdraws';
+import type { WithdrawInput } from '../electron/store/types';
+import type { SpotfolioBridge } from '../shared/contract';
+
+const repoRoot = resolve(import.meta.dirname, '..');
+const tsx = join(repoRoot, 'node_modules/.bin/tsx');
+const chromiumFlags = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+const urlPattern = /(http:\/\/(?:127\.0\.0\.1|localhost):\d+\/\S*)/;
+
+interface Running {
+  url: string;
+  stop(): Promise<void>;
+}
+
+function startProcess(command: string, args: string[]): Promise<Running> {
+  const child: ChildProcess = spawn(command, args, {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env },
+  });
+  const stderr: string[] = [];
+  child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
+  const stop = () =>
+    new Promise<void>((done) => {
+      if (child.exitCode !== null || child.signalCode !== null) return done();
+      child.once('exit', () => done());
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+    });
+  return new Promise((resolveStart, reject) => {
+    const timer = setTimeout(() => {
+      void stop();
+      reject(
+        new Error(`${args.join(' ')} printed no URL in 30 s: ${stderr.join('').slice(-1500)}`),
+      );
+    }, 30_000);
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const url = urlPattern.exec(line)?.[1];
+      if (!url) return;
+      clearTimeout(timer);
+      resolveStart({ url, stop });
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${args.join(' ')} exited with ${code}: ${stderr.join('').slice(-1500)}`));
+    });
+  });
+}
+
+const startApp = (dataDir: string) =>
+  startProcess(tsx, ['electron/serve/cli.ts', '--port', '0', '--data-dir', dataDir]);
+
+/** A bare HTTP server on loopback: the least any "start a process, show a page" can take. */
+const bareServerScript = `
+const http = require('node:http');
+const server = http.createServer((q, s) => { s.writeHead(200, { 'content-type': 'text/html' }); s.end('<p id="v">1,234.56 USDT</p>'); });
+server.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + server.address().port + '/'));
+`;
+
+async function waitForPortfolioValue(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await page.waitForFunction(
+    () => /\d/.test(document.querySelector('[data-testid=portfolio-total]')?.textContent ?? ''),
+    undefined,
+    { timeout: 45_000, polling: 'raf' },
+  );
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+async function withBrowser<T>(run: (browser: Browser) => Promise<T>): Promise<T> {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: chromiumFlags,
+  });
+  try {
+    return await run(browser);
+  } finally {
+    await browser.close();
+  }
+}
+
+/** Runs the app once on a fresh data folder so the next start finds a cached (demo) profile. */
+async function prepareDataDir(browser: Browser): Promise<string> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'spotfolio-bench-'));
+  const app = await startApp(dataDir);
+  const page = await browser.newPage();
+  try {
+    await waitForPortfolioValue(page, app.url);
+  } finally {
+    await page.close();
+    await app.stop();
+  }
+  return dataDir;
+}
+
+async function firstValue(): Promise<Figure[]> {
+  return withBrowser(async (browser) => {
+    const dataDir = await prepareDataDir(browser);
+    try {
+      const appTimes: number[] = [];
+      const bareTimes: number[] = [];
+      for (let run = 0; run < 3; run++) {
+        const page = await browser.newPage();
+        const started = performance.now();
+        const app = await startApp(dataDir);
+        try {
+          await waitForPortfolioValue(page, app.url);
+          appTimes.push(performance.now() - started);
+        } finally {
+          await page.close();
+          await app.stop();
+        }
+
+        const barePage = await browser.newPage();
+        const bareStarted = performance.now();
+        const bare = await startProcess(process.execPath, ['-e', bareServerScript]);
+        try {
+          await barePage.goto(bare.url);
+          await barePage.waitForSelector('#v');
+          bareTimes.push(performance.now() - bareStarted);
+        } finally {
+          await barePage.close();
+          await bare.stop();
+        }
+      }
+      const value = median(appTimes);
+      return [
+        figure({
+          name: 'renderer.portfolio.first_value',
+          value,
+          unit: 'ms',
+          baseline: median(bareTimes),
+          target: '< 1000 ms',
+          ok: value < 1000,
+        }),
+      ];
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+}
+
+const withdrawCount = 100_000;
+const coins = ['btc', 'eth', 'usdt', 'xrp', 'sol', 'bnb'];
+
+/**
+ * 100,000 withdraw records written straight into the running app's cache for its active profile
+ * (SQLite in WAL mode takes this second writer; the app reads the rows on its next query).
+ */
+function seedWithdrawals(dataDir: string, profileId: string): void {
+  const { db } = openDatabase({ dataDir });
+  try {
+    const repository = new WithdrawsRepository(db);
+    const newest = Date.now() - 60_000;
+    {
+      for (let start = 0; start < withdrawCount; start += 10_000) {
+        const batch: WithdrawInput[] = [];
+        for (let i = start; i < Math.min(withdrawCount, start + 10_000); i++) {
+          const partner = i % 9 === 0;
+          const status = [6, 6, 6, 5, 4, 1][i % 6]!;
+          const time = newest - i * 300_000;
+          batch.push({
+            id: `bench-${i}`,
+            coin: coins[i % coins.length]!,
+            amount: `${(i % 997) + 1}.${String(i % 10_000).padStart(4, '0')}`,
+            transactionFee: '0.0005',
+            status,
+            partnerTransfer: partner,
+            address: partner ? null : `addr${i.toString(16).padStart(36, '0')}`,
+            network: partner ? null : 'ETH',
+            txId:
+              status === 6 && !partner ? `0x${(i * 7919).toString(16).padStart(64, '0')}` : null,
+            failureInfo: status === 5 ? 'Address rejected by the network' : null,
+            createdAt: time,
+            lastUpdated: time,
+          });
+        }
+        repository.upsertMany(profileId, batch);
+      }
+    }
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Scrolls `selector` from top to bottom in `steps` jumps, one per two animation frames, and
+ * returns the longest task seen meanwhile. Kept as page source text: the bench runs under tsx,
+ * whose helpers (e.g. __name) do not exist inside the page.
+ */
+const scrollScript = `async ({ selector, steps }) => {
+  let longest = 0;
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) longest = Math.max(longest, entry.duration);
+  });
+  observer.observe({ type: 'longtask', buffered: false });
+  const element = document.querySelector(selector);
+  const end = element.scrollHeight - element.clientHeight;
+  for (let step = 1; step <= steps; step++) {
+    element.scrollTop = Math.round((end * step) / steps);
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  }
+  await new Promise((r) => setTimeout(r, 500));
+  observer.disconnect();
+  return { longest };
+}`;
+
+interface ScrollResult {
+  /** Longest main-thread task over 50 ms, 0 when none. */
+  longest: number;
+}
+
+async function scrollEndToEnd(page: Page, selector: string, steps: number): Promise<ScrollResult> {
+  return page.evaluate(
+    `(${scrollScript})(${JSON.stringify({ selector, steps })})`,
+  ) as Promise<ScrollResult>;
+}
+
+async function withdrawalsScroll(): Promise<Figure[]> {
+  return withBrowser(async (browser) => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'spotfolio-bench-'));
+    try {
+      const app = await startApp(dataDir);
+      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      try {
+        await waitForPortfolioValue(page, app.url);
+        const profileId = await page.evaluate(async () => {
+          const api = (window as unknown as { spotfolio: SpotfolioBridge }).spotfolio;
+          return (await api.profiles.list()).find((p) => p.active)?.id;
+        });
+        if (!profileId) throw new Error('The app has no active profile');
+        seedWithdrawals(dataDir, profileId);
+        await page.goto(app.url.replace(/#.*$/, '') + '#/withdrawals');
+        const table = page.getByTestId('withdraw-table');
+        await page.waitForFunction(
+          (min) =>
+            Number(
+              document.querySelector('[data-testid=withdraw-table]')?.getAttribute('data-total') ??
+                0,
+            ) >= min,
+          withdrawCount,
+          { timeout: 30_000 },
+        );
+        await table.locator('[role=row][data-index="0"] .c-coin').waitFor();
+        const scrolled = await scrollEndToEnd(page, '[data-testid=withdraw-table-viewport]', 300);
+        // The last rows must have arrived: the scroll read real pages, not blanks.
+        const total = Number(await table.getAttribute('data-total'));
+        await table
+          .locator(`[role=row][data-index="${total - 1}"] .c-coin`)
+          .waitFor({ timeout: 10_000 });
+
+        const blank = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+        await blank.setContent(
+          `<div id="s" style="height:700px;overflow-y:auto"><div style="height:${total * 40}px"></div></div>`,
+        );
+        const baseline = await scrollEndToEnd(blank, '#s', 300);
+        await blank.close();
+        return [
+          figure({
+            name: 'renderer.withdrawals.scroll',
+            value: scrolled.longest,
+            unit: 'ms longest task',
+            baseline: baseline.longest,
+            target: '< 50 ms',
+            ok: scrolled.longest < 50,
+          }),
+        ];
+      } finally {
+        await page.close();
+        await app.stop();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+}
+
+export const benches: Bench[] = [
+  { name: 'renderer.portfolio.first_value', run: firstValue },
+  { name: 'renderer.withdrawals.scroll', run: withdrawalsScroll },
+];

@@ -1,0 +1,350 @@
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type {
+  AppStatus,
+  ConnectionState,
+  ProfileView,
+  Settings,
+  SymbolView,
+} from '../../shared/types';
+import { formatAge } from '../../shared/format';
+import { AppContext, useApp, type AppContextValue } from './context';
+import { bridge, errorInfo } from './lib/bridge';
+import { useBridgeEvent, useNow } from './lib/hooks';
+import { parseRoute, routeHash, type Route, type ScreenName } from './lib/router';
+import { ErrorBox, Skeleton } from './components/common';
+import { Toasts, type ToastItem } from './components/Toasts';
+import iconUrl from '../../resources/icon.png';
+import { Portfolio } from './screens/Portfolio';
+import { Funds } from './screens/Funds';
+
+// Screens other than the portfolio load on first visit, so the first paint needs less code.
+const Withdrawals = lazy(() =>
+  import('./screens/Withdrawals').then((m) => ({ default: m.Withdrawals })),
+);
+const Deposit = lazy(() => import('./screens/Deposit').then((m) => ({ default: m.Deposit })));
+const SubAccounts = lazy(() =>
+  import('./screens/SubAccounts').then((m) => ({ default: m.SubAccounts })),
+);
+const Orders = lazy(() => import('./screens/Orders').then((m) => ({ default: m.Orders })));
+const Markets = lazy(() => import('./screens/Markets').then((m) => ({ default: m.Markets })));
+const SymbolPage = lazy(() =>
+  import('./screens/SymbolPage').then((m) => ({ default: m.SymbolPage })),
+);
+const Activity = lazy(() => import('./screens/Activity').then((m) => ({ default: m.Activity })));
+const SettingsScreen = lazy(() =>
+  import('./screens/Settings').then((m) => ({ default: m.SettingsScreen })),
+);
+const Onboarding = lazy(() =>
+  import('./screens/Onboarding').then((m) => ({ default: m.Onboarding })),
+);
+const navItems: { screen: ScreenName; label: string; icon: string }[] = [
+  { screen: 'portfolio', label: 'Portfolio', icon: '◔' },
+  { screen: 'funds', label: 'Funds', icon: '≡' },
+  { screen: 'withdrawals', label: 'Withdrawals', icon: '↑' },
+  { screen: 'deposit', label: 'Deposit', icon: '↓' },
+  { screen: 'sub-accounts', label: 'Sub-accounts', icon: '⇄' },
+  { screen: 'orders', label: 'Orders', icon: '☰' },
+  { screen: 'markets', label: 'Markets', icon: '↗' },
+  { screen: 'activity', label: 'Activity', icon: '●' },
+  { screen: 'settings', label: 'Settings', icon: '⚙' },
+];
+
+interface Boot {
+  status: AppStatus;
+  settings: Settings;
+  profiles: ProfileView[];
+}
+
+function useHashRoute(): [Route, (route: Route) => void] {
+  const [route, setRoute] = useState(() => parseRoute(window.location.hash));
+  useEffect(() => {
+    const onHash = () => setRoute(parseRoute(window.location.hash));
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+  const navigate = useCallback((next: Route) => {
+    window.location.hash = routeHash(next);
+  }, []);
+  return [route, navigate];
+}
+
+function useSystemDark(): boolean {
+  const query = useMemo(() => window.matchMedia('(prefers-color-scheme: dark)'), []);
+  const [dark, setDark] = useState(query.matches);
+  useEffect(() => {
+    const onChange = () => setDark(query.matches);
+    query.addEventListener('change', onChange);
+    return () => query.removeEventListener('change', onChange);
+  }, [query]);
+  return dark;
+}
+
+export function App() {
+  const [boot, setBoot] = useState<Boot | null>(null);
+  const [bootError, setBootError] = useState<unknown>(null);
+  const [symbols, setSymbols] = useState<SymbolView[]>([]);
+  const [connection, setConnection] = useState<{ state: ConnectionState; since: number }>({
+    state: 'connecting',
+    since: Date.now(),
+  });
+  const [toasts, setToasts] = useState<ToastItem[]>([]);
+  const toastId = useRef(0);
+  const [route, navigate] = useHashRoute();
+  const systemDark = useSystemDark();
+
+  const load = useCallback(async () => {
+    try {
+      const api = bridge();
+      const [status, settings, profiles] = await Promise.all([
+        api.app.status(),
+        api.settings.get(),
+        api.profiles.list(),
+      ]);
+      setBoot({ status, settings, profiles });
+      setConnection((previous) =>
+        previous.state === status.connection
+          ? previous
+          : { state: status.connection, since: Date.now() },
+      );
+      setBootError(null);
+    } catch (error) {
+      setBootError(error);
+    }
+  }, []);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const activeProfileId = boot?.status.activeProfileId ?? null;
+  useEffect(() => {
+    if (!activeProfileId) return;
+    bridge()
+      .market.symbols()
+      .then(setSymbols, () => setSymbols([]));
+  }, [activeProfileId]);
+
+  useBridgeEvent('data.changed', (payload) => {
+    if (payload.kinds.includes('profiles') || payload.kinds.includes('settings')) void load();
+  });
+  useBridgeEvent('connection.state', (payload) =>
+    setConnection({ state: payload.state, since: payload.since }),
+  );
+
+  const toast = useCallback<AppContextValue['toast']>((item) => {
+    const id = ++toastId.current;
+    setToasts((list) => [...list.slice(-4), { id, tone: 'info', ...item }]);
+    setTimeout(() => setToasts((list) => list.filter((t) => t.id !== id)), 7000);
+  }, []);
+  useBridgeEvent('notification', (n) =>
+    toast({ title: n.title, body: n.body, tone: n.kind === 'fill' ? 'success' : 'info' }),
+  );
+
+  const theme = boot?.settings.theme ?? 'system';
+  const dark = theme === 'dark' || (theme === 'system' && systemDark);
+  useEffect(() => {
+    document.documentElement.dataset.theme = dark ? 'dark' : 'light';
+  }, [dark]);
+  const privacy = boot?.settings.privacyMode ?? false;
+  useEffect(() => {
+    document.documentElement.dataset.privacy = privacy ? 'on' : 'off';
+  }, [privacy]);
+
+  const precisions = useMemo(() => {
+    const map = new Map<string, number>();
+    for (const s of symbols) {
+      if (!map.has(s.baseAsset)) map.set(s.baseAsset, s.baseAssetPrecision);
+      if (!map.has(s.quoteAsset)) map.set(s.quoteAsset, s.quoteAssetPrecision);
+    }
+    return map;
+  }, [symbols]);
+
+  const context = useMemo<AppContextValue | null>(() => {
+    if (!boot) return null;
+    const activeProfile = boot.profiles.find((p) => p.active) ?? null;
+    return {
+      ...boot,
+      activeProfile,
+      connection,
+      symbols,
+      precisionOf: (asset: string) => precisions.get(asset.toLowerCase()) ?? 8,
+      // Optimistic: the switch moves at once; the app's answer (or the old value on failure) follows.
+      updateSettings: async (patch) => {
+        const before = boot.settings;
+        setBoot((previous) =>
+          previous ? { ...previous, settings: { ...previous.settings, ...patch } } : previous,
+        );
+        try {
+          const settings = await bridge().settings.update(patch);
+          setBoot((previous) => (previous ? { ...previous, settings } : previous));
+        } catch (error) {
+          setBoot((previous) => (previous ? { ...previous, settings: before } : previous));
+          throw error;
+        }
+      },
+      reloadProfiles: load,
+      navigate,
+      toast,
+    };
+  }, [boot, connection, symbols, precisions, load, navigate, toast]);
+
+  if (!context) {
+    return (
+      <div className="boot">
+        {bootError ? (
+          <ErrorBox error={bootError} onRetry={() => void load()} />
+        ) : (
+          <Skeleton rows={4} label="Starting Spotfolio" />
+        )}
+      </div>
+    );
+  }
+
+  const needsOnboarding = !context.status.activeProfileId || route.screen === 'onboarding';
+  return (
+    <AppContext.Provider value={context}>
+      <div className="shell">
+        <Sidebar
+          current={needsOnboarding ? 'onboarding' : route.screen}
+          disabled={!context.status.activeProfileId}
+        />
+        <main className="content" id="main" tabIndex={-1}>
+          <TopBar />
+          <Suspense
+            fallback={
+              <div className="page">
+                <Skeleton rows={6} />
+              </div>
+            }
+          >
+            {needsOnboarding ? <Onboarding /> : <Screen route={route} />}
+          </Suspense>
+        </main>
+      </div>
+      <Toasts
+        toasts={toasts}
+        onDismiss={(id) => setToasts((list) => list.filter((t) => t.id !== id))}
+      />
+    </AppContext.Provider>
+  );
+}
+
+function Screen({ route }: { route: Route }) {
+  switch (route.screen) {
+    case 'funds':
+      return <Funds />;
+    case 'withdrawals':
+      return <Withdrawals />;
+    case 'deposit':
+      return <Deposit />;
+    case 'sub-accounts':
+      return <SubAccounts />;
+    case 'orders':
+      return <Orders />;
+    case 'markets':
+      return route.symbol ? <SymbolPage key={route.symbol} symbol={route.symbol} /> : <Markets />;
+    case 'activity':
+      return <Activity />;
+    case 'settings':
+      return <SettingsScreen />;
+    default:
+      return <Portfolio />;
+  }
+}
+
+function Sidebar({ current, disabled }: { current: ScreenName; disabled: boolean }) {
+  return (
+    <nav className="sidebar" aria-label="Main">
+      <div className="brand">
+        <img src={iconUrl} alt="" width={24} height={24} />
+        <span>Spotfolio</span>
+      </div>
+      <ul>
+        {navItems.map((item) => (
+          <li key={item.screen}>
+            <a
+              href={disabled ? undefined : routeHash({ screen: item.screen })}
+              aria-current={current === item.screen ? 'page' : undefined}
+              aria-disabled={disabled || undefined}
+              className={current === item.screen ? 'active' : undefined}
+              data-testid={`nav-${item.screen}`}
+              title={item.label}
+            >
+              <span className="nav-icon" aria-hidden="true">
+                {item.icon}
+              </span>
+              {item.label}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+const connectionLabels: Record<ConnectionState, string> = {
+  connecting: 'Connecting…',
+  live: 'Live',
+  reconnecting: 'Reconnecting…',
+  offline: 'Offline',
+};
+
+function TopBar() {
+  const { status, activeProfile, connection, settings, updateSettings, toast } = useApp();
+  const now = useNow(5000);
+  const demo = status.demo || activeProfile?.isDemo;
+  const togglePrivacy = () =>
+    updateSettings({ privacyMode: !settings.privacyMode }).catch((error: unknown) =>
+      toast({
+        title: 'Could not change privacy mode',
+        body: errorInfo(error).advice,
+        tone: 'error',
+      }),
+    );
+  return (
+    <div className="topbar">
+      <div className="topbar-left">
+        {activeProfile && (
+          <span className="profile-name" data-testid="active-profile">
+            {activeProfile.name}
+          </span>
+        )}
+        {demo && (
+          <span
+            className="badge demo"
+            data-testid="demo-badge"
+            title="Built-in sandbox exchange: no real money"
+          >
+            Demo
+          </span>
+        )}
+      </div>
+      <div className="topbar-right">
+        <button
+          type="button"
+          className="small ghost"
+          onClick={() => void togglePrivacy()}
+          aria-pressed={settings.privacyMode}
+          data-testid="privacy-toggle"
+          title="Hide amounts"
+        >
+          {settings.privacyMode ? '◉ Amounts hidden' : '◎ Hide amounts'}
+        </button>
+        <span
+          className={`connection ${connection.state}`}
+          role="status"
+          aria-live="polite"
+          data-testid="connection-state"
+          data-state={connection.state}
+          title={`Since ${formatAge(connection.since, now)}`}
+        >
+          <span className="dot" aria-hidden="true" />
+          {connectionLabels[connection.state]}
+          {connection.state !== 'live' && connection.state !== 'connecting'
+            ? ` · ${formatAge(connection.since, now)}`
+            : ''}
+        </span>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,258 @@
+import { useState, type ReactNode } from 'react';
+import {
+  formatAge,
+  formatAmount,
+  formatValue,
+  maskAmount,
+  privacyMask,
+} from '../../../shared/format';
+import { useApp } from '../context';
+import { errorInfo } from '../lib/bridge';
+import { useNow } from '../lib/hooks';
+
+/** An amount of an asset, with its precision, hidden in privacy mode. */
+export function Amount(props: {
+  value: string | null | undefined;
+  asset?: string;
+  precision?: number;
+  unit?: boolean;
+  signed?: boolean;
+}) {
+  const { settings, precisionOf } = useApp();
+  const precision = props.precision ?? (props.asset ? precisionOf(props.asset) : 8);
+  let text = formatAmount(props.value, { precision, signed: props.signed });
+  // A tiny non-zero amount (a fee) cut to the asset's precision would read as a misleading 0.
+  if (text === '0' && /[1-9]/.test(props.value ?? '')) {
+    text = formatAmount(props.value, { precision: 18, signed: props.signed });
+  }
+  const unit = props.unit && props.asset ? ` ${props.asset.toUpperCase()}` : '';
+  return (
+    <span className="num" data-private={settings.privacyMode || undefined}>
+      {settings.privacyMode ? privacyMask : `${text}${unit}`}
+    </span>
+  );
+}
+
+/** A value in the quote asset ("12,345.67 USDT"), hidden in privacy mode. */
+export function Value(props: {
+  value: string | null | undefined;
+  quote: string;
+  signed?: boolean;
+  unit?: boolean;
+  testId?: string;
+}) {
+  const { settings } = useApp();
+  const text = formatValue(props.value, props.quote, {
+    signed: props.signed,
+    withUnit: props.unit !== false,
+  });
+  return (
+    <span
+      className="num"
+      data-testid={props.testId}
+      data-private={settings.privacyMode || undefined}
+    >
+      {maskAmount(text, settings.privacyMode)}
+    </span>
+  );
+}
+
+export function Skeleton(props: { rows?: number; height?: number; label?: string }) {
+  const rows = props.rows ?? 3;
+  return (
+    <div
+      className="skeleton"
+      role="status"
+      aria-label={props.label ?? 'Loading'}
+      data-testid="skeleton"
+    >
+      {Array.from({ length: rows }, (_, i) => (
+        <div key={i} className="skeleton-line" style={{ height: props.height ?? 18 }} />
+      ))}
+    </div>
+  );
+}
+
+export function EmptyState(props: { title: string; children?: ReactNode; testId?: string }) {
+  return (
+    <div className="empty" data-testid={props.testId ?? 'empty-state'}>
+      <strong>{props.title}</strong>
+      {props.children && <div className="muted">{props.children}</div>}
+    </div>
+  );
+}
+
+export function ErrorBox(props: { error: unknown; onRetry?: () => void; testId?: string }) {
+  const info = errorInfo(props.error);
+  return (
+    <div
+      className="error-box"
+      role="alert"
+      data-testid={props.testId ?? 'error'}
+      data-kind={info.kind}
+    >
+      <div>
+        <strong>{info.message}</strong>
+        <div>{info.advice}</div>
+      </div>
+      {props.onRetry && (
+        <button type="button" onClick={props.onRetry}>
+          Try again
+        </button>
+      )}
+    </div>
+  );
+}
+
+export function InlineError(props: { error: unknown; testId?: string }) {
+  const info = errorInfo(props.error);
+  return (
+    <div
+      className="inline-error"
+      role="alert"
+      data-testid={props.testId ?? 'inline-error'}
+      data-kind={info.kind}
+    >
+      {info.message}. {info.advice}
+    </div>
+  );
+}
+
+export function ProgressBar(props: { value: number; max: number; label: string; testId?: string }) {
+  const share = props.max > 0 ? Math.min(1, props.value / props.max) : 0;
+  return (
+    <div
+      className="progress"
+      role="progressbar"
+      aria-label={props.label}
+      aria-valuemin={0}
+      aria-valuemax={props.max}
+      aria-valuenow={props.value}
+      data-testid={props.testId}
+    >
+      <div className="progress-fill" style={{ width: `${(share * 100).toFixed(1)}%` }} />
+    </div>
+  );
+}
+
+function CopyIcon() {
+  return (
+    <svg width="12" height="12" viewBox="0 0 12 12" aria-hidden="true" className="icon">
+      <rect x="3.5" y="3.5" width="7" height="7" rx="1" fill="none" stroke="currentColor" />
+      <path
+        d="M8 2.5V2a1 1 0 0 0-1-1H2a1 1 0 0 0-1 1v5a1 1 0 0 0 1 1h.5"
+        fill="none"
+        stroke="currentColor"
+      />
+    </svg>
+  );
+}
+
+export function CopyButton(props: { text: string; label: string; testId?: string }) {
+  const [copied, setCopied] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const copy = () => {
+    navigator.clipboard.writeText(props.text).then(
+      () => {
+        setCopied(true);
+        setFailed(false);
+        setTimeout(() => setCopied(false), 1500);
+      },
+      () => setFailed(true),
+    );
+  };
+  return (
+    <button
+      type="button"
+      className="small"
+      onClick={copy}
+      aria-label={props.label}
+      title={failed ? 'Copy failed: select the text and copy it' : copied ? 'Copied' : props.label}
+      data-testid={props.testId}
+    >
+      {copied ? '✓' : failed ? '!' : <CopyIcon />}
+    </button>
+  );
+}
+
+/** "As of 5 min ago", with a warning look when the data is stale or the app is offline. */
+export function AsOf(props: { asOf: number | null | undefined; stale?: boolean; testId?: string }) {
+  const now = useNow();
+  const { connection } = useApp();
+  const offline = connection.state === 'offline' || connection.state === 'reconnecting';
+  const old = props.asOf !== null && props.asOf !== undefined && now - props.asOf > 5 * 60_000;
+  const warn = props.stale || offline || old;
+  return (
+    <span className={warn ? 'as-of warn' : 'as-of'} data-testid={props.testId ?? 'as-of'}>
+      {props.asOf ? `As of ${formatAge(props.asOf, now)}` : 'Not fetched yet'}
+    </span>
+  );
+}
+
+/** The banner a screen shows when its data is old or the exchange is unreachable. */
+export function StaleBanner(props: { asOf: number | null | undefined; stale?: boolean }) {
+  const now = useNow();
+  const { connection } = useApp();
+  const offline = connection.state === 'offline';
+  if (!offline && !props.stale) return null;
+  return (
+    <div className="banner warn" role="status" data-testid="stale-banner">
+      {offline ? 'Offline: the exchange cannot be reached. ' : 'This data may be out of date. '}
+      Showing cached data from {formatAge(props.asOf, now)}. It refreshes by itself once the
+      connection is back.
+    </div>
+  );
+}
+
+export function PageHeader(props: { title: string; children?: ReactNode }) {
+  return (
+    <header className="page-header">
+      <h1>{props.title}</h1>
+      <div className="page-header-tools">{props.children}</div>
+    </header>
+  );
+}
+
+export function SortHeader<F extends string>(props: {
+  field: F;
+  label: string;
+  sort: { field: F; dir: 'asc' | 'desc' };
+  onSort: (field: F) => void;
+  numeric?: boolean;
+}) {
+  const active = props.sort.field === props.field;
+  return (
+    <th
+      scope="col"
+      className={props.numeric ? 'num' : undefined}
+      aria-sort={active ? (props.sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}
+    >
+      <button type="button" className="th-button" onClick={() => props.onSort(props.field)}>
+        {props.label}
+        {active ? (props.sort.dir === 'asc' ? ' ▲' : ' ▼') : ''}
+      </button>
+    </th>
+  );
+}
+
+export function Modal(props: {
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  testId?: string;
+}) {
+  return (
+    <div className="modal-backdrop" onKeyDown={(e) => e.key === 'Escape' && props.onClose()}>
+      <div
+        className="modal"
+        role="dialog"
+        aria-modal="true"
+        aria-label={props.title}
+        data-testid={props.testId}
+      >
+        <h2>{props.title}</h2>
+        {props.children}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,62 @@
+/**
+ * The renderer's one door to the app: window.spotfolio (the preload in Electron, the WebSocket
+ * transport in browser mode). Also turns a failed call into words that say what to do.
+ */
+import type { SpotfolioBridge } from '../../../shared/contract';
+import type { ErrorKind } from '../../../shared/types';
+
+export function bridge(): SpotfolioBridge {
+  const installed = (window as unknown as { spotfolio?: SpotfolioBridge }).spotfolio;
+  if (!installed) {
+    throw new Error('The app bridge is not available. Restart Spotfolio.');
+  }
+  return installed;
+}
+
+export interface ErrorInfo {
+  kind: ErrorKind | 'unknown';
+  message: string;
+  field?: string;
+  /** What the user can do about it. */
+  advice: string;
+}
+
+const adviceByKind: Record<ErrorKind | 'unknown', string> = {
+  'invalid-input': 'Check the highlighted field and try again.',
+  auth: 'The exchange rejected the API key. Check the key and secret, or add the profile again in Settings.',
+  permission:
+    'This API key lacks the permission for this. Enable it on the exchange or use another key.',
+  'rate-limited': 'The exchange asked us to slow down. Wait a minute and try again.',
+  banned:
+    'The exchange has blocked this key for a while after too many requests. Wait a few minutes.',
+  'not-found': 'The exchange does not know this item. Refresh the screen; it may have changed.',
+  'insufficient-balance':
+    'Not enough free balance. Lower the amount, or cancel open orders to free funds.',
+  network: 'The exchange cannot be reached. Check your connection; cached data stays visible.',
+  'unknown-outcome':
+    'The exchange did not confirm the result. Check the history before you try again.',
+  server: 'The exchange had a problem. Try again in a moment.',
+  keychain: 'The system keychain is locked or not running. Unlock it and try again.',
+  'no-profile': 'Add an API key or start the demo first.',
+  internal:
+    'Something went wrong inside the app. Try again; if it keeps happening, restart Spotfolio.',
+  unknown: 'Try again; if it keeps happening, restart Spotfolio.',
+};
+
+const knownKinds = new Set(Object.keys(adviceByKind));
+
+/** Reads a BridgeCallError (kind/message/field) or any thrown value. */
+export function errorInfo(error: unknown): ErrorInfo {
+  if (error && typeof error === 'object') {
+    const record = error as { kind?: unknown; message?: unknown; field?: unknown };
+    const kind =
+      typeof record.kind === 'string' && knownKinds.has(record.kind)
+        ? (record.kind as ErrorKind)
+        : 'unknown';
+    const message =
+      typeof record.message === 'string' && record.message ? record.message : 'Unexpected error';
+    const field = typeof record.field === 'string' ? record.field : undefined;
+    return { kind, message, field, advice: adviceByKind[kind] };
+  }
+  return { kind: 'unknown', message: String(error), advice: adviceByKind.unknown };
+}

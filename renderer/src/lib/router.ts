@@ -1,0 +1,38 @@
+/** Hash routes: "#/portfolio", "#/markets/btcusdt". No router package: a route is a small value. */
+
+export const screens = [
+  'portfolio',
+  'funds',
+  'withdrawals',
+  'deposit',
+  'sub-accounts',
+  'orders',
+  'markets',
+  'activity',
+  'settings',
+  'onboarding',
+] as const;
+
+export type ScreenName = (typeof screens)[number];
+
+export interface Route {
+  screen: ScreenName;
+  /** The symbol of a market page ("#/markets/btcusdt"). */
+  symbol?: string;
+}
+
+export function parseRoute(hash: string): Route {
+  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean);
+  const [first, second] = parts;
+  const screen = (screens as readonly string[]).includes(first ?? '')
+    ? (first as ScreenName)
+    : 'portfolio';
+  if (screen === 'markets' && second && /^[a-z0-9]{2,24}$/i.test(second)) {
+    return { screen, symbol: second.toLowerCase() };
+  }
+  return { screen };
+}
+
+export function routeHash(route: Route): string {
+  return route.symbol ? `#/${route.screen}/${route.symbol}` : `#/${route.screen}`;
+}

@@ -1,0 +1,69 @@
+/**
+ * Checks a form can make before asking the app: amounts against free balance and the asset's
+ * precision. The main process validates again; these give immediate, specific messages.
+ */
+import Decimal from 'decimal.js';
+import type { SubAccountsView } from '../../../shared/types';
+
+const amountPattern = /^\d+(\.\d+)?$/;
+
+export interface AmountCheck {
+  ok: boolean;
+  message?: string;
+}
+
+export function checkAmount(
+  input: string,
+  options: { free?: string | null; precision?: number; asset?: string; label?: string },
+): AmountCheck {
+  const label = options.label ?? 'Amount';
+  const value = input.trim();
+  if (!value) return { ok: false, message: `Enter ${label.toLowerCase()}` };
+  if (!amountPattern.test(value))
+    return { ok: false, message: `${label}: digits and one dot only, like 12.5` };
+  const decimal = new Decimal(value);
+  if (decimal.lte(0)) return { ok: false, message: `${label} must be greater than zero` };
+  if (options.precision !== undefined && decimal.decimalPlaces() > options.precision) {
+    return {
+      ok: false,
+      message: `${label} allows at most ${options.precision} digits after the dot`,
+    };
+  }
+  if (
+    options.free !== undefined &&
+    options.free !== null &&
+    decimal.gt(new Decimal(options.free))
+  ) {
+    const unit = options.asset ? ` ${options.asset.toUpperCase()}` : '';
+    return {
+      ok: false,
+      message: `${label} is more than the free balance (${options.free}${unit})`,
+    };
+  }
+  return { ok: true };
+}
+
+/** Whether a string is a plain e-mail address (the transfer form's accounts). */
+export function isEmail(value: string): boolean {
+  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value.trim());
+}
+
+/** quantity × price, for the order form's total. null when either is not a number. */
+export function orderTotal(quantity: string, price: string): string | null {
+  if (!amountPattern.test(quantity.trim()) || !amountPattern.test(price.trim())) return null;
+  return new Decimal(quantity.trim()).times(new Decimal(price.trim())).toString();
+}
+
+/** Free balance of `asset` in the account `email`: the main account from funds, a sub from its balances. */
+export function freeBalance(
+  email: string,
+  asset: string,
+  view: SubAccountsView | undefined,
+  mainFree: Map<string, string>,
+): string | null {
+  if (!view) return null;
+  if (email === view.parentEmail) return mainFree.get(asset) ?? '0';
+  const account = view.accounts.find((a) => a.email === email);
+  if (!account) return null;
+  return account.balances.find((b) => b.asset === asset)?.balance ?? '0';
+}

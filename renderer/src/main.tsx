@@ -1,0 +1,15 @@
+// In browser mode the WebSocket bridge must be installed before anything reads window.spotfolio;
+// in Electron the preload has already defined it and the installer leaves it alone.
+import './bridge/install';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App';
+import './styles.css';
+
+const container = document.getElementById('root');
+if (!container) throw new Error('index.html lacks the #root element');
+createRoot(container).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

@@ -1,0 +1,154 @@
+import { useEffect, useState } from 'react';
+import type { ActivityItem, NotificationView } from '../../../shared/types';
+import { formatDateTime } from '../../../shared/format';
+import { useApp } from '../context';
+import { bridge } from '../lib/bridge';
+import { useBridgeEvent, useFrameBatcher, useQuery } from '../lib/hooks';
+import { feedLimit, mergeFeed } from '../lib/feed';
+import { Amount, EmptyState, ErrorBox, PageHeader, Skeleton } from '../components/common';
+
+export function Activity() {
+  const { activeProfile } = useApp();
+  const [feed, setFeed] = useState<ActivityItem[] | null>(null);
+  const [feedError, setFeedError] = useState<unknown>(undefined);
+  const notifications = useQuery(
+    'notifications',
+    () => bridge().activity.notifications({ limit: 100 }),
+    ['notifications'],
+  );
+  const [fresh, setFresh] = useState<NotificationView[]>([]);
+
+  useEffect(() => {
+    let live = true;
+    bridge()
+      .activity.feed({ limit: feedLimit })
+      .then(
+        (items) => live && setFeed((current) => mergeFeed(current ?? [], items)),
+        (error: unknown) => live && setFeedError(error),
+      );
+    void bridge()
+      .activity.markNotificationsRead()
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [activeProfile?.id]);
+
+  const push = useFrameBatcher<ActivityItem>((items) =>
+    setFeed((current) => mergeFeed(current ?? [], items)),
+  );
+  useBridgeEvent('live.batch', (batch) => {
+    push([
+      ...batch.orders.map((order): ActivityItem => ({ kind: 'order', time: order.time, order })),
+      ...batch.trades.map((trade): ActivityItem => ({ kind: 'trade', time: trade.time, trade })),
+      ...batch.balances.map((balance): ActivityItem => ({
+        kind: 'balance',
+        time: balance.time,
+        balance,
+      })),
+    ]);
+  });
+  useBridgeEvent('notification', (n) =>
+    setFresh((list) => [n, ...list.filter((x) => x.id !== n.id)].slice(0, 50)),
+  );
+
+  const allNotifications = [
+    ...fresh,
+    ...(notifications.data ?? []).filter((n) => !fresh.some((f) => f.id === n.id)),
+  ];
+
+  return (
+    <section className="page" data-testid="screen-activity">
+      <PageHeader title="Activity" />
+      <div className="grid two">
+        <div className="card">
+          <h2>
+            Live feed <span className="badge live-dot">live</span>
+          </h2>
+          {feedError !== undefined && !feed && <ErrorBox error={feedError} />}
+          {!feed && feedError === undefined && <Skeleton rows={6} />}
+          {feed && feed.length === 0 && (
+            <EmptyState title="Nothing yet">
+              Order updates, fills and balance changes appear here as they happen.
+            </EmptyState>
+          )}
+          {feed && feed.length > 0 && (
+            <ul className="feed" data-testid="activity-feed" aria-live="polite">
+              {feed.map((item, i) => (
+                <li key={i} className={`feed-item ${item.kind}`} data-testid={`feed-${item.kind}`}>
+                  <span className="feed-time">{formatDateTime(item.time).slice(5)}</span>
+                  <FeedText item={item} />
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+        <div className="card">
+          <h2>Notifications</h2>
+          {notifications.error !== undefined && !notifications.data && (
+            <ErrorBox error={notifications.error} onRetry={notifications.reload} />
+          )}
+          {!notifications.data && notifications.error === undefined && <Skeleton rows={4} />}
+          {notifications.data && allNotifications.length === 0 && (
+            <EmptyState title="No notifications">
+              Choose which events notify you in Settings.
+            </EmptyState>
+          )}
+          {allNotifications.length > 0 && (
+            <ul className="feed" data-testid="notifications">
+              {allNotifications.map((n) => (
+                <li
+                  key={n.id}
+                  className={`feed-item ${n.read ? '' : 'unread'}`}
+                  data-testid="notification-item"
+                >
+                  <span className="feed-time">{formatDateTime(n.time).slice(5)}</span>
+                  <span>
+                    <strong>{n.title}</strong> <span className="muted">{n.body}</span>
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+const orderStatusText = {
+  idle: 'waiting for stop',
+  wait: 'open',
+  done: 'filled',
+  cancel: 'cancelled',
+} as const;
+
+function FeedText({ item }: { item: ActivityItem }) {
+  if (item.kind === 'order') {
+    const o = item.order;
+    return (
+      <span>
+        <span className="badge">Order</span> <span className={`side-${o.side}`}>{o.side}</span>{' '}
+        {o.symbol.toUpperCase()} {o.origQty} @ {o.price} — {orderStatusText[o.status]}
+        {o.executedQty !== '0' && o.status !== 'done' ? ` (filled ${o.executedQty})` : ''}
+      </span>
+    );
+  }
+  if (item.kind === 'trade') {
+    const t = item.trade;
+    return (
+      <span>
+        <span className="badge ok">Fill</span> <span className={`side-${t.side}`}>{t.side}</span>{' '}
+        {t.qty} {t.symbol.toUpperCase()} @ {t.price}, fee{' '}
+        <Amount value={t.fee} asset={t.feeCurrency} unit />
+      </span>
+    );
+  }
+  const b = item.balance;
+  return (
+    <span>
+      <span className="badge">Balance</span> {b.asset.toUpperCase()}: free{' '}
+      <Amount value={b.free} asset={b.asset} />, locked <Amount value={b.locked} asset={b.asset} />
+    </span>
+  );
+}

@@ -1,0 +1,121 @@
+import { useMemo, useState } from 'react';
+import { formatAmount, formatPercent, formatSymbol } from '../../../shared/format';
+import { useApp } from '../context';
+import { bridge } from '../lib/bridge';
+import { useQuery } from '../lib/hooks';
+import { tickerRows, type SortDir, type TickerSortField } from '../lib/sorting';
+import {
+  Amount,
+  EmptyState,
+  ErrorBox,
+  PageHeader,
+  Skeleton,
+  SortHeader,
+} from '../components/common';
+
+export function Markets() {
+  const { navigate } = useApp();
+  const tickers = useQuery('tickers', () => bridge().market.tickers(), ['prices']);
+  const [query, setQuery] = useState('');
+  const [sort, setSort] = useState<{ field: TickerSortField; dir: SortDir }>({
+    field: 'volume',
+    dir: 'desc',
+  });
+  const rows = useMemo(
+    () => tickerRows(tickers.data ?? [], query, sort.field, sort.dir),
+    [tickers.data, query, sort],
+  );
+  const onSort = (field: TickerSortField) =>
+    setSort((s) => ({ field, dir: s.field === field && s.dir === 'desc' ? 'asc' : 'desc' }));
+
+  return (
+    <section className="page" data-testid="screen-markets">
+      <PageHeader title="Markets">
+        <input
+          type="search"
+          placeholder="Search market"
+          aria-label="Search market"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          data-testid="markets-search"
+        />
+      </PageHeader>
+      {tickers.error !== undefined && !tickers.data && (
+        <ErrorBox error={tickers.error} onRetry={tickers.reload} />
+      )}
+      {!tickers.data && tickers.error === undefined && <Skeleton rows={8} />}
+      {tickers.data && rows.length === 0 && (
+        <EmptyState title={query ? `No market matches "${query}"` : 'No markets'} />
+      )}
+      {rows.length > 0 && (
+        <div className="card table-wrap flush">
+          <table className="table hover" data-testid="tickers-table">
+            <thead>
+              <tr>
+                <SortHeader field="symbol" label="Market" sort={sort} onSort={onSort} />
+                <SortHeader
+                  field="lastPrice"
+                  label="Last price"
+                  sort={sort}
+                  onSort={onSort}
+                  numeric
+                />
+                <SortHeader field="change" label="24h change" sort={sort} onSort={onSort} numeric />
+                <th scope="col" className="num">
+                  24h high
+                </th>
+                <th scope="col" className="num">
+                  24h low
+                </th>
+                <SortHeader field="volume" label="24h volume" sort={sort} onSort={onSort} numeric />
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((t) => {
+                const change = t.change === null ? null : t.change;
+                const tone = change === null ? '' : change.startsWith('-') ? 'down' : 'up';
+                return (
+                  <tr key={t.symbol} data-testid={`ticker-${t.symbol}`}>
+                    <td>
+                      <a
+                        href={`#/markets/${t.symbol}`}
+                        onClick={(e) => {
+                          e.preventDefault();
+                          navigate({ screen: 'markets', symbol: t.symbol });
+                        }}
+                      >
+                        {formatSymbol(t.symbol, t.baseAsset, t.quoteAsset)}
+                      </a>
+                    </td>
+                    <td className="num">
+                      <Price value={t.lastPrice} />
+                    </td>
+                    <td className={`num ${tone}`}>{formatPercent(change, { signed: true })}</td>
+                    <td className="num">
+                      <Price value={t.highPrice} />
+                    </td>
+                    <td className="num">
+                      <Price value={t.lowPrice} />
+                    </td>
+                    <td className="num">
+                      <Amount value={t.volume} asset={t.baseAsset} precision={2} />
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** Market prices are public, so privacy mode leaves them visible. */
+export function Price({ value, precision = 8 }: { value: string; precision?: number }) {
+  return <span className="num">{formatPrice(value, precision)}</span>;
+}
+
+export function formatPrice(value: string, precision = 8): string {
+  return formatAmount(value, { precision, rounding: 'half-up' });
+}

@@ -1,0 +1,225 @@
+import { lazy, Suspense, useMemo, useState } from 'react';
+import Decimal from 'decimal.js';
+import type { HistoryRange } from '../../../shared/types';
+import { formatPercent, privacyMask } from '../../../shared/format';
+import { useApp } from '../context';
+import { chartPalette } from '../lib/palette';
+import { bridge } from '../lib/bridge';
+import { useQuery } from '../lib/hooks';
+import {
+  AsOf,
+  EmptyState,
+  ErrorBox,
+  PageHeader,
+  Skeleton,
+  StaleBanner,
+  Value,
+} from '../components/common';
+
+// The charts (recharts) load in their own chunk, after the numbers are on screen.
+const AllocationDonut = lazy(() =>
+  import('./PortfolioCharts').then((m) => ({ default: m.AllocationDonut })),
+);
+const ValueChart = lazy(() => import('./PortfolioCharts').then((m) => ({ default: m.ValueChart })));
+
+const ranges: { range: HistoryRange; label: string }[] = [
+  { range: 'day', label: 'Day' },
+  { range: 'week', label: 'Week' },
+  { range: 'month', label: 'Month' },
+  { range: 'year', label: 'Year' },
+  { range: 'all', label: 'All' },
+];
+
+export function Portfolio() {
+  const { settings, updateSettings } = useApp();
+  const summary = useQuery(`summary:${settings.quoteAsset}`, () => bridge().portfolio.summary(), [
+    'portfolio',
+    'funds',
+    'prices',
+    'settings',
+  ]);
+  const data = summary.data;
+  const quote = data?.quoteAsset ?? settings.quoteAsset;
+
+  const slices = useMemo(() => {
+    if (!data) return [];
+    const threshold = new Decimal(settings.smallBalanceThreshold || '0');
+    const visible = settings.hideSmallBalances
+      ? data.allocation.filter((s) => new Decimal(s.value).gte(threshold))
+      : data.allocation;
+    return visible.map((slice) => ({ ...slice, plot: Number(slice.value) }));
+  }, [data, settings.hideSmallBalances, settings.smallBalanceThreshold]);
+
+  const changeTone = data ? (new Decimal(data.change24hValue).isNegative() ? 'down' : 'up') : '';
+
+  return (
+    <section className="page" data-testid="screen-portfolio">
+      <PageHeader title="Portfolio">
+        {data && <AsOf asOf={data.asOf} />}
+        <label className="toggle">
+          <input
+            type="checkbox"
+            checked={settings.hideSmallBalances}
+            onChange={(e) => void updateSettings({ hideSmallBalances: e.target.checked })}
+            data-testid="hide-small"
+          />
+          Hide small balances
+        </label>
+      </PageHeader>
+      {data && <StaleBanner asOf={data.asOf} />}
+      {summary.error !== undefined && !data && (
+        <ErrorBox error={summary.error} onRetry={summary.reload} />
+      )}
+      {!data && summary.error === undefined && (
+        <Skeleton rows={6} height={28} label="Loading the portfolio" />
+      )}
+      {data && (
+        <>
+          <div className="grid three">
+            <div className="card stat">
+              <div className="stat-label">Total value</div>
+              <div className="stat-value">
+                <Value value={data.totalValue} quote={quote} testId="portfolio-total" />
+              </div>
+              <div className={`stat-change ${changeTone}`} data-testid="portfolio-change">
+                <Value value={data.change24hValue} quote={quote} signed /> (
+                {settings.privacyMode
+                  ? privacyMask
+                  : formatPercent(data.change24hPercent, { signed: true })}
+                ) 24h
+              </div>
+              {data.unpriced.length > 0 && (
+                <div className="muted small-text">
+                  Not counted (no price in {quote.toUpperCase()}):{' '}
+                  {data.unpriced.map((a) => a.toUpperCase()).join(', ')}
+                </div>
+              )}
+              <dl className="facts">
+                <div>
+                  <dt>Assets held</dt>
+                  <dd>{data.allocation.length + data.unpriced.length}</dd>
+                </div>
+                {data.allocation[0] && (
+                  <div>
+                    <dt>Largest holding</dt>
+                    <dd>
+                      {data.allocation[0].asset.toUpperCase()} ·{' '}
+                      {formatPercent(data.allocation[0].share, { isRatio: true, precision: 1 })}
+                    </dd>
+                  </div>
+                )}
+              </dl>
+              <a href="#/funds" className="small-text">
+                See every balance →
+              </a>
+            </div>
+            <div className="card span-two">
+              <h2>Allocation</h2>
+              {slices.length === 0 ? (
+                <EmptyState title="Nothing to show yet">
+                  Deposit funds or show small balances to see the allocation.
+                </EmptyState>
+              ) : (
+                <div className="allocation">
+                  <div
+                    className="allocation-chart"
+                    data-testid="allocation-chart"
+                    aria-label="Allocation by asset"
+                    role="img"
+                  >
+                    <Suspense fallback={<Skeleton rows={1} height={200} />}>
+                      <AllocationDonut slices={slices} />
+                    </Suspense>
+                  </div>
+                  <ul className="legend" aria-label="Allocation">
+                    {slices.slice(0, 8).map((slice, i) => (
+                      <li key={slice.asset}>
+                        <span
+                          className="swatch"
+                          style={{ background: chartPalette[i % chartPalette.length] }}
+                        />
+                        <span className="legend-asset">{slice.asset.toUpperCase()}</span>
+                        <span className="num">
+                          {formatPercent(slice.share, { isRatio: true, precision: 1 })}
+                        </span>
+                        <Value value={slice.value} quote={quote} />
+                      </li>
+                    ))}
+                    {slices.length > 8 && <li className="muted">and {slices.length - 8} more</li>}
+                  </ul>
+                </div>
+              )}
+            </div>
+          </div>
+          <HistoryCard quote={quote} />
+        </>
+      )}
+    </section>
+  );
+}
+
+function HistoryCard({ quote }: { quote: string }) {
+  const { settings } = useApp();
+  const [range, setRange] = useState<HistoryRange>('week');
+  const history = useQuery(
+    `history:${range}:${quote}`,
+    () => bridge().portfolio.history({ range }),
+    ['portfolio', 'prices', 'settings'],
+  );
+  const points = useMemo(
+    // Chart positions only: the plotted number never feeds back into an amount.
+    () =>
+      (history.data?.points ?? []).map((p) => ({
+        time: p.time,
+        plot: Number(p.value),
+        value: p.value,
+      })),
+    [history.data],
+  );
+  return (
+    <div className="card">
+      <div className="card-header">
+        <h2>Value history</h2>
+        <div className="segmented" role="group" aria-label="History range">
+          {ranges.map((r) => (
+            <button
+              key={r.range}
+              type="button"
+              aria-pressed={range === r.range}
+              className={range === r.range ? 'active' : undefined}
+              onClick={() => setRange(r.range)}
+              data-testid={`range-${r.range}`}
+            >
+              {r.label}
+            </button>
+          ))}
+        </div>
+      </div>
+      {history.error !== undefined && !history.data && (
+        <ErrorBox error={history.error} onRetry={history.reload} />
+      )}
+      {history.loading && !history.data && <Skeleton rows={1} height={220} />}
+      {history.data && points.length === 0 && (
+        <EmptyState title="No history yet">
+          Values are recorded every few minutes while Spotfolio runs.
+        </EmptyState>
+      )}
+      {points.length > 0 && (
+        <div
+          data-testid="history-chart"
+          role="img"
+          aria-label={`Portfolio value over the ${range}`}
+        >
+          <Suspense fallback={<Skeleton rows={1} height={230} />}>
+            <ValueChart
+              points={points}
+              range={range}
+              quote={quote}
+              privacy={settings.privacyMode}
+            />
+          </Suspense>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,243 @@
+import { useState } from 'react';
+import type { NotificationSettings, ProfileView, Theme } from '../../../shared/types';
+import { formatDateTime } from '../../../shared/format';
+import { useApp } from '../context';
+import { bridge } from '../lib/bridge';
+import { useQuery } from '../lib/hooks';
+import { ErrorBox, InlineError, Modal, PageHeader } from '../components/common';
+import { ProfileCapabilities, ProfileForm } from './Onboarding';
+
+const notificationLabels: Record<keyof NotificationSettings, string> = {
+  fills: 'Order fills',
+  cancels: 'Order cancels',
+  balances: 'Balance changes',
+  transfers: 'Transfers',
+};
+
+export function SettingsScreen() {
+  const { settings, updateSettings, profiles, reloadProfiles, status, toast } = useApp();
+  const [error, setError] = useState<unknown>(undefined);
+  const [adding, setAdding] = useState(false);
+  const [removing, setRemoving] = useState<ProfileView | null>(null);
+  const [threshold, setThreshold] = useState(settings.smallBalanceThreshold);
+  const tickers = useQuery('settings-quotes', () => bridge().market.tickers(), []);
+  const quotes = [
+    ...new Set([
+      settings.quoteAsset,
+      'usdt',
+      'btc',
+      ...(tickers.data ?? []).map((t) => t.quoteAsset),
+    ]),
+  ].sort();
+
+  const save = async (patch: Parameters<typeof updateSettings>[0]) => {
+    setError(undefined);
+    try {
+      await updateSettings(patch);
+    } catch (caught) {
+      setError(caught);
+    }
+  };
+
+  const run = async (action: () => Promise<unknown>, done: string) => {
+    setError(undefined);
+    try {
+      await action();
+      await reloadProfiles();
+      toast({ title: done, tone: 'success' });
+    } catch (caught) {
+      setError(caught);
+    }
+  };
+
+  return (
+    <section className="page" data-testid="screen-settings">
+      <PageHeader title="Settings" />
+      {error !== undefined && <ErrorBox error={error} />}
+      <div className="grid two">
+        <div className="card">
+          <h2>Appearance</h2>
+          <fieldset className="radio-row">
+            <legend>Theme</legend>
+            {(['light', 'dark', 'system'] as Theme[]).map((theme) => (
+              <label key={theme} className="radio">
+                <input
+                  type="radio"
+                  name="theme"
+                  checked={settings.theme === theme}
+                  onChange={() => void save({ theme })}
+                  data-testid={`theme-${theme}`}
+                />
+                {theme === 'system' ? 'Same as the system' : theme === 'dark' ? 'Dark' : 'Light'}
+              </label>
+            ))}
+          </fieldset>
+          <label className="toggle">
+            <input
+              type="checkbox"
+              checked={settings.privacyMode}
+              onChange={(e) => void save({ privacyMode: e.target.checked })}
+              data-testid="privacy-mode"
+            />
+            Privacy mode: hide amounts everywhere as ••••
+          </label>
+          <h2>Values</h2>
+          <label className="field">
+            <span>Quote asset (what totals are shown in)</span>
+            <select
+              value={settings.quoteAsset}
+              onChange={(e) => void save({ quoteAsset: e.target.value })}
+              data-testid="quote-asset"
+            >
+              {quotes.map((q) => (
+                <option key={q} value={q}>
+                  {q.toUpperCase()}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="toggle">
+            <input
+              type="checkbox"
+              checked={settings.hideSmallBalances}
+              onChange={(e) => void save({ hideSmallBalances: e.target.checked })}
+            />
+            Hide small balances
+          </label>
+          <label className="field">
+            <span>Small means worth less than ({settings.quoteAsset.toUpperCase()})</span>
+            <input
+              inputMode="decimal"
+              value={threshold}
+              onChange={(e) => setThreshold(e.target.value)}
+              onBlur={() =>
+                threshold !== settings.smallBalanceThreshold &&
+                void save({ smallBalanceThreshold: threshold.trim() })
+              }
+            />
+          </label>
+          <h2>Notifications</h2>
+          {(Object.keys(notificationLabels) as (keyof NotificationSettings)[]).map((kind) => (
+            <label key={kind} className="toggle">
+              <input
+                type="checkbox"
+                checked={settings.notifications[kind]}
+                onChange={(e) =>
+                  void save({
+                    notifications: { ...settings.notifications, [kind]: e.target.checked },
+                  })
+                }
+                data-testid={`notify-${kind}`}
+              />
+              {notificationLabels[kind]}
+            </label>
+          ))}
+        </div>
+        <div className="card">
+          <div className="card-header">
+            <h2>Profiles</h2>
+            <button type="button" onClick={() => setAdding(!adding)} data-testid="add-profile">
+              {adding ? 'Close' : 'Add API key'}
+            </button>
+          </div>
+          {!status.keychain.available && (
+            <div className="banner warn" role="status">
+              The system keychain is not available
+              {status.keychain.message ? `: ${status.keychain.message}` : ''}. Keys cannot be added
+              until it is.
+            </div>
+          )}
+          {adding && (
+            <ProfileForm
+              onAdded={(profile) => {
+                setAdding(false);
+                void reloadProfiles();
+                toast({
+                  title: `Added ${profile.name}`,
+                  body: `${profile.canTrade ? 'Can trade' : 'Cannot trade'}, ${profile.canWithdraw ? 'can withdraw' : 'cannot withdraw'}`,
+                  tone: 'success',
+                });
+              }}
+            />
+          )}
+          <ul className="profiles" data-testid="profiles">
+            {profiles.map((profile) => (
+              <li
+                key={profile.id}
+                className={profile.active ? 'active' : undefined}
+                data-testid={`profile-${profile.name}`}
+              >
+                <div>
+                  <strong>{profile.name}</strong>{' '}
+                  {profile.isDemo && <span className="badge demo">Demo</span>}{' '}
+                  {profile.active && <span className="badge ok">Active</span>}
+                  <div className="muted small-text">
+                    {profile.apiKeyMasked} · {profile.baseUrl} · added{' '}
+                    {formatDateTime(profile.createdAt).slice(0, 10)}
+                  </div>
+                  <ProfileCapabilities profile={profile} />
+                </div>
+                <div className="profile-actions">
+                  {!profile.active && (
+                    <button
+                      type="button"
+                      className="small"
+                      onClick={() =>
+                        void run(
+                          () => bridge().profiles.activate({ id: profile.id }),
+                          `Switched to ${profile.name}`,
+                        )
+                      }
+                      data-testid="profile-activate"
+                    >
+                      Switch to
+                    </button>
+                  )}
+                  <button
+                    type="button"
+                    className="small danger"
+                    onClick={() => setRemoving(profile)}
+                    data-testid="profile-remove"
+                  >
+                    Remove
+                  </button>
+                </div>
+              </li>
+            ))}
+          </ul>
+          {profiles.length === 0 && (
+            <InlineError error={{ kind: 'no-profile', message: 'No profile yet' }} />
+          )}
+        </div>
+      </div>
+      {removing && (
+        <Modal title={`Remove ${removing.name}?`} onClose={() => setRemoving(null)}>
+          <p>
+            The key is deleted from the keychain and its cached data from this computer. The
+            exchange account is not touched.
+          </p>
+          <div className="form-actions">
+            <button type="button" onClick={() => setRemoving(null)}>
+              Keep it
+            </button>
+            <button
+              type="button"
+              className="danger"
+              autoFocus
+              onClick={() => {
+                const profile = removing;
+                setRemoving(null);
+                void run(
+                  () => bridge().profiles.remove({ id: profile.id }),
+                  `Removed ${profile.name}`,
+                );
+              }}
+            >
+              Remove
+            </button>
+          </div>
+        </Modal>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,426 @@
+import { useMemo, useState, type FormEvent } from 'react';
+import Decimal from 'decimal.js';
+import type { SubAccountsView, TransferOutcome } from '../../../shared/types';
+import { formatDateTime } from '../../../shared/format';
+import { useApp } from '../context';
+import { bridge } from '../lib/bridge';
+import { useQuery } from '../lib/hooks';
+import { checkAmount, freeBalance } from '../lib/validation';
+import {
+  Amount,
+  AsOf,
+  EmptyState,
+  ErrorBox,
+  InlineError,
+  Modal,
+  PageHeader,
+  Skeleton,
+  StaleBanner,
+  Value,
+} from '../components/common';
+
+interface TransferDraft {
+  asset: string;
+  amount: string;
+  fromEmail: string;
+  toEmail: string;
+}
+
+export function SubAccounts() {
+  const { settings } = useApp();
+  const subs = useQuery('subs', () => bridge().subAccounts.list(), ['subAccounts', 'prices']);
+  const funds = useQuery('subs-funds', () => bridge().funds.list(), ['funds']);
+  const history = useQuery('subs-history', () => bridge().subAccounts.history({ limit: 100 }), [
+    'subAccounts',
+  ]);
+  const [refreshing, setRefreshing] = useState(false);
+  const [refreshError, setRefreshError] = useState<unknown>(undefined);
+
+  const refresh = async () => {
+    setRefreshing(true);
+    setRefreshError(undefined);
+    try {
+      await bridge().subAccounts.refresh();
+      subs.reload();
+      history.reload();
+    } catch (error) {
+      setRefreshError(error);
+    } finally {
+      setRefreshing(false);
+    }
+  };
+
+  const view = subs.data;
+  return (
+    <section className="page" data-testid="screen-sub-accounts">
+      <PageHeader title="Sub-accounts">
+        {view && <AsOf asOf={view.asOf} />}
+        <button type="button" onClick={() => void refresh()} disabled={refreshing}>
+          {refreshing ? 'Refreshing…' : 'Refresh'}
+        </button>
+      </PageHeader>
+      {view && <StaleBanner asOf={view.asOf} />}
+      {refreshError !== undefined && <ErrorBox error={refreshError} />}
+      {subs.error !== undefined && !view && <ErrorBox error={subs.error} onRetry={subs.reload} />}
+      {!view && subs.error === undefined && <Skeleton rows={5} />}
+      {view && (
+        <div className="grid two-one">
+          <div>
+            {view.accounts.length === 0 ? (
+              <EmptyState title="No sub-accounts">
+                Create sub-accounts on the exchange; they appear here with their balances.
+              </EmptyState>
+            ) : (
+              <div className="sub-list">
+                {view.accounts.map((account) => (
+                  <div
+                    key={account.email}
+                    className="card compact"
+                    data-testid={`sub-${account.email}`}
+                  >
+                    <div className="card-header">
+                      <h3>{account.email}</h3>
+                      <span className="badge">{account.status}</span>
+                    </div>
+                    <div className="muted small-text">
+                      Portfolio: <Value value={account.portfolio} quote={settings.quoteAsset} />
+                    </div>
+                    {account.balances.length === 0 ? (
+                      <div className="muted small-text">No balances</div>
+                    ) : (
+                      <table className="table dense">
+                        <tbody>
+                          {account.balances.map((b) => (
+                            <tr key={b.asset} data-testid={`sub-balance-${b.asset}`}>
+                              <td className="asset">{b.asset.toUpperCase()}</td>
+                              <td className="num">
+                                <Amount value={b.balance} asset={b.asset} />
+                              </td>
+                            </tr>
+                          ))}
+                        </tbody>
+                      </table>
+                    )}
+                  </div>
+                ))}
+              </div>
+            )}
+          </div>
+          <TransferForm
+            view={view}
+            mainFree={new Map((funds.data?.rows ?? []).map((r) => [r.asset, r.free]))}
+            onDone={() => {
+              subs.reload();
+              funds.reload();
+              history.reload();
+            }}
+          />
+        </div>
+      )}
+      <div className="card">
+        <h2>Transfer history</h2>
+        {history.error !== undefined && !history.data && (
+          <ErrorBox error={history.error} onRetry={history.reload} />
+        )}
+        {!history.data && history.error === undefined && <Skeleton rows={3} />}
+        {history.data && history.data.rows.length === 0 && <EmptyState title="No transfers yet" />}
+        {history.data && history.data.rows.length > 0 && (
+          <div className="table-wrap">
+            <table className="table" data-testid="transfer-history">
+              <thead>
+                <tr>
+                  <th scope="col">Time</th>
+                  <th scope="col">From</th>
+                  <th scope="col">To</th>
+                  <th scope="col">Asset</th>
+                  <th scope="col" className="num">
+                    Amount
+                  </th>
+                  <th scope="col">Status</th>
+                </tr>
+              </thead>
+              <tbody>
+                {history.data.rows.map((t) => (
+                  <tr key={`${t.txnId}:${t.fromEmail}`}>
+                    <td>{formatDateTime(t.time)}</td>
+                    <td>{t.fromEmail}</td>
+                    <td>{t.toEmail}</td>
+                    <td className="asset">{t.asset.toUpperCase()}</td>
+                    <td className="num">
+                      <Amount value={t.qty} asset={t.asset} />
+                    </td>
+                    <td>{t.status}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function TransferForm(props: {
+  view: SubAccountsView;
+  mainFree: Map<string, string>;
+  onDone: () => void;
+}) {
+  const { view, mainFree } = props;
+  const { precisionOf, toast, settings } = useApp();
+  const main = view.parentEmail ?? '';
+  const accounts = useMemo(
+    () => [main, ...view.accounts.map((a) => a.email)].filter(Boolean),
+    [main, view.accounts],
+  );
+  const [draft, setDraft] = useState<TransferDraft>({
+    asset: 'usdt',
+    amount: '',
+    fromEmail: main,
+    toEmail: view.accounts[0]?.email ?? '',
+  });
+  const [touched, setTouched] = useState(false);
+  const [confirming, setConfirming] = useState<TransferDraft | null>(null);
+  const [sending, setSending] = useState(false);
+  const [error, setError] = useState<unknown>(undefined);
+  const [outcome, setOutcome] = useState<{ outcome: TransferOutcome; draft: TransferDraft } | null>(
+    null,
+  );
+
+  const assets = useMemo(() => {
+    const set = new Set<string>(mainFree.keys());
+    for (const a of view.accounts) for (const b of a.balances) set.add(b.asset);
+    return [...set].sort();
+  }, [mainFree, view.accounts]);
+
+  const free = freeBalance(draft.fromEmail, draft.asset, view, mainFree);
+  const amountCheck = checkAmount(draft.amount, {
+    free,
+    precision: precisionOf(draft.asset),
+    asset: draft.asset,
+  });
+  const sameAccount = draft.fromEmail === draft.toEmail;
+  const viaMain = draft.fromEmail !== main && draft.toEmail !== main;
+  const valid =
+    amountCheck.ok && !sameAccount && Boolean(draft.fromEmail) && Boolean(draft.toEmail);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setTouched(true);
+    if (valid) setConfirming({ ...draft, amount: draft.amount.trim() });
+  };
+
+  const send = async (transfer: TransferDraft) => {
+    setSending(true);
+    setError(undefined);
+    try {
+      const result = await bridge().subAccounts.transfer(transfer);
+      setOutcome({ outcome: result, draft: transfer });
+      setConfirming(null);
+      if (result.state === 'completed') {
+        toast({
+          title: 'Transfer completed',
+          body: `${transfer.amount} ${transfer.asset.toUpperCase()} to ${transfer.toEmail}`,
+          tone: 'success',
+        });
+        setDraft((d) => ({ ...d, amount: '' }));
+        setTouched(false);
+      }
+      props.onDone();
+    } catch (caught) {
+      setError(caught);
+      setConfirming(null);
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const label = (email: string) => (email === main ? `Main account (${email})` : email);
+  const select = (name: 'fromEmail' | 'toEmail', text: string) => (
+    <label className="field">
+      <span>{text}</span>
+      <select
+        value={draft[name]}
+        onChange={(e) => setDraft({ ...draft, [name]: e.target.value })}
+        data-testid={`transfer-${name === 'fromEmail' ? 'from' : 'to'}`}
+      >
+        {accounts.map((email) => (
+          <option key={email} value={email}>
+            {label(email)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+  const unfinished =
+    outcome && (outcome.outcome.state === 'partial' || outcome.outcome.state === 'unknown');
+
+  return (
+    <form
+      className="card form"
+      onSubmit={submit}
+      aria-label="Transfer between accounts"
+      data-testid="transfer-form"
+      noValidate
+    >
+      <h2>Transfer</h2>
+      {select('fromEmail', 'From')}
+      {select('toEmail', 'To')}
+      {sameAccount && <small className="field-error">Pick two different accounts.</small>}
+      {viaMain && !sameAccount && (
+        <small className="muted">
+          Sub to sub moves through the main account: two transfers, shown as one step.
+        </small>
+      )}
+      <div className="field-row">
+        <label className="field">
+          <span>Asset</span>
+          <select
+            value={draft.asset}
+            onChange={(e) => setDraft({ ...draft, asset: e.target.value })}
+            data-testid="transfer-asset"
+          >
+            {assets.map((a) => (
+              <option key={a} value={a}>
+                {a.toUpperCase()}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field grow">
+          <span>Amount</span>
+          <input
+            inputMode="decimal"
+            value={draft.amount}
+            onChange={(e) => setDraft({ ...draft, amount: e.target.value })}
+            onBlur={() => setTouched(true)}
+            aria-invalid={(touched && !amountCheck.ok) || undefined}
+            data-testid="transfer-amount"
+          />
+        </label>
+      </div>
+      <small className="muted">
+        Free:{' '}
+        {settings.privacyMode ? (
+          '••••'
+        ) : free === null ? (
+          '—'
+        ) : (
+          <Amount value={free} asset={draft.asset} unit />
+        )}{' '}
+        {free !== null && new Decimal(free).gt(0) && (
+          <button
+            type="button"
+            className="link"
+            onClick={() => setDraft({ ...draft, amount: free })}
+          >
+            Use all
+          </button>
+        )}
+      </small>
+      {touched && !amountCheck.ok && (
+        <small className="field-error" data-testid="transfer-amount-error">
+          {amountCheck.message}
+        </small>
+      )}
+      {error !== undefined && <InlineError error={error} testId="transfer-error" />}
+      <div className="form-actions">
+        <button type="submit" className="primary" disabled={sending} data-testid="transfer-review">
+          Review transfer
+        </button>
+      </div>
+      {outcome && <OutcomeView result={outcome.outcome} main={main} />}
+      {unfinished &&
+        outcome.outcome.fundsAt &&
+        outcome.outcome.fundsAt !== outcome.draft.toEmail && (
+          <button
+            type="button"
+            className="primary"
+            data-testid="transfer-finish"
+            onClick={() =>
+              setConfirming({ ...outcome.draft, fromEmail: outcome.outcome.fundsAt ?? main })
+            }
+          >
+            Finish transfer to {outcome.draft.toEmail}
+          </button>
+        )}
+      {confirming && (
+        <Modal
+          title="Confirm the transfer"
+          onClose={() => setConfirming(null)}
+          testId="transfer-confirm"
+        >
+          <p>
+            Move{' '}
+            <strong>
+              {confirming.amount} {confirming.asset.toUpperCase()}
+            </strong>
+            <br />
+            from <strong>{label(confirming.fromEmail)}</strong>
+            <br />
+            to <strong>{label(confirming.toEmail)}</strong>
+          </p>
+          {confirming.fromEmail !== main && confirming.toEmail !== main && (
+            <p className="muted">
+              This is two transfers: first to the main account, then on to {confirming.toEmail}.
+            </p>
+          )}
+          <div className="form-actions">
+            <button type="button" onClick={() => setConfirming(null)} disabled={sending}>
+              Back
+            </button>
+            <button
+              type="button"
+              className="primary"
+              onClick={() => void send(confirming)}
+              disabled={sending}
+              data-testid="transfer-confirm-send"
+              autoFocus
+            >
+              {sending ? 'Sending…' : 'Transfer'}
+            </button>
+          </div>
+        </Modal>
+      )}
+    </form>
+  );
+}
+
+const outcomeText: Record<TransferOutcome['state'], string> = {
+  completed: 'Transfer completed',
+  partial: 'Transfer stopped half-way',
+  failed: 'Transfer failed; nothing moved',
+  unknown: 'The exchange did not confirm the transfer',
+};
+
+function OutcomeView({ result, main }: { result: TransferOutcome; main: string }) {
+  const tone = result.state === 'completed' ? 'ok' : result.state === 'failed' ? 'danger' : 'warn';
+  return (
+    <div
+      className={`banner ${tone}`}
+      role="status"
+      data-testid="transfer-outcome"
+      data-state={result.state}
+    >
+      <strong>{outcomeText[result.state]}</strong>
+      <ol className="legs">
+        {result.legs.map((leg, i) => (
+          <li key={i} data-testid="transfer-leg">
+            {leg.fromEmail === main ? 'Main' : leg.fromEmail} →{' '}
+            {leg.toEmail === main ? 'Main' : leg.toEmail}:{' '}
+            <span className={`badge leg-${leg.status}`}>{leg.status}</span>
+            {leg.txnId !== undefined && <span className="muted"> #{leg.txnId}</span>}
+            {leg.message && <span className="muted"> — {leg.message}</span>}
+          </li>
+        ))}
+      </ol>
+      {result.state !== 'completed' && (
+        <div>
+          {result.fundsAt
+            ? `The ${result.amount} ${result.asset.toUpperCase()} ${result.state === 'unknown' ? 'are most likely' : 'are'} in ${result.fundsAt === main ? 'the main account' : result.fundsAt}.`
+            : 'Where the funds are is not known yet: check the transfer history below before trying again.'}
+        </div>
+      )}
+    </div>
+  );
+}

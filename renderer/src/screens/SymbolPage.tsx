@@ -1,0 +1,342 @@
+import { useEffect, useMemo, useState } from 'react';
+import {
+  Bar,
+  CartesianGrid,
+  ComposedChart,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
+import type { DepthView, PublicTradeView } from '../../../shared/types';
+import { klineIntervals } from '../../../shared/contract';
+import {
+  decimalsOfStep,
+  formatAmount,
+  formatCompact,
+  formatDateTime,
+  formatPercent,
+  formatSymbol,
+  formatTime,
+  percentChange,
+} from '../../../shared/format';
+import { useApp } from '../context';
+import { bridge } from '../lib/bridge';
+import { useBridgeEvent, useFrameBatcher, useQuery } from '../lib/hooks';
+import { candleDomain, priceToY, toCandles, type CandlePoint } from '../lib/candles';
+import { ladder, spread } from '../lib/depth';
+import { EmptyState, ErrorBox, InlineError, PageHeader, Skeleton } from '../components/common';
+import { PlaceOrderForm } from './Orders';
+
+type Interval = (typeof klineIntervals)[number];
+const pickerIntervals: Interval[] = ['1m', '5m', '15m', '1h', '4h', '1d', '1w'];
+
+export function SymbolPage({ symbol }: { symbol: string }) {
+  const { symbols, navigate } = useApp();
+  const info = symbols.find((s) => s.symbol === symbol);
+  const priceDecimals = info ? decimalsOfStep(info.tickSize) : 8;
+  const [depth, setDepth] = useState<DepthView | null>(null);
+  const [trades, setTrades] = useState<PublicTradeView[]>([]);
+  const [liveError, setLiveError] = useState<unknown>(undefined);
+  const ticker = useQuery(
+    `ticker:${symbol}`,
+    () =>
+      bridge()
+        .market.tickers()
+        .then((all) => all.find((t) => t.symbol === symbol) ?? null),
+    ['prices'],
+  );
+
+  // Live depth and trades for this symbol only while the page is open.
+  useEffect(() => {
+    let live = true;
+    const api = bridge();
+    Promise.all([
+      api.market.depth({ symbol, limit: 20 }),
+      api.market.trades({ symbol, limit: 50 }),
+      api.market.watch({ symbol }),
+    ]).then(
+      ([d, t]) => {
+        if (!live) return;
+        setDepth(d);
+        setTrades([...t].sort((a, b) => b.time - a.time || b.id - a.id));
+      },
+      (error: unknown) => live && setLiveError(error),
+    );
+    return () => {
+      live = false;
+      void api.market.unwatch().catch(() => undefined);
+    };
+  }, [symbol]);
+
+  const pushTrades = useFrameBatcher<PublicTradeView>((batch) =>
+    setTrades((previous) => {
+      const seen = new Set(previous.map((t) => t.id));
+      const fresh = batch.filter((t) => !seen.has(t.id));
+      return [...fresh.sort((a, b) => b.time - a.time || b.id - a.id), ...previous].slice(0, 60);
+    }),
+  );
+  const pushDepth = useFrameBatcher<DepthView>((batch) => {
+    const latest = batch[batch.length - 1];
+    if (latest) setDepth(latest);
+  });
+  useBridgeEvent(
+    'market.trades',
+    (payload) => payload.symbol === symbol && pushTrades(payload.trades),
+  );
+  useBridgeEvent('market.depth', (payload) => payload.symbol === symbol && pushDepth([payload]));
+
+  const change = ticker.data ? percentChange(ticker.data.openPrice, ticker.data.lastPrice) : null;
+  return (
+    <section className="page" data-testid="screen-symbol">
+      <PageHeader title={formatSymbol(symbol, info?.baseAsset, info?.quoteAsset)}>
+        <button type="button" className="ghost" onClick={() => navigate({ screen: 'markets' })}>
+          ← All markets
+        </button>
+      </PageHeader>
+      {ticker.data && (
+        <div className="ticker-strip" data-testid="symbol-ticker">
+          <span className="big num">
+            {formatAmount(ticker.data.lastPrice, { precision: priceDecimals, rounding: 'half-up' })}
+          </span>
+          <span className={change?.startsWith('-') ? 'down' : 'up'}>
+            {formatPercent(change, { signed: true })} 24h
+          </span>
+          <span className="muted">
+            High {formatAmount(ticker.data.highPrice, { precision: priceDecimals })}
+          </span>
+          <span className="muted">
+            Low {formatAmount(ticker.data.lowPrice, { precision: priceDecimals })}
+          </span>
+          <span className="muted">
+            Volume {formatCompact(ticker.data.volume)} {info?.baseAsset.toUpperCase()}
+          </span>
+        </div>
+      )}
+      <div className="grid symbol-grid">
+        <div className="stack">
+          <CandleCard symbol={symbol} priceDecimals={priceDecimals} />
+          <PlaceOrderForm symbol={symbol} />
+        </div>
+        <div className="stack">
+          <div className="card compact" data-testid="depth-ladder">
+            <h2>Order book</h2>
+            {liveError !== undefined && <InlineError error={liveError} />}
+            {!depth && liveError === undefined && <Skeleton rows={8} height={14} />}
+            {depth && (
+              <DepthLadder
+                depth={depth}
+                priceDecimals={priceDecimals}
+                qtyDecimals={info?.baseAssetPrecision ?? 8}
+              />
+            )}
+          </div>
+          <div className="card compact" data-testid="recent-trades">
+            <h2>Recent trades</h2>
+            {trades.length === 0 ? (
+              <EmptyState title="No trades yet" />
+            ) : (
+              <table className="table dense mini">
+                <thead>
+                  <tr>
+                    <th scope="col" className="num">
+                      Price
+                    </th>
+                    <th scope="col" className="num">
+                      Qty
+                    </th>
+                    <th scope="col">Time</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {trades.slice(0, 30).map((t) => (
+                    <tr key={t.id}>
+                      <td className={`num ${t.isBuyerMaker ? 'down' : 'up'}`}>
+                        {formatAmount(t.price, { precision: priceDecimals, rounding: 'half-up' })}
+                      </td>
+                      <td className="num">
+                        {formatAmount(t.qty, { precision: info?.baseAssetPrecision ?? 8 })}
+                      </td>
+                      <td className="muted">{formatTime(t.time)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </div>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function DepthLadder({
+  depth,
+  priceDecimals,
+  qtyDecimals,
+}: {
+  depth: DepthView;
+  priceDecimals: number;
+  qtyDecimals: number;
+}) {
+  const asks = ladder(depth.asks, 10).reverse();
+  const bids = ladder(depth.bids, 10);
+  const gap = spread(depth.bids, depth.asks);
+  const row = (r: ReturnType<typeof ladder>[number], side: 'ask' | 'bid') => (
+    <div key={`${side}${r.price}`} className={`ladder-row ${side}`} role="row">
+      <div
+        className="ladder-bar"
+        style={{ width: `${(r.fill * 100).toFixed(1)}%` }}
+        aria-hidden="true"
+      />
+      <span role="cell" className="num price">
+        {formatAmount(r.price, {
+          precision: priceDecimals,
+          minFraction: priceDecimals,
+          rounding: 'half-up',
+        })}
+      </span>
+      <span role="cell" className="num">
+        {formatAmount(r.qty, { precision: qtyDecimals })}
+      </span>
+      <span role="cell" className="num muted">
+        {formatAmount(r.cumulative, { precision: qtyDecimals })}
+      </span>
+    </div>
+  );
+  return (
+    <div className="ladder" role="table" aria-label="Order book">
+      <div className="ladder-row head" role="row">
+        <span role="columnheader">Price</span>
+        <span role="columnheader">Size</span>
+        <span role="columnheader">Total</span>
+      </div>
+      {asks.map((r) => row(r, 'ask'))}
+      <div className="ladder-spread" data-testid="spread">
+        Spread{' '}
+        {gap === null ? '—' : formatAmount(gap, { precision: priceDecimals, rounding: 'half-up' })}
+      </div>
+      {bids.map((r) => row(r, 'bid'))}
+    </div>
+  );
+}
+
+interface CandleShapeProps {
+  x?: number;
+  y?: number;
+  width?: number;
+  height?: number;
+  payload?: CandlePoint;
+}
+
+/** One candle: the bar spans low..high (the wick); the body is drawn from open to close inside it. */
+function CandleShape(props: CandleShapeProps) {
+  const { x = 0, y = 0, width = 0, height = 0, payload } = props;
+  if (!payload) return null;
+  const color = payload.rising ? 'var(--up)' : 'var(--down)';
+  const openY = priceToY(payload.open, payload.high, payload.low, y, height);
+  const closeY = priceToY(payload.close, payload.high, payload.low, y, height);
+  const bodyTop = Math.min(openY, closeY);
+  const bodyHeight = Math.max(1, Math.abs(openY - closeY));
+  const center = x + width / 2;
+  const bodyWidth = Math.max(1, width * 0.7);
+  return (
+    <g className="candle" style={{ stroke: color, fill: color }}>
+      <line x1={center} x2={center} y1={y} y2={y + height} strokeWidth={1} />
+      <rect x={center - bodyWidth / 2} y={bodyTop} width={bodyWidth} height={bodyHeight} />
+    </g>
+  );
+}
+
+function CandleCard({ symbol, priceDecimals }: { symbol: string; priceDecimals: number }) {
+  const [interval, setInterval] = useState<Interval>('15m');
+  const klines = useQuery(
+    `klines:${symbol}:${interval}`,
+    () => bridge().market.klines({ symbol, interval, limit: 120 }),
+    ['prices'],
+  );
+  const candles = useMemo(() => toCandles(klines.data ?? []), [klines.data]);
+  const domain = useMemo(() => candleDomain(candles), [candles]);
+  const intraday = !['1d', '1w'].includes(interval);
+  return (
+    <div className="card compact candles-card">
+      <div className="card-header">
+        <h2>Price</h2>
+        <div className="segmented" role="group" aria-label="Candle interval">
+          {pickerIntervals.map((i) => (
+            <button
+              key={i}
+              type="button"
+              aria-pressed={interval === i}
+              className={interval === i ? 'active' : undefined}
+              onClick={() => setInterval(i)}
+              data-testid={`interval-${i}`}
+            >
+              {i}
+            </button>
+          ))}
+        </div>
+      </div>
+      {klines.error !== undefined && !klines.data && (
+        <ErrorBox error={klines.error} onRetry={klines.reload} />
+      )}
+      {!klines.data && klines.error === undefined && <Skeleton rows={1} height={260} />}
+      {klines.data && candles.length === 0 && (
+        <EmptyState title="No candles for this interval yet" />
+      )}
+      {candles.length > 0 && (
+        <div
+          data-testid="candle-chart"
+          role="img"
+          aria-label={`${symbol.toUpperCase()} candles, ${interval}`}
+        >
+          <ResponsiveContainer width="100%" height={280}>
+            <ComposedChart
+              data={candles}
+              margin={{ top: 8, right: 8, left: 0, bottom: 0 }}
+              barCategoryGap="15%"
+            >
+              <CartesianGrid strokeDasharray="3 3" stroke="var(--grid)" vertical={false} />
+              <XAxis
+                dataKey="time"
+                tickFormatter={(t: number) =>
+                  intraday ? formatDateTime(t).slice(11, 16) : formatDateTime(t).slice(5, 10)
+                }
+                stroke="var(--muted)"
+                fontSize={11}
+                minTickGap={30}
+              />
+              <YAxis
+                domain={domain}
+                orientation="right"
+                width={64}
+                tickFormatter={(v: number) => formatCompact(v)}
+                stroke="var(--muted)"
+                fontSize={11}
+              />
+              <Tooltip
+                cursor={{ fill: 'var(--hover)' }}
+                contentStyle={{ background: 'var(--panel)', border: '1px solid var(--border)' }}
+                labelFormatter={(t) => formatDateTime(Number(t))}
+                formatter={(_v, _n, item) => {
+                  const c = item.payload as CandlePoint;
+                  const f = (n: number) =>
+                    formatAmount(String(n), { precision: priceDecimals, rounding: 'half-up' });
+                  return [
+                    `O ${f(c.open)}  H ${f(c.high)}  L ${f(c.low)}  C ${f(c.close)}`,
+                    'Price',
+                  ];
+                }}
+              />
+              <Bar
+                dataKey="range"
+                shape={(p: unknown) => <CandleShape {...(p as CandleShapeProps)} />}
+                isAnimationActive={false}
+              />
+            </ComposedChart>
+          </ResponsiveContainer>
+        </div>
+      )}
+    </div>
+  );
+}

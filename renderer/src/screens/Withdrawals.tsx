@@ -1,0 +1,396 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { MethodInput } from '../../../shared/contract';
+import type { BackfillProgress, WithdrawStatus, WithdrawView } from '../../../shared/types';
+import { formatDateTime } from '../../../shared/format';
+import { useApp } from '../context';
+import { bridge } from '../lib/bridge';
+import { useBridgeEvent, useQuery } from '../lib/hooks';
+import {
+  Amount,
+  CopyButton,
+  EmptyState,
+  ErrorBox,
+  InlineError,
+  PageHeader,
+  ProgressBar,
+} from '../components/common';
+import { VirtualTable } from '../components/VirtualTable';
+import { dateInputToMs } from '../lib/dates';
+
+type WithdrawFilter = NonNullable<MethodInput<'withdrawals.list'>['filter']>;
+
+export const withdrawRowHeight = 40;
+const pageSize = 200;
+
+const statusLabels: Record<WithdrawStatus, string> = {
+  success: 'Completed',
+  failed: 'Failed',
+  pending: 'Pending',
+  cancelled: 'Cancelled',
+};
+
+function shorten(text: string, keep = 6): string {
+  return text.length > keep * 2 + 1 ? `${text.slice(0, keep)}…${text.slice(-keep)}` : text;
+}
+
+export function Withdrawals() {
+  const { toast } = useApp();
+  const [coin, setCoin] = useState('');
+  const [transferType, setTransferType] = useState<'' | 'onchain' | 'partner'>('');
+  const [status, setStatus] = useState<'' | WithdrawStatus>('');
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const [search, setSearch] = useState('');
+  const [sortDir, setSortDir] = useState<'asc' | 'desc'>('desc');
+  const [total, setTotal] = useState<number | null>(null);
+  const [listError, setListError] = useState<unknown>(undefined);
+  const [refreshToken, setRefreshToken] = useState(0);
+  const [exporting, setExporting] = useState(false);
+  const [exportError, setExportError] = useState<unknown>(undefined);
+
+  const coins = useQuery('withdraw-coins', () => bridge().withdrawals.coins(), ['withdrawals']);
+
+  const filter = useMemo<WithdrawFilter>(() => {
+    const f: WithdrawFilter = {};
+    if (coin) f.coin = coin;
+    if (transferType) f.transferType = transferType;
+    if (status) f.status = status;
+    const startTime = dateInputToMs(from, false);
+    const endTime = dateInputToMs(to, true);
+    if (startTime !== undefined) f.startTime = startTime;
+    if (endTime !== undefined) f.endTime = endTime;
+    if (search.trim()) f.search = search.trim();
+    return f;
+  }, [coin, transferType, status, from, to, search]);
+  const queryKey = JSON.stringify([filter, sortDir]);
+
+  const loadPage = useCallback(
+    (offset: number, limit: number) =>
+      bridge().withdrawals.list({ filter, sort: { field: 'time', dir: sortDir }, offset, limit }),
+    [filter, sortDir],
+  );
+  const onError = useCallback((error: unknown) => setListError(error), []);
+  const onTotal = useCallback((n: number) => {
+    setTotal(n);
+    setListError(undefined);
+  }, []);
+
+  useBridgeEvent('data.changed', (payload) => {
+    if (payload.kinds.includes('withdrawals')) setRefreshToken((t) => t + 1);
+  });
+
+  const exportCsv = async () => {
+    setExporting(true);
+    setExportError(undefined);
+    try {
+      const file = await bridge().export.csv({ kind: 'withdrawals', filter, delimiter: ',' });
+      const url = URL.createObjectURL(new Blob([file.content], { type: 'text/csv;charset=utf-8' }));
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = file.fileName;
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      toast({
+        title: 'Export ready',
+        body: `${file.rows.toLocaleString('en-US')} withdrawals saved as ${file.fileName}`,
+        tone: 'success',
+      });
+    } catch (error) {
+      setExportError(error);
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const filtersActive = Object.keys(filter).length > 0;
+  const clearFilters = () => {
+    setCoin('');
+    setTransferType('');
+    setStatus('');
+    setFrom('');
+    setTo('');
+    setSearch('');
+  };
+
+  return (
+    <section className="page page-fill" data-testid="screen-withdrawals">
+      <PageHeader title="Withdrawals">
+        <span className="muted" data-testid="withdraw-total">
+          {total === null ? '' : `${total.toLocaleString('en-US')} record${total === 1 ? '' : 's'}`}
+        </span>
+        <button
+          type="button"
+          onClick={() => void exportCsv()}
+          disabled={exporting || total === 0}
+          data-testid="export-csv"
+        >
+          {exporting ? 'Exporting…' : 'Export CSV'}
+        </button>
+      </PageHeader>
+      <BackfillCard />
+      <div className="filters" role="search" aria-label="Filter withdrawals">
+        <label>
+          <span>Coin</span>
+          <select value={coin} onChange={(e) => setCoin(e.target.value)} data-testid="filter-coin">
+            <option value="">All coins</option>
+            {(coins.data ?? []).map((c) => (
+              <option key={c} value={c}>
+                {c.toUpperCase()}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <span>Type</span>
+          <select
+            value={transferType}
+            onChange={(e) => setTransferType(e.target.value as typeof transferType)}
+            data-testid="filter-type"
+          >
+            <option value="">On-chain and partner</option>
+            <option value="onchain">On-chain</option>
+            <option value="partner">Partner transfer</option>
+          </select>
+        </label>
+        <label>
+          <span>Status</span>
+          <select
+            value={status}
+            onChange={(e) => setStatus(e.target.value as typeof status)}
+            data-testid="filter-status"
+          >
+            <option value="">Any status</option>
+            {(Object.keys(statusLabels) as WithdrawStatus[]).map((s) => (
+              <option key={s} value={s}>
+                {statusLabels[s]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <span>From</span>
+          <input
+            type="date"
+            value={from}
+            onChange={(e) => setFrom(e.target.value)}
+            data-testid="filter-from"
+          />
+        </label>
+        <label>
+          <span>To</span>
+          <input
+            type="date"
+            value={to}
+            onChange={(e) => setTo(e.target.value)}
+            data-testid="filter-to"
+          />
+        </label>
+        <label className="grow">
+          <span>Address or TxID</span>
+          <input
+            type="search"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            placeholder="Search"
+            data-testid="filter-search"
+          />
+        </label>
+        <label>
+          <span>Order</span>
+          <select
+            value={sortDir}
+            onChange={(e) => setSortDir(e.target.value as 'asc' | 'desc')}
+            data-testid="sort-dir"
+          >
+            <option value="desc">Newest first</option>
+            <option value="asc">Oldest first</option>
+          </select>
+        </label>
+        {filtersActive && (
+          <button
+            type="button"
+            className="ghost"
+            onClick={clearFilters}
+            data-testid="filters-clear"
+          >
+            Clear filters
+          </button>
+        )}
+      </div>
+      {exportError !== undefined && <InlineError error={exportError} />}
+      {listError !== undefined && (
+        <ErrorBox error={listError} onRetry={() => setRefreshToken((t) => t + 1)} />
+      )}
+      <VirtualTable<WithdrawView>
+        queryKey={queryKey}
+        refreshToken={refreshToken}
+        rowHeight={withdrawRowHeight}
+        pageSize={pageSize}
+        loadPage={loadPage}
+        onTotal={onTotal}
+        onError={onError}
+        label="Withdraw history"
+        testId="withdraw-table"
+        header={
+          <>
+            <div role="columnheader" className="c-time">
+              Time
+            </div>
+            <div role="columnheader" className="c-coin">
+              Coin
+            </div>
+            <div role="columnheader" className="c-amount num">
+              Amount
+            </div>
+            <div role="columnheader" className="c-fee num">
+              Fee
+            </div>
+            <div role="columnheader" className="c-type">
+              Type
+            </div>
+            <div role="columnheader" className="c-status">
+              Status
+            </div>
+            <div role="columnheader" className="c-address">
+              Address
+            </div>
+            <div role="columnheader" className="c-txid">
+              TxID
+            </div>
+          </>
+        }
+        empty={
+          <EmptyState
+            title={filtersActive ? 'No withdrawal matches these filters' : 'No withdrawals yet'}
+            testId="withdraw-empty"
+          >
+            {filtersActive
+              ? 'Change or clear the filters.'
+              : 'Fetch the full history above to read older records.'}
+          </EmptyState>
+        }
+        renderRow={(row) =>
+          row ? (
+            <WithdrawRow row={row} />
+          ) : (
+            <div role="cell" className="vrow-loading" aria-busy="true" />
+          )
+        }
+      />
+    </section>
+  );
+}
+
+function WithdrawRow({ row }: { row: WithdrawView }) {
+  return (
+    <>
+      <div role="cell" className="c-time">
+        {formatDateTime(row.createdAt)}
+      </div>
+      <div role="cell" className="c-coin asset">
+        {row.coin.toUpperCase()}
+      </div>
+      <div role="cell" className="c-amount num">
+        <Amount value={row.amount} asset={row.coin} />
+      </div>
+      <div role="cell" className="c-fee num">
+        <Amount value={row.transactionFee} asset={row.coin} />
+      </div>
+      <div role="cell" className="c-type">
+        {row.partnerTransfer ? (
+          <span
+            className="badge partner"
+            title="Sent to another account on the exchange, off-chain"
+          >
+            Partner
+          </span>
+        ) : (
+          <span className="badge">{row.network ?? 'On-chain'}</span>
+        )}
+      </div>
+      <div role="cell" className="c-status">
+        <span className={`badge status-${row.status}`}>{statusLabels[row.status]}</span>
+        {row.failureInfo && (
+          <span className="failure" title={row.failureInfo} data-testid="failure-info">
+            {row.failureInfo}
+          </span>
+        )}
+      </div>
+      <div role="cell" className="c-address mono">
+        {row.address ? (
+          <>
+            <span title={row.address}>{shorten(row.address)}</span>
+            <CopyButton text={row.address} label={`Copy address ${row.address}`} />
+          </>
+        ) : (
+          <span className="muted">—</span>
+        )}
+      </div>
+      <div role="cell" className="c-txid mono">
+        {row.txId ? (
+          <>
+            <span title={row.txId}>{shorten(row.txId)}</span>
+            <CopyButton text={row.txId} label="Copy transaction ID" />
+          </>
+        ) : (
+          <span className="muted">—</span>
+        )}
+      </div>
+    </>
+  );
+}
+
+function BackfillCard() {
+  const [progress, setProgress] = useState<BackfillProgress | null>(null);
+  const [error, setError] = useState<unknown>(undefined);
+  useEffect(() => {
+    bridge().withdrawals.backfillStatus().then(setProgress, setError);
+  }, []);
+  useBridgeEvent('sync.progress', (payload) => {
+    if (payload.job === 'withdrawBackfill') setProgress(payload.progress);
+  });
+  const start = async () => {
+    setError(undefined);
+    try {
+      setProgress(await bridge().withdrawals.backfill({}));
+    } catch (caught) {
+      setError(caught);
+    }
+  };
+  const running = progress?.state === 'running';
+  return (
+    <div className="card compact backfill" data-testid="backfill">
+      <div className="backfill-text">
+        {progress === null && 'Reading the history state…'}
+        {progress?.state === 'idle' &&
+          'The exchange answers 90 days at a time. Fetch the full history once; it is kept offline.'}
+        {running &&
+          `Fetching history: ${progress.doneWindows} of ${progress.totalWindows} windows, ${progress.records.toLocaleString('en-US')} records`}
+        {progress?.state === 'done' &&
+          `Full history fetched${progress.coveredFrom ? ` back to ${formatDateTime(progress.coveredFrom).slice(0, 10)}` : ''}: ${progress.records.toLocaleString('en-US')} records.`}
+        {progress?.state === 'error' &&
+          `History fetch stopped: ${progress.error ?? 'unknown error'}. Resume to continue where it stopped.`}
+      </div>
+      {running && (
+        <ProgressBar
+          value={progress.doneWindows}
+          max={progress.totalWindows}
+          label="Withdraw history backfill"
+          testId="backfill-progress"
+        />
+      )}
+      {!running && progress !== null && (
+        <button type="button" onClick={() => void start()} data-testid="backfill-start">
+          {progress.state === 'error'
+            ? 'Resume'
+            : progress.state === 'done'
+              ? 'Fetch again'
+              : 'Fetch full history'}
+        </button>
+      )}
+      {error !== undefined && <InlineError error={error} />}
+    </div>
+  );
+}

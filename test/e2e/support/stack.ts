@@ -1,0 +1,194 @@
+/**
+ * What every journey needs: the sandbox exchange and the app in browser mode as real child
+ * processes, each test file with a fresh data folder. Nothing is mocked: the page talks to the
+ * app over its WebSocket bridge and the app talks to the sandbox over HTTP and WebSocket.
+ */
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Page } from '@playwright/test';
+
+export const repoRoot = resolve(import.meta.dirname, '../../..');
+const tsx = join(repoRoot, 'node_modules/.bin/tsx');
+
+export interface WorldKey {
+  apiKey: string;
+  secretKey: string;
+  canTrade: boolean;
+}
+export interface WorldAccount {
+  email: string;
+  role: 'parent' | 'sub';
+  keys: WorldKey[];
+}
+export interface WorldInfo {
+  baseUrl: string;
+  streamUrl: string;
+  accounts: WorldAccount[];
+}
+
+/** Builds the renderer once when out/renderer is missing (CI builds before `npm test`). */
+export function ensureRendererBuilt(): void {
+  if (existsSync(join(repoRoot, 'out/renderer/index.html'))) return;
+  execFileSync(join(repoRoot, 'node_modules/.bin/electron-vite'), ['build'], {
+    cwd: repoRoot,
+    stdio: 'inherit',
+  });
+}
+
+interface Child {
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Starts a child process and resolves with the first stdout line that `pick` accepts. */
+function startChild<T>(
+  args: string[],
+  pick: (line: string) => T | undefined,
+  what: string,
+): Promise<{ value: T; child: Child }> {
+  const child = spawn(tsx, args, {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env },
+  });
+  const stderr: string[] = [];
+  child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
+  const stop = () =>
+    new Promise<void>((done) => {
+      if (child.exitCode !== null || child.signalCode !== null) return done();
+      child.once('exit', () => done());
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+    });
+  return new Promise((resolveStart, reject) => {
+    const timer = setTimeout(() => {
+      void stop();
+      reject(
+        new Error(`${what} did not start within 30 s. stderr: ${stderr.join('').slice(-2000)}`),
+      );
+    }, 30_000);
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (line) => {
+      const value = pick(line);
+      if (value === undefined) return;
+      clearTimeout(timer);
+      resolveStart({ value, child: { process: child, stop } });
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${what} exited with ${code}. stderr: ${stderr.join('').slice(-2000)}`));
+    });
+  });
+}
+
+export interface Stack {
+  world: WorldInfo;
+  url: string;
+  dataDir: string;
+  parent: WorldAccount;
+  subs: WorldAccount[];
+  /** Stops the sandbox exchange (the app keeps running: it goes offline). */
+  stopSandbox(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startStack(options: { simulation?: boolean } = {}): Promise<Stack> {
+  ensureRendererBuilt();
+  const sandboxArgs = ['electron/sandbox/cli.ts', '--port', '0'];
+  if (!options.simulation) sandboxArgs.push('--no-simulation');
+  const sandbox = await startChild<WorldInfo>(
+    sandboxArgs,
+    (line) => {
+      try {
+        const parsed = JSON.parse(line) as WorldInfo;
+        return parsed.baseUrl ? parsed : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    'The sandbox exchange',
+  );
+  const dataDir = mkdtempSync(join(tmpdir(), 'spotfolio-e2e-'));
+  let app: { value: string; child: Child };
+  try {
+    app = await startChild<string>(
+      ['electron/serve/cli.ts', '--port', '0', '--data-dir', dataDir],
+      (line) => /(http:\/\/(?:127\.0\.0\.1|localhost):\d+\/\S*)/.exec(line)?.[1],
+      'Browser mode',
+    );
+  } catch (error) {
+    await sandbox.child.stop();
+    throw error;
+  }
+  const world = sandbox.value;
+  const parent = world.accounts.find((a) => a.role === 'parent');
+  if (!parent) throw new Error('The sandbox world has no parent account');
+  return {
+    world,
+    url: app.value,
+    dataDir,
+    parent,
+    subs: world.accounts.filter((a) => a.role === 'sub'),
+    stopSandbox: () => sandbox.child.stop(),
+    close: async () => {
+      await app.child.stop();
+      await sandbox.child.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The parent account's key that may trade. */
+export function tradingKey(stack: Stack): WorldKey {
+  const key = stack.parent.keys.find((k) => k.canTrade) ?? stack.parent.keys[0];
+  if (!key) throw new Error('The parent account has no API key');
+  return key;
+}
+
+/** Opens the app and adds the sandbox's parent key as the active profile through the real bridge. */
+export async function openWithSandboxProfile(
+  page: Page,
+  stack: Stack,
+  name = 'Sandbox',
+): Promise<void> {
+  await page.goto(stack.url);
+  await page.waitForFunction(() => 'spotfolio' in window);
+  const key = tradingKey(stack);
+  await page.evaluate(
+    async ({ name, key, baseUrl, streamUrl }) => {
+      const api = (
+        window as unknown as { spotfolio: import('../../../shared/contract').SpotfolioBridge }
+      ).spotfolio;
+      const profile = await api.profiles.add({
+        name,
+        apiKey: key.apiKey,
+        secretKey: key.secretKey,
+        baseUrl,
+        streamUrl,
+      });
+      await api.profiles.activate({ id: profile.id });
+    },
+    { name, key, baseUrl: stack.world.baseUrl, streamUrl: stack.world.streamUrl },
+  );
+  await page.reload();
+  await page.getByTestId('active-profile').filter({ hasText: name }).waitFor();
+}
+
+/** Saves a screenshot of what is on screen to docs/screenshots/<name>.png once loading is over. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page
+    .getByTestId('skeleton')
+    .first()
+    .waitFor({ state: 'detached', timeout: 15_000 })
+    .catch(() => undefined);
+  await page.screenshot({ path: join(repoRoot, 'docs/screenshots', `${name}.png`) });
+}
+
+/** Moves to a screen by its sidebar link, as a user would. */
+export async function goTo(page: Page, screen: string): Promise<void> {
+  await page.getByTestId(`nav-${screen}`).click();
+  await page.getByTestId(`screen-${screen}`).waitFor();
+}

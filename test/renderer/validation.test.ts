@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import type { SubAccountsView } from '../../shared/types';
+import { checkAmount, freeBalance, isEmail, orderTotal } from '../../renderer/src/lib/validation';
+
+describe('checkAmount', () => {
+  it('accepts an amount within the free balance', () => {
+    expect(checkAmount('12.5', { free: '12.5', precision: 8 })).toEqual({ ok: true });
+  });
+
+  it('explains each kind of bad amount', () => {
+    expect(checkAmount('', {}).message).toBe('Enter amount');
+    expect(checkAmount('1,5', {}).message).toMatch(/digits and one dot/);
+    expect(checkAmount('-1', {}).message).toMatch(/digits and one dot/);
+    expect(checkAmount('0.000', {}).message).toBe('Amount must be greater than zero');
+    expect(checkAmount('0.123', { precision: 2 }).message).toBe(
+      'Amount allows at most 2 digits after the dot',
+    );
+    expect(checkAmount('12.50000001', { free: '12.5', asset: 'usdt' }).message).toBe(
+      'Amount is more than the free balance (12.5 USDT)',
+    );
+    expect(checkAmount('', { label: 'Quantity' }).message).toBe('Enter quantity');
+  });
+});
+
+describe('order helpers', () => {
+  it('computes the total exactly', () => {
+    expect(orderTotal('0.1', '0.2')).toBe('0.02');
+    expect(orderTotal('3', '33333.33')).toBe('99999.99');
+    expect(orderTotal('x', '1')).toBeNull();
+  });
+
+  it('recognises e-mail addresses', () => {
+    expect(isEmail('sub1@demo.test')).toBe(true);
+    expect(isEmail('not an email')).toBe(false);
+  });
+});
+
+describe('freeBalance', () => {
+  const view: SubAccountsView = {
+    parentEmail: 'main@demo.test',
+    asOf: 1,
+    accounts: [
+      {
+        email: 'sub@demo.test',
+        status: 'enabled',
+        portfolio: '10',
+        createdAt: 0,
+        balances: [{ asset: 'usdt', balance: '7.5' }],
+      },
+    ],
+  };
+  const mainFree = new Map([['usdt', '100']]);
+
+  it('reads the main account from funds and a sub-account from its balances', () => {
+    expect(freeBalance('main@demo.test', 'usdt', view, mainFree)).toBe('100');
+    expect(freeBalance('sub@demo.test', 'usdt', view, mainFree)).toBe('7.5');
+    expect(freeBalance('sub@demo.test', 'btc', view, mainFree)).toBe('0');
+    expect(freeBalance('other@demo.test', 'usdt', view, mainFree)).toBeNull();
+    expect(freeBalance('main@demo.test', 'usdt', undefined, mainFree)).toBeNull();
+  });
+});
