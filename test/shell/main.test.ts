@@ -8,10 +8,12 @@ const created = vi.hoisted(() => ({
 }));
 
 // The composition root is app-core's and needs a data folder; main.ts is tested around it.
-vi.mock('../../electron/app', () => ({
+vi.mock('../../electron/app', async () => ({
   createApp: async (options: Record<string, unknown>) => {
     created.options.push(options);
+    const { createLogger } = await import('../../electron/log');
     return {
+      log: createLogger(() => undefined),
       handlers: {
         'settings.get': async () => ({ privacyMode: true }),
         'portfolio.summary': async () => ({ totalValue: '1', quoteAsset: 'usdt' }),
