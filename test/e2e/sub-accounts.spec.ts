@@ -39,6 +39,8 @@ test('moves funds to a sub-account and sees both balances change', async ({ page
   // An amount above the free balance is stopped before anything is sent.
   await page.getByTestId('transfer-to').selectOption(sub!.email);
   await page.getByTestId('transfer-asset').selectOption('usdt');
+  // The form checks against the main account's free balance once its funds have loaded.
+  await expect(page.getByTestId('transfer-form')).not.toContainText('Free: —');
   await page.getByTestId('transfer-amount').fill(mainBefore.plus(1).toString());
   await page.getByTestId('transfer-review').click();
   await expect(page.getByTestId('transfer-amount-error')).toContainText(

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { SubAccountsView } from '../../shared/types';
-import { checkAmount, freeBalance, isEmail, orderTotal } from '../../renderer/src/lib/validation';
+import {
+  MAIN_ACCOUNT,
+  checkAmount,
+  freeBalance,
+  isEmail,
+  orderTotal,
+} from '../../renderer/src/lib/validation';
 
 describe('checkAmount', () => {
   it('accepts an amount within the free balance', () => {
@@ -57,5 +63,12 @@ describe('freeBalance', () => {
     expect(freeBalance('sub@demo.test', 'btc', view, mainFree)).toBe('0');
     expect(freeBalance('other@demo.test', 'usdt', view, mainFree)).toBeNull();
     expect(freeBalance('main@demo.test', 'usdt', undefined, mainFree)).toBeNull();
+  });
+
+  it('knows the main account before its e-mail is known, and not before its funds are', () => {
+    const unnamed = { ...view, parentEmail: null };
+    expect(freeBalance(MAIN_ACCOUNT, 'usdt', unnamed, mainFree)).toBe('100');
+    expect(freeBalance(MAIN_ACCOUNT, 'btc', unnamed, mainFree)).toBe('0');
+    expect(freeBalance(MAIN_ACCOUNT, 'usdt', unnamed, null)).toBeNull();
   });
 });

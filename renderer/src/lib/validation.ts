@@ -54,15 +54,24 @@ export function orderTotal(quantity: string, price: string): string | null {
   return new Decimal(quantity.trim()).times(new Decimal(price.trim())).toString();
 }
 
+/**
+ * The main account in the transfer form's pickers. The API never names the main account's e-mail
+ * (it is learnt from the first transfer), so the form cannot use the e-mail as the option's value.
+ */
+export const MAIN_ACCOUNT = 'main';
+
 /** Free balance of `asset` in the account `email`: the main account from funds, a sub from its balances. */
 export function freeBalance(
   email: string,
   asset: string,
   view: SubAccountsView | undefined,
-  mainFree: Map<string, string>,
+  mainFree: Map<string, string> | null,
 ): string | null {
   if (!view) return null;
-  if (email === view.parentEmail) return mainFree.get(asset) ?? '0';
+  if (email === MAIN_ACCOUNT || email === view.parentEmail) {
+    // Unknown until the main account's funds have loaded: never show (or check against) a 0.
+    return mainFree ? (mainFree.get(asset) ?? '0') : null;
+  }
   const account = view.accounts.find((a) => a.email === email);
   if (!account) return null;
   return account.balances.find((b) => b.asset === asset)?.balance ?? '0';

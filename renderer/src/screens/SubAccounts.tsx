@@ -5,7 +5,7 @@ import { formatDateTime } from '../../../shared/format';
 import { useApp } from '../context';
 import { bridge } from '../lib/bridge';
 import { useQuery } from '../lib/hooks';
-import { checkAmount, freeBalance } from '../lib/validation';
+import { MAIN_ACCOUNT, checkAmount, freeBalance, isEmail } from '../lib/validation';
 import {
   Amount,
   AsOf,
@@ -108,7 +108,7 @@ export function SubAccounts() {
           </div>
           <TransferForm
             view={view}
-            mainFree={new Map((funds.data?.rows ?? []).map((r) => [r.asset, r.free]))}
+            mainFree={funds.data ? new Map(funds.data.rows.map((r) => [r.asset, r.free])) : null}
             onDone={() => {
               subs.reload();
               funds.reload();
@@ -163,22 +163,26 @@ export function SubAccounts() {
 
 function TransferForm(props: {
   view: SubAccountsView;
-  mainFree: Map<string, string>;
+  mainFree: Map<string, string> | null;
   onDone: () => void;
 }) {
   const { view, mainFree } = props;
   const { precisionOf, toast, settings } = useApp();
-  const main = view.parentEmail ?? '';
+  // Until a transfer has named it, the user tells us the main account's e-mail.
+  const [typedMain, setTypedMain] = useState('');
+  const mainKnown = view.parentEmail !== null;
+  const main = view.parentEmail ?? typedMain.trim().toLowerCase();
   const accounts = useMemo(
-    () => [main, ...view.accounts.map((a) => a.email)].filter(Boolean),
-    [main, view.accounts],
+    () => [MAIN_ACCOUNT, ...view.accounts.map((a) => a.email)],
+    [view.accounts],
   );
   const [draft, setDraft] = useState<TransferDraft>({
     asset: 'usdt',
     amount: '',
-    fromEmail: main,
+    fromEmail: MAIN_ACCOUNT,
     toEmail: view.accounts[0]?.email ?? '',
   });
+  const emailOf = (account: string) => (account === MAIN_ACCOUNT ? main : account);
   const [touched, setTouched] = useState(false);
   const [confirming, setConfirming] = useState<TransferDraft | null>(null);
   const [sending, setSending] = useState(false);
@@ -188,7 +192,7 @@ function TransferForm(props: {
   );
 
   const assets = useMemo(() => {
-    const set = new Set<string>(mainFree.keys());
+    const set = new Set<string>(mainFree?.keys());
     for (const a of view.accounts) for (const b of a.balances) set.add(b.asset);
     return [...set].sort();
   }, [mainFree, view.accounts]);
@@ -200,14 +204,26 @@ function TransferForm(props: {
     asset: draft.asset,
   });
   const sameAccount = draft.fromEmail === draft.toEmail;
-  const viaMain = draft.fromEmail !== main && draft.toEmail !== main;
+  const viaMain = draft.fromEmail !== MAIN_ACCOUNT && draft.toEmail !== MAIN_ACCOUNT;
+  const mainCheck = mainKnown || isEmail(main);
   const valid =
-    amountCheck.ok && !sameAccount && Boolean(draft.fromEmail) && Boolean(draft.toEmail);
+    amountCheck.ok &&
+    mainCheck &&
+    !sameAccount &&
+    Boolean(draft.fromEmail) &&
+    Boolean(draft.toEmail);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setTouched(true);
-    if (valid) setConfirming({ ...draft, amount: draft.amount.trim() });
+    if (valid) {
+      setConfirming({
+        ...draft,
+        fromEmail: emailOf(draft.fromEmail),
+        toEmail: emailOf(draft.toEmail),
+        amount: draft.amount.trim(),
+      });
+    }
   };
 
   const send = async (transfer: TransferDraft) => {
@@ -235,7 +251,12 @@ function TransferForm(props: {
     }
   };
 
-  const label = (email: string) => (email === main ? `Main account (${email})` : email);
+  const label = (email: string) =>
+    email === MAIN_ACCOUNT || email === main
+      ? main
+        ? `Main account (${main})`
+        : 'Main account'
+      : email;
   const select = (name: 'fromEmail' | 'toEmail', text: string) => (
     <label className="field">
       <span>{text}</span>
@@ -264,6 +285,28 @@ function TransferForm(props: {
       noValidate
     >
       <h2>Transfer</h2>
+      {!mainKnown && (
+        <label className="field">
+          <span>Main account e-mail</span>
+          <input
+            type="email"
+            autoComplete="email"
+            value={typedMain}
+            onChange={(e) => setTypedMain(e.target.value)}
+            aria-invalid={(touched && !mainCheck) || undefined}
+            aria-describedby="transfer-main-help"
+            data-testid="transfer-main-email"
+          />
+          <small
+            id="transfer-main-help"
+            className={touched && !mainCheck ? 'field-error' : 'muted'}
+          >
+            {touched && !mainCheck
+              ? 'Enter the e-mail of the account this API key belongs to.'
+              : 'The exchange does not tell Spotfolio this e-mail; it is remembered after the first transfer.'}
+          </small>
+        </label>
+      )}
       {select('fromEmail', 'From')}
       {select('toEmail', 'To')}
       {sameAccount && <small className="field-error">Pick two different accounts.</small>}
