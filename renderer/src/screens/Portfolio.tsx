@@ -38,7 +38,8 @@ export function Portfolio() {
     'prices',
     'settings',
   ]);
-  const data = summary.data;
+  // A profile whose funds were never fetched has no value yet: a 0 would be a false statement.
+  const data = summary.data?.asOf === null ? undefined : summary.data;
   const quote = data?.quoteAsset ?? settings.quoteAsset;
 
   const slices = useMemo(() => {
@@ -71,7 +72,11 @@ export function Portfolio() {
         <ErrorBox error={summary.error} onRetry={summary.reload} />
       )}
       {!data && summary.error === undefined && (
-        <Skeleton rows={6} height={28} label="Loading the portfolio" />
+        <Skeleton
+          rows={6}
+          height={28}
+          label={summary.data ? 'Fetching your funds from the exchange' : 'Loading the portfolio'}
+        />
       )}
       {data && (
         <>

@@ -167,7 +167,7 @@ function TransferForm(props: {
   onDone: () => void;
 }) {
   const { view, mainFree } = props;
-  const { precisionOf, toast, settings } = useApp();
+  const { precisionOf, settings } = useApp();
   // Until a transfer has named it, the user tells us the main account's e-mail.
   const [typedMain, setTypedMain] = useState('');
   const mainKnown = view.parentEmail !== null;
@@ -233,12 +233,8 @@ function TransferForm(props: {
       const result = await bridge().subAccounts.transfer(transfer);
       setOutcome({ outcome: result, draft: transfer });
       setConfirming(null);
+      // The outcome shows below the form; the transfer's notification brings the toast.
       if (result.state === 'completed') {
-        toast({
-          title: 'Transfer completed',
-          body: `${transfer.amount} ${transfer.asset.toUpperCase()} to ${transfer.toEmail}`,
-          tone: 'success',
-        });
         setDraft((d) => ({ ...d, amount: '' }));
         setTouched(false);
       }
