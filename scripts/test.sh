@@ -5,6 +5,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# What the keychain and end-to-end tests need from the system (README: What a Linux machine needs).
+missing=()
+for tool in dbus-run-session gnome-keyring-daemon /usr/bin/chromium; do
+  command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "Missing: ${missing[*]}. Install the packages: sudo apt-get install dbus dbus-x11 gnome-keyring chromium libsecret-1-dev" >&2
+  exit 1
+fi
+[ -d node_modules ] || { echo "Installing the packages first (npm install)..."; npm install; }
+
 keyring_home=$(mktemp -d)
 trap 'rm -rf "$keyring_home"' EXIT
 mkdir -p "$keyring_home/data" "$keyring_home/run"

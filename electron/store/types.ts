@@ -269,9 +269,8 @@ export interface SubTransferQuery {
 // ---------------------------------------------------------------------------------------------
 // Orders and own trades
 
-export type OrderSide = 'buy' | 'sell';
-export type OrderType = 'limit' | 'stop_limit';
-export type OrderStatus = 'idle' | 'wait' | 'done' | 'cancel';
+import type { OrderSide, OrderStatus, OrderType } from '../../shared/types';
+export type { OrderSide, OrderStatus, OrderType };
 
 /** The wire's Order. */
 export interface OrderInput {
