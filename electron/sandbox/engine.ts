@@ -2,8 +2,16 @@ import { randomBytes } from 'node:crypto';
 import type { Clock } from './clock';
 import { errors } from './errors';
 import type { SandboxEvents, SandboxOrderSnapshot } from './events';
-import { decimalPlaces, formatFixed, mulFixed, parseFixed, SCALE } from './fixed';
-import type { Ledger } from './ledger';
+import {
+  DECIMALS,
+  formatFixed,
+  mulFixed,
+  parseDecimal,
+  parseFixed,
+  SCALE,
+  type ParsedDecimal,
+} from './fixed';
+import type { Holding, Ledger } from './ledger';
 
 export interface MarketConfig {
   symbol: string;
@@ -114,29 +122,41 @@ export const KLINE_INTERVALS: Record<string, number> = {
 /** Weeks start on Monday; 1970-01-01 was a Thursday, so Monday is 4 days after the epoch. */
 const WEEK_OFFSET_MS = 4 * 86_400_000;
 const DAY_MS = 86_400_000;
-const MAKER_FEE_PER_MILLE = 1n;
-const TAKER_FEE_PER_MILLE = 2n;
+/** Fees as divisors (0.1% and 0.2%): floor(amount / 500) is floor(amount × 2 / 1000), one op. */
+const MAKER_FEE_DIVISOR = 1000n;
+const TAKER_FEE_DIVISOR = 500n;
+/** Two lowercase hex digits per byte value: ids built from these beat toString(16) + padStart. */
+const HEX_BYTES = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
 const CLIENT_ORDER_ID_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
 const MAX_OPEN_ORDERS_LISTED = 1000;
 
 interface EngineOrder {
   id: number;
   accountId: number;
-  clientOrderId: string;
+  account: AccountBook;
+  /** Undefined when generated: derived from the id on demand (see clientOrderIdOf). */
+  clientOrderId: string | undefined;
   market: Market;
   side: OrderSide;
   type: OrderType;
   status: OrderStatus;
   price: bigint;
+  /** The wire forms of price and origQty, kept from parsing so answers need no formatting. */
+  priceText: string;
   stopPrice: bigint | undefined;
   origQty: bigint;
+  origQtyText: string;
   executedQty: bigint;
   executedQuote: bigint;
-  /** What is still locked for this order (quote for a buy, base for a sell). */
+  /** What is still locked for this order (quote for a buy, base for a sell), and where. */
   locked: bigint;
+  holding: Holding;
   isMaker: boolean;
   createdTime: number;
   updatedTime: number;
+  /** Neighbours in the account's open list, which stays in id order. */
+  prevOpen: EngineOrder | undefined;
+  nextOpen: EngineOrder | undefined;
 }
 
 interface Level {
@@ -146,27 +166,24 @@ interface Level {
   quantity: bigint;
 }
 
-interface StoredTrade {
+/**
+ * One match; the market's trades and both accounts' own trades share it. The quote amount and
+ * the fees follow from these fields (see fillQuote and fee), so they are not kept.
+ */
+interface Fill {
   id: number;
   price: bigint;
   qty: bigint;
-  quote: bigint;
   time: number;
   isBuyerMaker: boolean;
+  buyer: EngineOrder;
+  seller: EngineOrder;
 }
 
-interface StoredOwnTrade {
-  id: number;
-  symbol: string;
-  fee: bigint;
-  feeCurrency: string;
-  quote: bigint;
-  price: bigint;
-  qty: bigint;
-  orderId: number;
+/** An account's side of a fill (a self-trade gives the account both sides). */
+interface OwnFill {
+  fill: Fill;
   side: OrderSide;
-  isBuyerMaker: boolean;
-  time: number;
 }
 
 interface Candle {
@@ -181,24 +198,32 @@ interface Candle {
 interface Market {
   config: MarketConfig;
   tick: bigint;
+  /** n when tick is 10^-n: a price is then on a tick iff it needs at most n decimals. */
+  tickPlaces: number | undefined;
   minPrice: bigint;
   /** Ascending price: the best bid is the last element. */
   bids: Level[];
   /** Descending price: the best ask is the last element. */
   asks: Level[];
   stops: EngineOrder[];
-  trades: StoredTrade[];
+  trades: Fill[];
   candles: Candle[];
   lastPrice: bigint | undefined;
   lastUpdateAt: number;
+  /** Already queued in changedBooks for the current operation. */
+  bookChanged: boolean;
 }
 
 /** Orders, fills and history of one account. */
 interface AccountBook {
   orders: EngineOrder[];
-  open: Map<number, EngineOrder>;
+  /** Open orders as a linked list in id order: O(1) removal, no index to maintain. */
+  firstOpen: EngineOrder | undefined;
+  lastOpen: EngineOrder | undefined;
+  openCount: number;
+  /** Open orders with a client-chosen clientOrderId (generated ones resolve through the id). */
   openByClientId: Map<string, EngineOrder>;
-  trades: StoredOwnTrade[];
+  trades: OwnFill[];
 }
 
 /**
@@ -214,10 +239,13 @@ export class MatchingEngine {
   private readonly ordersById: EngineOrder[] = [];
   private nextOrderId = 1;
   private nextTradeId = 1;
-  private readonly changedBooks = new Set<Market>();
-  /** Generated clientOrderIds: a random 16-hex prefix per engine plus a 16-hex counter. */
+  /** Markets whose book changed in the current operation (each once: see Market.bookChanged). */
+  private readonly changedBooks: Market[] = [];
+  /**
+   * Generated clientOrderIds: a random 16-hex prefix per engine plus the order id in 16 hex, so
+   * they need neither storing nor indexing.
+   */
   private readonly generatedIdPrefix = randomBytes(8).toString('hex');
-  private generatedIdCounter = 1;
   /** When set, the engine's time (seeding history in the past). */
   private timeOverride: number | undefined;
 
@@ -228,9 +256,11 @@ export class MatchingEngine {
     markets: MarketConfig[],
   ) {
     for (const config of markets) {
+      const tick = parseDecimal(config.tickSize)!;
       this.markets.set(config.symbol, {
         config,
-        tick: parseFixed(config.tickSize)!,
+        tick: tick.value,
+        tickPlaces: tick.value === 10n ** BigInt(DECIMALS - tick.scale) ? tick.scale : undefined,
         minPrice: parseFixed(config.minPrice)!,
         bids: [],
         asks: [],
@@ -239,6 +269,7 @@ export class MatchingEngine {
         candles: [],
         lastPrice: undefined,
         lastUpdateAt: clock.now(),
+        bookChanged: false,
       });
     }
   }
@@ -274,10 +305,47 @@ export class MatchingEngine {
   private book(accountId: number): AccountBook {
     let book = this.accounts.get(accountId);
     if (!book) {
-      book = { orders: [], open: new Map(), openByClientId: new Map(), trades: [] };
+      book = {
+        orders: [],
+        firstOpen: undefined,
+        lastOpen: undefined,
+        openCount: 0,
+        openByClientId: new Map(),
+        trades: [],
+      };
       this.accounts.set(accountId, book);
     }
     return book;
+  }
+
+  /** The account's open orders in id order. */
+  private openOf(book: AccountBook): EngineOrder[] {
+    const open: EngineOrder[] = [];
+    for (let order = book.firstOpen; order; order = order.nextOpen) open.push(order);
+    return open;
+  }
+
+  private clientOrderIdOf(order: EngineOrder): string {
+    return (
+      order.clientOrderId ??
+      this.generatedIdPrefix + hex8(Math.floor(order.id / 2 ** 32)) + hex8(order.id >>> 0)
+    );
+  }
+
+  /** The order a generated clientOrderId was derived from, if it is one of this engine's. */
+  private generatedOrder(clientOrderId: string): EngineOrder | undefined {
+    if (clientOrderId.length !== 32 || !clientOrderId.startsWith(this.generatedIdPrefix)) {
+      return undefined;
+    }
+    const order = this.ordersById[Number.parseInt(clientOrderId.slice(16), 16)];
+    return order && this.clientOrderIdOf(order) === clientOrderId ? order : undefined;
+  }
+
+  /** The account's open order with this clientOrderId. */
+  private openWithClientId(book: AccountBook, clientOrderId: string): EngineOrder | undefined {
+    const generated = this.generatedOrder(clientOrderId);
+    if (generated && generated.account === book && isOpen(generated)) return generated;
+    return book.openByClientId.get(clientOrderId);
   }
 
   // ------------------------------------------------------------------------------------------
@@ -319,30 +387,33 @@ export class MatchingEngine {
     return input;
   }
 
-  private parseQuantity(market: Market, text: string): bigint {
-    const value = parseFixed(text);
-    if (value === undefined) throw errors.invalid('quantity', 'a positive decimal number');
-    if (value <= 0n) throw errors.invalid('quantity', 'must be greater than 0');
-    if (decimalPlaces(text) > market.config.baseAssetPrecision) {
+  private parseQuantity(market: Market, text: string): ParsedDecimal {
+    const parsed = parseDecimal(text);
+    if (parsed === undefined) throw errors.invalid('quantity', 'a positive decimal number');
+    if (parsed.value <= 0n) throw errors.invalid('quantity', 'must be greater than 0');
+    if (parsed.places > market.config.baseAssetPrecision) {
       throw errors.invalid(
         'quantity',
         `at most ${market.config.baseAssetPrecision} decimals for ${market.config.symbol}`,
       );
     }
-    return value;
+    return parsed;
   }
 
-  private parsePrice(market: Market, text: string, name: string): bigint {
-    const value = parseFixed(text);
-    if (value === undefined) throw errors.invalid(name, 'a positive decimal number');
+  private parsePrice(market: Market, text: string, name: string): ParsedDecimal {
+    const parsed = parseDecimal(text);
+    if (parsed === undefined) throw errors.invalid(name, 'a positive decimal number');
+    const value = parsed.value;
     if (value <= 0n) throw errors.invalid(name, 'must be greater than 0');
     if (value < market.minPrice) {
       throw errors.invalid(name, `at least ${market.config.minPrice}`);
     }
-    if (value % market.tick !== 0n) {
-      throw errors.invalid(name, `a multiple of tickSize ${market.config.tickSize}`);
-    }
-    return value;
+    const onTick =
+      market.tickPlaces === undefined
+        ? value % market.tick === 0n
+        : parsed.scale <= market.tickPlaces;
+    if (!onTick) throw errors.invalid(name, `a multiple of tickSize ${market.config.tickSize}`);
+    return parsed;
   }
 
   // ------------------------------------------------------------------------------------------
@@ -359,46 +430,53 @@ export class MatchingEngine {
     let stopPrice: bigint | undefined;
     if (input.type === 'stop_limit') {
       if (input.stopPrice === undefined || input.stopPrice === '') throw errors.stopPriceNotFound();
-      stopPrice = this.parsePrice(market, input.stopPrice, 'stopPrice');
+      stopPrice = this.parsePrice(market, input.stopPrice, 'stopPrice').value;
     }
     const book = this.book(accountId);
-    let clientOrderId = input.clientOrderId;
+    const clientOrderId = input.clientOrderId;
     if (clientOrderId !== undefined) {
       if (!CLIENT_ORDER_ID_PATTERN.test(clientOrderId)) {
         throw errors.invalid('clientOrderId', '1 to 64 characters of letters, digits, _ . : -');
       }
-      if (book.openByClientId.has(clientOrderId)) throw errors.duplicateClientOrderId();
-    } else {
-      clientOrderId =
-        this.generatedIdPrefix + (this.generatedIdCounter++).toString(16).padStart(16, '0');
+      if (this.openWithClientId(book, clientOrderId)) throw errors.duplicateClientOrderId();
     }
     const lockAsset = input.side === 'buy' ? market.config.quoteAsset : market.config.baseAsset;
-    const lockAmount = input.side === 'buy' ? mulFixed(price, quantity) : quantity;
+    const lockAmount =
+      input.side === 'buy' ? mulFixed(price.value, quantity.value) : quantity.value;
     // Throws 2002 before anything changed.
-    this.ledger.lock(accountId, lockAsset, lockAmount);
+    const holding = this.ledger.lock(accountId, lockAsset, lockAmount);
 
     const now = this.now();
     const order: EngineOrder = {
       id: this.nextOrderId++,
       accountId,
+      account: book,
       clientOrderId,
       market,
       side: input.side,
       type: input.type,
       status: input.type === 'stop_limit' ? 'idle' : 'wait',
-      price,
+      price: price.value,
+      priceText: price.text,
       stopPrice,
-      origQty: quantity,
+      origQty: quantity.value,
+      origQtyText: quantity.text,
       executedQty: 0n,
       executedQuote: 0n,
       locked: lockAmount,
+      holding,
       isMaker: false,
       createdTime: now,
       updatedTime: now,
+      prevOpen: book.lastOpen,
+      nextOpen: undefined,
     };
     book.orders.push(order);
-    book.open.set(order.id, order);
-    book.openByClientId.set(clientOrderId, order);
+    if (book.lastOpen) book.lastOpen.nextOpen = order;
+    else book.firstOpen = order;
+    book.lastOpen = order;
+    book.openCount++;
+    if (clientOrderId !== undefined) book.openByClientId.set(clientOrderId, order);
     this.ordersById[order.id] = order;
 
     if (order.type === 'stop_limit') {
@@ -409,7 +487,7 @@ export class MatchingEngine {
       this.execute(order);
     }
     this.finishOperation();
-    return toWireOrder(order);
+    return this.toWireOrder(order);
   }
 
   cancelOrder(
@@ -420,23 +498,26 @@ export class MatchingEngine {
     const market = this.market(symbol);
     const book = this.book(accountId);
     let order: EngineOrder | undefined;
-    if (ref.clientOrderId !== undefined) order = book.openByClientId.get(ref.clientOrderId);
-    else if (ref.orderId !== undefined) order = book.open.get(ref.orderId);
+    if (ref.clientOrderId !== undefined) order = this.openWithClientId(book, ref.clientOrderId);
+    else if (ref.orderId !== undefined) order = this.ordersById[ref.orderId];
     else throw errors.missing('orderId');
-    if (!order || order.market !== market) throw errors.orderDoesNotExist();
+    if (!order || order.account !== book || !isOpen(order) || order.market !== market) {
+      throw errors.orderDoesNotExist();
+    }
     this.cancel(order);
     this.finishOperation();
-    return toWireOrder(order);
+    return this.toWireOrder(order);
   }
 
   cancelAll(accountId: number, symbol: string): Order[] {
     const market = this.market(symbol);
     const book = this.book(accountId);
     const canceled: Order[] = [];
-    for (const order of [...book.open.values()].sort((a, b) => a.id - b.id)) {
+    // Listed first: canceling unlinks orders, and listeners could place new ones meanwhile.
+    for (const order of this.openOf(book)) {
       if (order.market !== market) continue;
       this.cancel(order);
-      canceled.push(toWireOrder(order));
+      canceled.push(this.toWireOrder(order));
     }
     this.finishOperation();
     return canceled;
@@ -450,11 +531,7 @@ export class MatchingEngine {
     } else {
       this.removeFromBook(order);
     }
-    this.ledger.unlock(
-      order.accountId,
-      order.side === 'buy' ? market.config.quoteAsset : market.config.baseAsset,
-      order.locked,
-    );
+    this.ledger.release(order.holding, order.locked);
     order.locked = 0n;
     order.status = 'cancel';
     order.updatedTime = this.now();
@@ -463,9 +540,15 @@ export class MatchingEngine {
   }
 
   private closeOrder(order: EngineOrder): void {
-    const book = this.book(order.accountId);
-    book.open.delete(order.id);
-    if (book.openByClientId.get(order.clientOrderId) === order)
+    const book = order.account;
+    if (order.prevOpen) order.prevOpen.nextOpen = order.nextOpen;
+    else book.firstOpen = order.nextOpen;
+    if (order.nextOpen) order.nextOpen.prevOpen = order.prevOpen;
+    else book.lastOpen = order.prevOpen;
+    order.prevOpen = undefined;
+    order.nextOpen = undefined;
+    book.openCount--;
+    if (order.clientOrderId !== undefined && book.openByClientId.get(order.clientOrderId) === order)
       book.openByClientId.delete(order.clientOrderId);
   }
 
@@ -478,9 +561,15 @@ export class MatchingEngine {
     const position = level.orders.indexOf(order, level.head);
     if (position < 0) return;
     level.orders.splice(position, 1);
-    level.quantity -= order.origQty - order.executedQty;
+    level.quantity -= remaining(order);
     if (level.head >= level.orders.length) levels.splice(index, 1);
-    this.changedBooks.add(market);
+    this.bookChanged(market);
+  }
+
+  private bookChanged(market: Market): void {
+    if (market.bookChanged) return;
+    market.bookChanged = true;
+    this.changedBooks.push(market);
   }
 
   /** Matches a taker order (new limit or triggered stop) against the book, then rests the rest. */
@@ -493,8 +582,8 @@ export class MatchingEngine {
       if (isBuy ? level.price > taker.price : level.price < taker.price) break;
       while (level.head < level.orders.length && taker.executedQty < taker.origQty) {
         const maker = level.orders[level.head]!;
-        const takerLeft = taker.origQty - taker.executedQty;
-        const makerLeft = maker.origQty - maker.executedQty;
+        const takerLeft = remaining(taker);
+        const makerLeft = remaining(maker);
         const quantity = takerLeft < makerLeft ? takerLeft : makerLeft;
         this.fill(market, taker, maker, level.price, quantity);
         level.quantity -= quantity;
@@ -505,7 +594,7 @@ export class MatchingEngine {
         level.orders.splice(0, level.head);
         level.head = 0;
       }
-      this.changedBooks.add(market);
+      this.bookChanged(market);
     }
     if (taker.executedQty < taker.origQty) {
       taker.isMaker = true;
@@ -527,14 +616,14 @@ export class MatchingEngine {
       else high = mid;
     }
     const existing = levels[low];
-    const remaining = order.origQty - order.executedQty;
+    const left = remaining(order);
     if (existing && existing.price === order.price) {
       existing.orders.push(order);
-      existing.quantity += remaining;
+      existing.quantity += left;
     } else {
-      levels.splice(low, 0, { price: order.price, orders: [order], head: 0, quantity: remaining });
+      levels.splice(low, 0, { price: order.price, orders: [order], head: 0, quantity: left });
     }
-    this.changedBooks.add(market);
+    this.bookChanged(market);
   }
 
   private fill(
@@ -546,58 +635,36 @@ export class MatchingEngine {
   ): void {
     const now = this.now();
     const quote = mulFixed(price, quantity);
-    const buyer = taker.side === 'buy' ? taker : maker;
-    const seller = taker.side === 'buy' ? maker : taker;
+    const takerBuys = taker.side === 'buy';
+    const buyer = takerBuys ? taker : maker;
+    const seller = takerBuys ? maker : taker;
     const { baseAsset, quoteAsset } = market.config;
-    const buyerFee =
-      (quantity * (buyer === taker ? TAKER_FEE_PER_MILLE : MAKER_FEE_PER_MILLE)) / 1000n;
-    const sellerFee =
-      (quote * (seller === taker ? TAKER_FEE_PER_MILLE : MAKER_FEE_PER_MILLE)) / 1000n;
+    const buyerFee = fee(quantity, !takerBuys);
+    const sellerFee = fee(quote, takerBuys);
 
     // Buyer pays quote from its lock; a buy taker filled below its limit gets the excess back.
-    const buyerLockShare = mulFixed(buyer.price, quantity);
-    this.ledger.spendLocked(buyer.accountId, quoteAsset, quote);
-    if (buyerLockShare > quote)
-      this.ledger.unlock(buyer.accountId, quoteAsset, buyerLockShare - quote);
+    const buyerLockShare = buyer.price === price ? quote : mulFixed(buyer.price, quantity);
+    const excess = buyerLockShare === quote ? 0n : buyerLockShare - quote;
+    this.ledger.settle(buyer.holding, quote, excess, baseAsset, quantity, buyerFee);
     buyer.locked -= buyerLockShare;
-    this.ledger.receive(buyer.accountId, baseAsset, quantity, buyerFee);
-
-    this.ledger.spendLocked(seller.accountId, baseAsset, quantity);
+    this.ledger.settle(seller.holding, quantity, 0n, quoteAsset, quote, sellerFee);
     seller.locked -= quantity;
-    this.ledger.receive(seller.accountId, quoteAsset, quote, sellerFee);
 
     this.applyFill(taker, quantity, quote, now);
     this.applyFill(maker, quantity, quote, now);
 
-    const tradeId = this.nextTradeId++;
-    const isBuyerMaker = buyer === maker;
-    market.trades.push({ id: tradeId, price, qty: quantity, quote, time: now, isBuyerMaker });
-    this.book(buyer.accountId).trades.push({
-      id: tradeId,
-      symbol: market.config.symbol,
-      fee: buyerFee,
-      feeCurrency: baseAsset,
-      quote,
+    const fill: Fill = {
+      id: this.nextTradeId++,
       price,
       qty: quantity,
-      orderId: buyer.id,
-      side: 'buy',
-      isBuyerMaker,
       time: now,
-    });
-    this.book(seller.accountId).trades.push({
-      id: tradeId,
-      symbol: market.config.symbol,
-      fee: sellerFee,
-      feeCurrency: quoteAsset,
-      quote,
-      price,
-      qty: quantity,
-      orderId: seller.id,
-      side: 'sell',
-      isBuyerMaker,
-      time: now,
-    });
+      isBuyerMaker: !takerBuys,
+      buyer,
+      seller,
+    };
+    market.trades.push(fill);
+    buyer.account.trades.push({ fill, side: 'buy' });
+    seller.account.trades.push({ fill, side: 'sell' });
     market.lastPrice = price;
     this.addToCandle(market, now, price, quantity);
 
@@ -605,19 +672,19 @@ export class MatchingEngine {
     this.emitOrder(taker);
     if (this.events.listenerCount('trade') > 0) {
       this.events.emit('trade', {
-        id: tradeId,
+        id: fill.id,
         symbol: market.config.symbol,
         price: formatFixed(price),
         qty: formatFixed(quantity),
         quoteQty: formatFixed(quote),
         time: now,
-        isBuyerMaker,
+        isBuyerMaker: fill.isBuyerMaker,
         buyOrderId: buyer.id,
         sellOrderId: seller.id,
         buyerAccountId: buyer.accountId,
         sellerAccountId: seller.accountId,
-        buyerClientOrderId: buyer.clientOrderId,
-        sellerClientOrderId: seller.clientOrderId,
+        buyerClientOrderId: this.clientOrderIdOf(buyer),
+        sellerClientOrderId: this.clientOrderIdOf(seller),
         buyerFee: formatFixed(buyerFee),
         buyerFeeCurrency: baseAsset,
         sellerFee: formatFixed(sellerFee),
@@ -627,19 +694,15 @@ export class MatchingEngine {
   }
 
   private applyFill(order: EngineOrder, quantity: bigint, quote: bigint, now: number): void {
-    order.executedQty += quantity;
-    order.executedQuote += quote;
+    // A first fill takes the amounts as they are: no new bigint to allocate and keep.
+    order.executedQty = order.executedQty === 0n ? quantity : order.executedQty + quantity;
+    order.executedQuote = order.executedQuote === 0n ? quote : order.executedQuote + quote;
     order.updatedTime = now;
     if (order.executedQty !== order.origQty) return;
     order.status = 'done';
     if (order.locked !== 0n) {
       // Rounding leftovers of the lock go back to the owner.
-      const { baseAsset, quoteAsset } = order.market.config;
-      this.ledger.unlock(
-        order.accountId,
-        order.side === 'buy' ? quoteAsset : baseAsset,
-        order.locked,
-      );
+      this.ledger.release(order.holding, order.locked);
       order.locked = 0n;
     }
     this.closeOrder(order);
@@ -664,15 +727,18 @@ export class MatchingEngine {
   }
 
   private finishOperation(): void {
-    for (const market of this.changedBooks) this.triggerStops(market);
-    if (this.changedBooks.size > 0) {
+    const changed = this.changedBooks;
+    if (changed.length > 0) {
+      // Indexed: a book changed by a triggered stop joins the list and is checked too.
+      for (let i = 0; i < changed.length; i++) this.triggerStops(changed[i]!);
       const time = this.now();
       const notify = this.events.listenerCount('book') > 0;
-      for (const market of this.changedBooks) {
+      for (const market of changed) {
+        market.bookChanged = false;
         market.lastUpdateAt = time;
         if (notify) this.events.emit('book', { symbol: market.config.symbol, time });
       }
-      this.changedBooks.clear();
+      changed.length = 0;
     }
     this.ledger.flush();
   }
@@ -682,14 +748,14 @@ export class MatchingEngine {
     const snapshot: SandboxOrderSnapshot = {
       accountId: order.accountId,
       id: order.id,
-      clientOrderId: order.clientOrderId,
+      clientOrderId: this.clientOrderIdOf(order),
       symbol: order.market.config.symbol,
       side: order.side,
       type: order.type,
       status: order.status,
-      price: formatFixed(order.price),
-      origQty: formatFixed(order.origQty),
-      executedQty: formatFixed(order.executedQty),
+      price: order.priceText,
+      origQty: order.origQtyText,
+      executedQty: executedQtyText(order),
       executedQuoteQty: formatFixed(order.executedQuote),
       isMaker: order.isMaker,
       createdTime: order.createdTime,
@@ -735,13 +801,15 @@ export class MatchingEngine {
     const book = this.book(accountId);
     let order: EngineOrder | undefined;
     if (ref.clientOrderId !== undefined) {
-      order = book.openByClientId.get(ref.clientOrderId);
+      order = this.openWithClientId(book, ref.clientOrderId);
       if (!order) {
-        for (let i = book.orders.length - 1; i >= 0; i--) {
-          if (book.orders[i]!.clientOrderId === ref.clientOrderId) {
-            order = book.orders[i];
-            break;
-          }
+        // Closed orders may share it (ids are reusable once closed): the newest one answers.
+        for (let i = book.orders.length - 1; !order && i >= 0; i--) {
+          if (book.orders[i]!.clientOrderId === ref.clientOrderId) order = book.orders[i];
+        }
+        const generated = this.generatedOrder(ref.clientOrderId);
+        if (generated && generated.account === book && (!order || generated.id > order.id)) {
+          order = generated;
         }
       }
     } else if (ref.orderId !== undefined) {
@@ -751,20 +819,18 @@ export class MatchingEngine {
       throw errors.missing('orderId');
     }
     if (!order) throw errors.orderDoesNotExist();
-    return toWireOrder(order);
+    return this.toWireOrder(order);
   }
 
   openOrders(accountId: number, filter: OrderListFilter = {}): Order[] {
-    const book = this.book(accountId);
-    const open = [...book.open.values()].sort((a, b) => a.id - b.id);
     return selectById(
-      open,
+      this.openOf(this.book(accountId)),
       filter,
       MAX_OPEN_ORDERS_LISTED,
       (o) => o.id,
       (o) => o.createdTime,
       (o) => (filter.symbol === undefined ? true : o.market.config.symbol === filter.symbol),
-    ).map(toWireOrder);
+    ).map((o) => this.toWireOrder(o));
   }
 
   allOrders(accountId: number, filter: OrderListFilter): Order[] {
@@ -776,33 +842,41 @@ export class MatchingEngine {
       (o) => o.id,
       (o) => o.createdTime,
       (o) => (filter.symbol === undefined ? true : o.market.config.symbol === filter.symbol),
-    ).map(toWireOrder);
+    ).map((o) => this.toWireOrder(o));
   }
 
   myTrades(accountId: number, filter: TradeListFilter): OwnTrade[] {
     const book = this.book(accountId);
+    const orderOf = (t: OwnFill) => (t.side === 'buy' ? t.fill.buyer : t.fill.seller);
     return selectById(
       book.trades,
       { ...filter, orderId: filter.fromId },
       filter.limit ?? 500,
-      (t) => t.id,
-      (t) => t.time,
+      (t) => t.fill.id,
+      (t) => t.fill.time,
       (t) =>
-        (filter.symbol === undefined || t.symbol === filter.symbol) &&
-        (filter.orderId === undefined || t.orderId === filter.orderId),
-    ).map((t) => ({
-      id: t.id,
-      symbol: t.symbol,
-      fee: formatFixed(t.fee),
-      feeCurrency: t.feeCurrency,
-      quoteQty: formatFixed(t.quote),
-      price: formatFixed(t.price),
-      qty: formatFixed(t.qty),
-      orderId: t.orderId,
-      side: t.side,
-      isBuyerMaker: t.isBuyerMaker,
-      time: t.time,
-    }));
+        (filter.symbol === undefined || orderOf(t).market.config.symbol === filter.symbol) &&
+        (filter.orderId === undefined || orderOf(t).id === filter.orderId),
+    ).map(({ fill, side }) => {
+      const order = orderOf({ fill, side });
+      const { symbol, baseAsset, quoteAsset } = order.market.config;
+      const quote = fillQuote(fill);
+      return {
+        id: fill.id,
+        symbol,
+        fee: formatFixed(
+          side === 'buy' ? fee(fill.qty, fill.isBuyerMaker) : fee(quote, !fill.isBuyerMaker),
+        ),
+        feeCurrency: side === 'buy' ? baseAsset : quoteAsset,
+        quoteQty: formatFixed(quote),
+        price: formatFixed(fill.price),
+        qty: formatFixed(fill.qty),
+        orderId: order.id,
+        side,
+        isBuyerMaker: fill.isBuyerMaker,
+        time: fill.time,
+      };
+    });
   }
 
   recentTrades(symbol: string, limit: number): PublicTrade[] {
@@ -966,36 +1040,69 @@ export class MatchingEngine {
     return result.reverse();
   }
 
+  private toWireOrder(order: EngineOrder): Order {
+    const wire: Order = {
+      id: order.id,
+      clientOrderId: this.clientOrderIdOf(order),
+      symbol: order.market.config.symbol,
+      price: order.priceText,
+      origQty: order.origQtyText,
+      executedQty: executedQtyText(order),
+      status: order.status,
+      type: order.type,
+      side: order.side,
+      createdTime: order.createdTime,
+      updatedTime: order.updatedTime,
+    };
+    if (order.stopPrice !== undefined) wire.stopPrice = formatFixed(order.stopPrice);
+    return wire;
+  }
+
   /** The assets an account has locked in open orders (for tests and admin). */
   openOrderCount(accountId: number): number {
-    return this.book(accountId).open.size;
+    return this.book(accountId).openCount;
   }
 }
 
-function toWireOrder(order: EngineOrder): Order {
-  const wire: Order = {
-    id: order.id,
-    clientOrderId: order.clientOrderId,
-    symbol: order.market.config.symbol,
-    price: formatFixed(order.price),
-    origQty: formatFixed(order.origQty),
-    executedQty: formatFixed(order.executedQty),
-    status: order.status,
-    type: order.type,
-    side: order.side,
-    createdTime: order.createdTime,
-    updatedTime: order.updatedTime,
-  };
-  if (order.stopPrice !== undefined) wire.stopPrice = formatFixed(order.stopPrice);
-  return wire;
+/** A uint32 as 8 lowercase hex digits. */
+function hex8(value: number): string {
+  return (
+    HEX_BYTES[value >>> 24]! +
+    HEX_BYTES[(value >>> 16) & 255]! +
+    HEX_BYTES[(value >>> 8) & 255]! +
+    HEX_BYTES[value & 255]!
+  );
 }
 
-function toPublicTrade(trade: StoredTrade): PublicTrade {
+/** The fee on an amount received, for the maker or the taker of the fill. */
+function fee(amount: bigint, maker: boolean): bigint {
+  return amount / (maker ? MAKER_FEE_DIVISOR : TAKER_FEE_DIVISOR);
+}
+
+function fillQuote(fill: Fill): bigint {
+  return mulFixed(fill.price, fill.qty);
+}
+
+/** What is left to fill (the order's own quantity while untouched: nothing to allocate). */
+function remaining(order: EngineOrder): bigint {
+  return order.executedQty === 0n ? order.origQty : order.origQty - order.executedQty;
+}
+
+function isOpen(order: EngineOrder): boolean {
+  return order.status === 'wait' || order.status === 'idle';
+}
+
+function executedQtyText(order: EngineOrder): string {
+  if (order.executedQty === 0n) return '0';
+  return order.executedQty === order.origQty ? order.origQtyText : formatFixed(order.executedQty);
+}
+
+function toPublicTrade(trade: Fill): PublicTrade {
   return {
     id: trade.id,
     price: formatFixed(trade.price),
     qty: formatFixed(trade.qty),
-    quoteQty: formatFixed(trade.quote),
+    quoteQty: formatFixed(fillQuote(trade)),
     time: trade.time,
     isBuyerMaker: trade.isBuyerMaker,
   };

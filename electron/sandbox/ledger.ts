@@ -8,12 +8,19 @@ export interface Balance {
   locked: bigint;
 }
 
+/** A balance with whose it is, so the engine can keep it for an order and skip the lookups. */
+export interface Holding {
+  readonly accountId: number;
+  readonly asset: string;
+  readonly balance: Balance;
+}
+
 /**
  * Free and locked balances of every account, plus the fees the exchange collected. Every change
  * goes through here so that the balance events and the conservation of each asset hold.
  */
 export class Ledger {
-  private readonly accounts = new Map<number, Map<string, Balance>>();
+  private readonly accounts = new Map<number, Map<string, Holding>>();
   /** Fees the exchange collected, per asset. */
   readonly feesCollected = new Map<string, bigint>();
   /** Accounts and assets changed since the last flush (one balance event per account). */
@@ -25,23 +32,27 @@ export class Ledger {
   ) {}
 
   balance(accountId: number, asset: string): Balance {
+    return this.holding(accountId, asset).balance;
+  }
+
+  private holding(accountId: number, asset: string): Holding {
     let assets = this.accounts.get(accountId);
     if (!assets) {
       assets = new Map();
       this.accounts.set(accountId, assets);
     }
-    let balance = assets.get(asset);
-    if (!balance) {
-      balance = { free: 0n, locked: 0n };
-      assets.set(asset, balance);
+    let holding = assets.get(asset);
+    if (!holding) {
+      holding = { accountId, asset, balance: { free: 0n, locked: 0n } };
+      assets.set(asset, holding);
     }
-    return balance;
+    return holding;
   }
 
   assetsOf(accountId: number): [string, Balance][] {
-    return [...(this.accounts.get(accountId)?.entries() ?? [])].sort((a, b) =>
-      a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0,
-    );
+    return [...(this.accounts.get(accountId)?.values() ?? [])]
+      .map((holding): [string, Balance] => [holding.asset, holding.balance])
+      .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   }
 
   accountIds(): number[] {
@@ -63,33 +74,47 @@ export class Ledger {
     this.touch(accountId, asset);
   }
 
-  lock(accountId: number, asset: string, amount: bigint): void {
-    const balance = this.balance(accountId, asset);
+  /** Moves amount from free to locked; throws 2002 with no change. The holding is for release. */
+  lock(accountId: number, asset: string, amount: bigint): Holding {
+    const holding = this.holding(accountId, asset);
+    const balance = holding.balance;
     if (balance.free < amount) throw errors.notEnoughForOrder(asset);
     balance.free -= amount;
     balance.locked += amount;
     this.touch(accountId, asset);
+    return holding;
   }
 
-  unlock(accountId: number, asset: string, amount: bigint): void {
+  /** Moves amount of a lock back to free. */
+  release(holding: Holding, amount: bigint): void {
     if (amount === 0n) return;
-    const balance = this.balance(accountId, asset);
-    balance.locked -= amount;
-    balance.free += amount;
-    this.touch(accountId, asset);
+    holding.balance.locked -= amount;
+    holding.balance.free += amount;
+    this.touch(holding.accountId, holding.asset);
   }
 
-  /** Removes amount from the locked balance (it was paid away in a fill). */
-  spendLocked(accountId: number, asset: string, amount: bigint): void {
-    this.balance(accountId, asset).locked -= amount;
-    this.touch(accountId, asset);
-  }
-
-  /** Credits a fill's proceeds minus the fee, booking the fee as collected. */
-  receive(accountId: number, asset: string, gross: bigint, fee: bigint): void {
-    this.balance(accountId, asset).free += gross - fee;
+  /**
+   * One side of a fill: `paid` leaves the payer's lock (and `released` more of it goes back to
+   * free), and the proceeds minus the fee arrive in `asset`, the fee booked as collected.
+   */
+  settle(
+    payer: Holding,
+    paid: bigint,
+    released: bigint,
+    asset: string,
+    gross: bigint,
+    fee: bigint,
+  ): void {
+    const paying = payer.balance;
+    paying.locked -= paid;
+    if (released !== 0n) {
+      paying.locked -= released;
+      paying.free += released;
+    }
+    this.touch(payer.accountId, payer.asset);
+    this.balance(payer.accountId, asset).free += gross - fee;
     if (fee !== 0n) this.feesCollected.set(asset, (this.feesCollected.get(asset) ?? 0n) + fee);
-    this.touch(accountId, asset);
+    this.touch(payer.accountId, asset);
   }
 
   private touch(accountId: number, asset: string): void {
