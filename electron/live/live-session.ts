@@ -40,12 +40,32 @@ export interface LiveSessionDeps {
 /** Renderer refetches triggered by live events, at most this often (the batch itself is instant). */
 const DATA_CHANGED_EVERY_MS = 250;
 
+/**
+ * An order filled in many small pieces makes one notification now and then one summary per this
+ * interval, not a toast (and a desktop notification) per piece. The live batch still carries
+ * every trade at once.
+ */
+const FILL_SUMMARY_EVERY_MS = 1000;
+
+/** Fills of one order since its last notification. */
+interface FillGroup {
+  side: string;
+  symbol: string;
+  count: number;
+  qty: Decimal;
+  fee: Decimal;
+  feeCurrency: string;
+  lastPrice: string;
+  timer: NodeJS.Timeout;
+}
+
 export class LiveSession {
   private readonly stream: StreamClient;
   private readonly coalescer: BatchCoalescer;
   private readonly notifyDeps: NotifyDeps;
   private pendingKinds = new Set<DataKind>();
   private dataChangedTimer: NodeJS.Timeout | undefined;
+  private readonly fillGroups = new Map<number, FillGroup>();
   private closed = false;
 
   constructor(private readonly deps: LiveSessionDeps) {
@@ -93,6 +113,7 @@ export class LiveSession {
     if (this.closed) return;
     this.closed = true;
     this.coalescer.close();
+    for (const orderId of [...this.fillGroups.keys()]) this.flushFills(orderId, false);
     if (this.dataChangedTimer) clearTimeout(this.dataChangedTimer);
     this.flushDataChanged();
     await this.stream.close();
@@ -159,10 +180,19 @@ export class LiveSession {
       isBuyerMaker: update.side === 'buy' ? event.m : !event.m,
       time: update.time,
     };
-    const added = store.orders.insertTrades(profileId, [trade]);
-    if (added === 0) return;
+    // The trade may be stored already (the trades sync read it over REST a moment earlier); the
+    // stream sends each trade once, so it is still news for the live feed and the notification.
+    store.orders.insertTrades(profileId, [trade]);
     this.coalescer.addTrade(update);
     this.changed('trades', 'funds', 'portfolio');
+    const group = this.fillGroups.get(update.orderId);
+    if (group) {
+      group.count += 1;
+      group.qty = group.qty.plus(update.qty);
+      group.fee = group.fee.plus(update.fee);
+      group.lastPrice = update.price;
+      return;
+    }
     notify(
       this.notifyDeps,
       'fill',
@@ -170,6 +200,38 @@ export class LiveSession {
       `${capitalise(update.side)} ${update.qty} ${update.symbol} at ${update.price}` +
         ` (fee ${update.fee} ${update.feeCurrency})`,
     );
+    this.fillGroups.set(update.orderId, {
+      side: update.side,
+      symbol: update.symbol,
+      count: 0,
+      qty: new Decimal(0),
+      fee: new Decimal(0),
+      feeCurrency: update.feeCurrency,
+      lastPrice: update.price,
+      timer: setTimeout(() => this.flushFills(update.orderId, true), FILL_SUMMARY_EVERY_MS),
+    });
+  }
+
+  /** One notification for the fills gathered since the last; the window goes on while they come. */
+  private flushFills(orderId: number, continueWindow: boolean): void {
+    const group = this.fillGroups.get(orderId);
+    if (!group) return;
+    clearTimeout(group.timer);
+    if (group.count === 0 || !continueWindow) this.fillGroups.delete(orderId);
+    if (group.count === 0) return;
+    const { count, qty, fee, side, symbol } = group;
+    this.guard('fill notification', () =>
+      notify(
+        this.notifyDeps,
+        'fill',
+        side === 'buy' ? 'Buy order filled' : 'Sell order filled',
+        `${count} more fills: ${capitalise(side)} ${qty.toFixed()} ${symbol}, last at ` +
+          `${group.lastPrice} (fees ${fee.toFixed()} ${group.feeCurrency})`,
+      ),
+    );
+    if (!continueWindow) return;
+    Object.assign(group, { count: 0, qty: new Decimal(0), fee: new Decimal(0) });
+    group.timer = setTimeout(() => this.flushFills(orderId, true), FILL_SUMMARY_EVERY_MS);
   }
 
   private onReconnected(): void {

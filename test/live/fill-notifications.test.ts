@@ -1,0 +1,99 @@
+/**
+ * An order filled in many pieces: every trade reaches the renderer in live batches, but the user
+ * gets one notification at the first fill and one summary for the rest, not one per piece.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request } from 'undici';
+import { createApp, type SpotfolioApp } from '../../electron/app';
+import { sign } from '../../electron/exchange/sign';
+import { startSandbox, type Sandbox } from '../../electron/sandbox';
+import type { EventName, EventPayloads } from '../../shared/contract';
+import { eventually, tempDir, testSecretStore } from '../api/helpers';
+
+let sandbox: Sandbox;
+let app: SpotfolioApp;
+let dir: ReturnType<typeof tempDir>;
+let taker: { apiKey: string; secretKey: string };
+const events: { event: EventName; payload: unknown }[] = [];
+
+function eventsOf<E extends EventName>(event: E): EventPayloads[E][] {
+  return events.filter((e) => e.event === event).map((e) => e.payload as EventPayloads[E]);
+}
+
+/** The other side of the fills: an account of its own, straight over REST. */
+async function takerBuys(quantity: string, price: string): Promise<void> {
+  const params = `symbol=btcusdt&side=buy&type=limit&quantity=${quantity}&price=${price}&timestamp=${Date.now()}`;
+  const answer = await request(`${sandbox.baseUrl}/sapi/v1/order`, {
+    method: 'POST',
+    headers: { 'x-api-key': taker.apiKey, 'content-type': 'application/x-www-form-urlencoded' },
+    body: `${params}&signature=${sign(taker.secretKey, params)}`,
+  });
+  const text = await answer.body.text();
+  expect(answer.statusCode, text).toBe(200);
+}
+
+beforeAll(async () => {
+  dir = tempDir();
+  sandbox = await startSandbox({ world: 'empty', rateLimits: false });
+  const maker = sandbox.admin.createAccount({ email: 'maker@fills.test' });
+  const makerKey = sandbox.admin.createApiKey(maker.email, { canTrade: true });
+  sandbox.admin.credit(maker.email, 'btc', '1');
+  const takerAccount = sandbox.admin.createAccount({ email: 'taker@fills.test' });
+  taker = sandbox.admin.createApiKey(takerAccount.email, { canTrade: true });
+  sandbox.admin.credit(takerAccount.email, 'usdt', '100000');
+  app = await createApp({
+    dataDir: dir.path,
+    mode: 'browser',
+    secrets: testSecretStore().store,
+    demo: 'off',
+    log: () => undefined,
+  });
+  app.onEvent((event, payload) => events.push({ event, payload }));
+  await app.handlers['profiles.add']({
+    name: 'Maker',
+    apiKey: makerKey.apiKey,
+    secretKey: makerKey.secretKey,
+    baseUrl: sandbox.baseUrl,
+    streamUrl: sandbox.streamUrl,
+  });
+  await eventually('the private stream to go live', () =>
+    eventsOf('connection.state').some((e) => e.state === 'live') ? true : undefined,
+  );
+});
+
+afterAll(async () => {
+  await app?.close();
+  await sandbox?.close();
+  dir?.remove();
+});
+
+describe('fill notifications', () => {
+  it('notifies the first fill at once and sums up the rest', async () => {
+    const order = await app.handlers['orders.place']({
+      symbol: 'btcusdt',
+      side: 'sell',
+      type: 'limit',
+      quantity: '0.005',
+      price: '60000',
+    });
+    for (let i = 0; i < 5; i++) await takerBuys('0.001', '60000');
+
+    const trades = await eventually('all five trades in live batches', () => {
+      const seen = eventsOf('live.batch').flatMap((b) =>
+        b.trades.filter((t) => t.orderId === order.id),
+      );
+      return seen.length === 5 ? seen : undefined;
+    });
+    expect(new Set(trades.map((t) => t.tradeId)).size).toBe(5);
+
+    const fills = await eventually('the first fill and one summary', () => {
+      const seen = eventsOf('notification').filter((n) => n.kind === 'fill');
+      return seen.length === 2 ? seen : undefined;
+    });
+    expect(fills[0]!.body).toBe('Sell 0.001 btcusdt at 60000 (fee 0.06 usdt)');
+    expect(fills[1]!.body).toContain('4 more fills: Sell 0.004 btcusdt');
+    // The window closes when no more fills come: nothing further is notified.
+    await new Promise((done) => setTimeout(done, 1500));
+    expect(eventsOf('notification').filter((n) => n.kind === 'fill')).toHaveLength(2);
+  });
+});
