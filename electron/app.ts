@@ -85,7 +85,13 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
   };
   const settings = () => readSettings(store.settings);
   const market = new MarketWatch(emit, log.line);
-  const keychain = await probeKeychain(secrets);
+  // The probe runs alongside the session's start rather than before it: both wait on other
+  // processes (the keychain daemon; in demo mode the sandbox), and no handler can ask for the
+  // status before createApp returns, by which time the probe has answered.
+  let keychain: KeychainStatus = { available: false, message: 'The keychain was not asked yet.' };
+  const keychainProbed = probeKeychain(secrets).then((status) => {
+    keychain = status;
+  });
   const session = new SessionManager({
     store,
     secrets,
@@ -115,8 +121,9 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
   const handlers = createHandlers(ctx);
 
   try {
-    await session.start(options.demo ?? 'auto');
+    await Promise.all([session.start(options.demo ?? 'auto'), keychainProbed]);
   } catch (error) {
+    await keychainProbed;
     await session.close().catch(() => undefined);
     await market.close();
     store.close();

@@ -1,7 +1,9 @@
 /**
  * `npm run serve`: the app in browser mode. Creates the app (same data folder as the desktop app
  * by default), serves it on 127.0.0.1, and prints the one address to open. Logs go to stderr so
- * stdout carries only that line.
+ * stdout carries only that line. `npm run serve` and `npm start` without Electron run the built
+ * out/serve/cli.cjs through scripts/start.mjs (which builds it when needed); `tsx` runs this file
+ * as it is, as the end-to-end tests do.
  *
  *   --port N         listen on port N (default: any free port)
  *   --data-dir DIR   the app's data folder (default: $SPOTFOLIO_DATA_DIR, else the OS user data dir)
@@ -10,11 +12,15 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { createApp } from '../app';
+import type { SpotfolioApp } from '../app';
 import { startBrowserMode } from './host';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** How long the app's start waits for a page to fetch its files first (see serve). */
+const pageHeadStartMs = 250;
 
 /** Where Electron's app.getPath('userData') points for an app named "Spotfolio". */
 export function defaultDataDir(
@@ -73,22 +79,35 @@ function ensureRendererBuilt(rendererDir: string): void {
   }
 }
 
-async function main(): Promise<void> {
-  const args = parseServeArgs(process.argv.slice(2));
+/**
+ * Starts browser mode and prints the address. The host listens before the app is created, so the
+ * browser fetches and parses the renderer while the store opens and the session starts; the
+ * page's first calls wait for the app. If the app then fails to start, this rejects (after
+ * closing the host) and the caller says why.
+ */
+export async function serve(argv: string[]): Promise<void> {
+  const args = parseServeArgs(argv);
   const rendererDir = join(repoRoot, 'out', 'renderer');
   ensureRendererBuilt(rendererDir);
   mkdirSync(args.dataDir, { recursive: true });
   const toStderr = (line: string) => void process.stderr.write(`${line}\n`);
+
+  let app: SpotfolioApp | undefined;
+  let appStarted!: (app: SpotfolioApp) => void;
+  let appFailed!: (error: unknown) => void;
+  const appReady = new Promise<SpotfolioApp>((resolveApp, rejectApp) => {
+    appStarted = resolveApp;
+    appFailed = rejectApp;
+  });
   // The app's logger stamps each line and redacts every secret the app has loaded; the host logs
-  // through it too.
-  const app = await createApp({ mode: 'browser', dataDir: args.dataDir, log: toStderr });
-  let host;
-  try {
-    host = await startBrowserMode({ app, rendererDir, port: args.port, log: app.log.line });
-  } catch (error) {
-    await app.close();
-    throw error;
-  }
+  // through it once it exists (before that, no secret has been loaded).
+  const hostLog = (line: string) => (app ? app.log.line(line) : toStderr(line));
+  const host = await startBrowserMode({
+    app: appReady,
+    rendererDir,
+    port: args.port,
+    log: hostLog,
+  });
   process.stdout.write(`Spotfolio is running at ${host.url}\n`);
   process.stderr.write(`Data folder: ${args.dataDir}\n`);
 
@@ -99,20 +118,41 @@ async function main(): Promise<void> {
     process.stderr.write(`Stopping Spotfolio (${signal})…\n`);
     try {
       await host.close();
-      await app.close();
+      // An app still starting is left to the exit, as before the host listened first.
+      await app?.close();
     } finally {
       process.exit(0);
     }
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+
+  // A browser opened with the address at once (a script, the end-to-end tests) gets the page's
+  // files before start-up ties up the event loop, and parses them while the app starts. Nobody
+  // may be opening it yet, so the wait is short.
+  await Promise.race([host.pageLoaded, delay(pageHeadStartMs)]);
+  try {
+    // Loaded only now: the host is up and the address printed before these modules are read.
+    const { createApp } = await import('../app');
+    app = await createApp({ mode: 'browser', dataDir: args.dataDir, log: toStderr });
+  } catch (error) {
+    appFailed(error);
+    await host.close();
+    throw error;
+  }
+  appStarted(app);
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main().catch((error: unknown) => {
+/** The command: serve, or say why not and exit 1. Resolves once the app has started. */
+export function runCli(argv: string[]): Promise<void> {
+  return serve(argv).catch((error: unknown) => {
     process.stderr.write(
       `Spotfolio could not start: ${error instanceof Error ? error.message : String(error)}\n`,
     );
     process.exit(1);
   });
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  void runCli(process.argv.slice(2));
 }

@@ -23,8 +23,8 @@ import {
 import { contentSecurityPolicy } from '../../shared/csp';
 import type { BridgeErrorPayload } from '../../shared/types';
 import { createDispatcher, type Dispatch } from '../api/dispatch';
-import type { SpotfolioApp } from '../app';
-import { contentTypeOf, createReadStream, lookupStatic } from './static';
+import type { EventListener, SpotfolioApp } from '../app';
+import { contentTypeOf, createReadStream, lookupStatic, readFirstPage } from './static';
 
 export interface BrowserModeLimits {
   /** Calls of one page answered concurrently; more wait in that page's queue. */
@@ -44,8 +44,15 @@ export const defaultLimits: BrowserModeLimits = {
   maxBufferedBytes: 16 * 1024 * 1024,
 };
 
+export type HostedApp = Pick<SpotfolioApp, 'handlers' | 'onEvent'>;
+
 export interface BrowserModeOptions {
-  app: Pick<SpotfolioApp, 'handlers' | 'onEvent'>;
+  /**
+   * The app, or the promise of it: given a promise, the host listens and serves the page while the
+   * app is still starting, so the browser loads the renderer meanwhile. Calls wait for the app;
+   * if it fails to start they answer 'internal'.
+   */
+  app: HostedApp | Promise<HostedApp>;
   /** The built renderer (out/renderer). */
   rendererDir: string;
   /** 0 or absent: any free port. */
@@ -61,6 +68,13 @@ export interface BrowserModeHost {
   url: string;
   token: string;
   port: number;
+  /**
+   * Resolves once a page has been sent index.html and the scripts and styles it names (or when
+   * there is no index.html to serve). The command waits for it, briefly, before starting the
+   * app: start-up work holds the event loop for a few hundred ms, and a page opened at once
+   * should have its files by then so the browser parses them meanwhile.
+   */
+  pageLoaded: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -88,6 +102,12 @@ function errorOutcome(kind: BridgeErrorPayload['kind'], message: string): CallOu
   return { ok: false, error: { kind, message } };
 }
 
+// The start-up error itself stays in the terminal: it may quote paths or the store's contents.
+const notStarted = errorOutcome(
+  'internal',
+  'Spotfolio could not start; the terminal it was started from says why.',
+);
+
 export async function startBrowserMode(options: BrowserModeOptions): Promise<BrowserModeHost> {
   const requestedHost: string = options.host ?? loopbackHost;
   if (requestedHost !== loopbackHost) {
@@ -101,7 +121,6 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
   }
   const limits: BrowserModeLimits = { ...defaultLimits, ...options.limits };
   const log = options.log ?? (() => undefined);
-  const dispatch: Dispatch = createDispatcher(options.app.handlers, { log });
   const token = randomBytes(32).toString('hex');
   let boundPort = 0;
   // Cookies are shared by every port of a host, so the name carries the port.
@@ -109,6 +128,20 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
   const allowedHosts = () => [`127.0.0.1:${boundPort}`, `localhost:${boundPort}`];
   const allowedOrigins = () => allowedHosts().map((host) => `http://${host}`);
   let csp = '';
+
+  // The first page's files are read ahead and sent from memory: one write each, with no disk
+  // reads in between for start-up work to hold up.
+  let pageLoadedNow: () => void = () => undefined;
+  const pageLoaded = new Promise<void>((resolveLoaded) => (pageLoadedNow = resolveLoaded));
+  const unsent = new Set<string>();
+  const firstPage = readFirstPage(options.rendererDir).then((files) => {
+    for (const file of files.keys()) unsent.add(file);
+    if (unsent.size === 0) pageLoadedNow();
+    return files;
+  });
+  const sent = (file: string) => {
+    if (unsent.delete(file) && unsent.size === 0) pageLoadedNow();
+  };
 
   const securityHeaders = (): OutgoingHttpHeaders => ({
     'Content-Security-Policy': csp,
@@ -192,8 +225,13 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
     if (queryToken !== null) {
       headers['Set-Cookie'] = `${cookieName()}=${token}; HttpOnly; SameSite=Strict; Path=/`;
     }
+    const read = (await firstPage).get(lookup.file);
+    const ahead =
+      read && read.size === lookup.size && read.mtimeMs === lookup.mtimeMs ? read : null;
     res.writeHead(200, headers);
     if (req.method === 'HEAD') return void res.end();
+    res.on('finish', () => sent(lookup.file));
+    if (ahead) return void res.end(ahead.body);
     const stream = createReadStream(lookup.file);
     stream.on('error', () => res.destroy());
     stream.pipe(res);
@@ -260,12 +298,17 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
 
     const run = (call: WireCall) => {
       inFlight++;
-      void dispatch(call.method, call.input).then((outcome) => {
-        send(ws, { id: call.id, outcome });
-        inFlight--;
-        const next = queue.shift();
-        if (next) run(next);
-      });
+      void ready
+        .then(
+          (dispatch) => dispatch(call.method, call.input),
+          () => notStarted,
+        )
+        .then((outcome) => {
+          send(ws, { id: call.id, outcome });
+          inFlight--;
+          const next = queue.shift();
+          if (next) run(next);
+        });
     };
 
     ws.on('error', (error) => log(`Bridge connection error: ${error.message}`));
@@ -314,7 +357,7 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
     });
   };
 
-  const unsubscribe = options.app.onEvent((event, payload) => {
+  const forward: EventListener = (event, payload) => {
     if (wss.clients.size === 0) return;
     let text: string;
     try {
@@ -332,7 +375,22 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
       }
       client.send(text);
     }
+  };
+
+  let unsubscribe: (() => void) | null = null;
+  let stopped = false;
+  // Subscribed before the first call is dispatched, so no event after the app's answer is missed.
+  const ready: Promise<Dispatch> = Promise.resolve(options.app).then((app) => {
+    if (!stopped) unsubscribe = app.onEvent(forward);
+    return createDispatcher(app.handlers, { log });
   });
+  // Whoever started the app reports why it failed; here the calls answer notStarted instead.
+  ready.catch(() => undefined);
+  const stopEvents = () => {
+    stopped = true;
+    unsubscribe?.();
+    unsubscribe = null;
+  };
 
   try {
     await new Promise<void>((resolveListen, rejectListen) => {
@@ -343,7 +401,7 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
       });
     });
   } catch (error) {
-    unsubscribe();
+    stopEvents();
     throw error;
   }
   server.on('error', (error) => log(`Browser mode server error: ${error.message}`));
@@ -357,9 +415,11 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
     url: `http://127.0.0.1:${boundPort}/?token=${token}`,
     token,
     port: boundPort,
+    pageLoaded,
     close() {
       closing ??= (async () => {
-        unsubscribe();
+        stopEvents();
+        pageLoadedNow();
         const clients = [...wss.clients];
         await Promise.all(
           clients.map(

@@ -3,7 +3,7 @@
  * decoded once, resolved under the root, and checked again after symlinks are followed.
  */
 import { createReadStream } from 'node:fs';
-import { realpath, stat } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 const contentTypes: Record<string, string> = {
@@ -37,7 +37,7 @@ function isInside(root: string, candidate: string): boolean {
 }
 
 export type StaticLookup =
-  | { found: true; file: string; size: number }
+  | { found: true; file: string; size: number; mtimeMs: number }
   | { found: false; status: 400 | 403 | 404; reason: string };
 
 /**
@@ -74,10 +74,56 @@ export async function lookupStatic(root: string, encodedPath: string): Promise<S
     if (!isInside(realRoot, realFile)) {
       return { found: false, status: 403, reason: 'Path leaves the app folder' };
     }
-    return { found: true, file: realFile, size: info.size };
+    return { found: true, file: realFile, size: info.size, mtimeMs: info.mtimeMs };
   } catch {
     return { found: false, status: 404, reason: 'Not found' };
   }
+}
+
+/** A file read ahead, valid while the file keeps this size and modification time. */
+export interface ReadAhead {
+  body: Buffer;
+  size: number;
+  mtimeMs: number;
+}
+
+/**
+ * What a page must fetch before it runs, read into memory: index.html and the scripts and styles
+ * it names, keyed by the real paths lookupStatic answers with. Empty when there is no readable
+ * index.html; a file that cannot be read is left out (it is served, or refused, as any other).
+ */
+export async function readFirstPage(root: string): Promise<Map<string, ReadAhead>> {
+  const files = new Map<string, ReadAhead>();
+  try {
+    const realRoot = await realpath(resolve(root));
+    const index = join(realRoot, 'index.html');
+    const html = await readFile(index, 'utf8');
+    const paths = new Set([index]);
+    for (const match of html.matchAll(/<(?:script|link)\b[^>]*?\b(?:src|href)="([^"]+)"[^>]*>/gi)) {
+      const reference = match[1]!;
+      // data: icons and anything remote are not ours to serve.
+      if (/^[a-z][a-z0-9+.-]*:|^\/\//i.test(reference)) continue;
+      const file = resolve(realRoot, `.${reference.startsWith('/') ? '' : '/'}${reference}`);
+      if (isInside(realRoot, file)) paths.add(file);
+    }
+    await Promise.all(
+      [...paths].map(async (path) => {
+        try {
+          // Stat first: a file changed after it is then seen as changed, and read from disk.
+          const info = await stat(path);
+          const [real, body] = await Promise.all([realpath(path), readFile(path)]);
+          if (isInside(realRoot, real)) {
+            files.set(real, { body, size: info.size, mtimeMs: info.mtimeMs });
+          }
+        } catch {
+          // Served from disk, or refused, when asked for.
+        }
+      }),
+    );
+  } catch {
+    // No index.html: nothing to read ahead.
+  }
+  return files;
 }
 
 export { createReadStream };

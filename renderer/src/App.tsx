@@ -10,6 +10,8 @@ import { formatAge } from '../../shared/format';
 import { AppContext, useApp, type AppContextValue } from './context';
 import { bridge, errorInfo } from './lib/bridge';
 import { useBridgeEvent, useNow } from './lib/hooks';
+import { takePrefetched, type Prefetched } from './lib/prefetch';
+import { loadBoot } from './early';
 import { parseRoute, routeHash, type Route, type ScreenName } from './lib/router';
 import { ErrorBox, Skeleton } from './components/common';
 import { Toasts, type ToastItem } from './components/Toasts';
@@ -92,14 +94,11 @@ export function App() {
   const [route, navigate] = useHashRoute();
   const systemDark = useSystemDark();
 
-  const load = useCallback(async () => {
+  const load = useCallback(async (early?: Prefetched<Boot> | null) => {
     try {
-      const api = bridge();
-      const [status, settings, profiles] = await Promise.all([
-        api.app.status(),
-        api.settings.get(),
-        api.profiles.list(),
-      ]);
+      const { status, settings, profiles } = await (early
+        ? early.promise.catch(loadBoot)
+        : loadBoot());
       setBoot({ status, settings, profiles });
       setConnection((previous) =>
         previous.state === status.connection
@@ -113,7 +112,9 @@ export function App() {
   }, []);
 
   useEffect(() => {
-    void load();
+    const early = takePrefetched<Boot>('boot');
+    // Something changed before this listened: show the early answer, then read again.
+    void load(early).then(() => (early?.changed ? load() : undefined));
   }, [load]);
 
   const activeProfileId = boot?.status.activeProfileId ?? null;
@@ -182,7 +183,7 @@ export function App() {
           throw error;
         }
       },
-      reloadProfiles: load,
+      reloadProfiles: () => load(),
       navigate,
       toast,
     };

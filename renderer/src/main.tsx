@@ -4,7 +4,10 @@ import './bridge/install';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import { sendEarlyCalls } from './early';
 import './styles.css';
+
+sendEarlyCalls();
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html lacks the #root element');

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { EventName, EventPayloads } from '../../../shared/contract';
 import type { DataKind } from '../../../shared/types';
 import { bridge } from './bridge';
+import { peekPrefetched, takePrefetched } from './prefetch';
 
 /** Subscribes to a bridge event for the component's life; the latest listener is always used. */
 export function useBridgeEvent<E extends EventName>(
@@ -26,11 +27,19 @@ export interface QueryState<T> {
  * Loads data from the bridge, keeps the last good value while reloading, and reloads when the
  * main process says one of `kinds` changed. `key` names the inputs: a new key loads again.
  */
-export function useQuery<T>(key: string, load: () => Promise<T>, kinds: DataKind[]): QueryState<T> {
-  const [state, setState] = useState<{ key: string; data?: T; error?: unknown; loading: boolean }>({
-    key,
-    loading: true,
-  });
+export function useQuery<T>(
+  key: string,
+  load: () => Promise<T>,
+  kinds: DataKind[],
+  /** The name of a prefetch (lib/prefetch) whose answer serves the first load, if there is one. */
+  prefetched?: string,
+): QueryState<T> {
+  const [state, setState] = useState<{ key: string; data?: T; error?: unknown; loading: boolean }>(
+    () => {
+      const early = prefetched === undefined ? null : peekPrefetched<T>(prefetched);
+      return early ? { key, data: early.value, loading: false } : { key, loading: true };
+    },
+  );
   const loader = useRef(load);
   useEffect(() => {
     loader.current = load;
@@ -57,7 +66,11 @@ export function useQuery<T>(key: string, load: () => Promise<T>, kinds: DataKind
       inFlight.current = false;
       if (again.current) latestRun.current();
     };
-    loader.current().then(
+    const early = prefetched === undefined ? null : takePrefetched<T>(prefetched);
+    // A change announced before this component listened: show the early answer, then ask again.
+    if (early?.changed) again.current = true;
+    const pending = early ? early.promise.catch(() => loader.current()) : loader.current();
+    pending.then(
       (data) => {
         if (currentKey.current === key) setState({ key, data, error: undefined, loading: false });
         settle();
@@ -68,7 +81,7 @@ export function useQuery<T>(key: string, load: () => Promise<T>, kinds: DataKind
         settle();
       },
     );
-  }, [key]);
+  }, [key, prefetched]);
 
   useEffect(() => {
     latestRun.current = run;

@@ -6,6 +6,7 @@ import { useApp } from '../context';
 import { chartPalette } from '../lib/palette';
 import { bridge } from '../lib/bridge';
 import { useQuery } from '../lib/hooks';
+import { summaryKinds } from '../early';
 import {
   AsOf,
   EmptyState,
@@ -32,12 +33,12 @@ const ranges: { range: HistoryRange; label: string }[] = [
 
 export function Portfolio() {
   const { settings, updateSettings } = useApp();
-  const summary = useQuery(`summary:${settings.quoteAsset}`, () => bridge().portfolio.summary(), [
-    'portfolio',
-    'funds',
-    'prices',
-    'settings',
-  ]);
+  const summary = useQuery(
+    `summary:${settings.quoteAsset}`,
+    () => bridge().portfolio.summary(),
+    summaryKinds,
+    'portfolio.summary',
+  );
   // A profile whose funds were never fetched has no value yet: a 0 would be a false statement.
   const data = summary.data?.asOf === null ? undefined : summary.data;
   const quote = data?.quoteAsset ?? settings.quoteAsset;
