@@ -16,6 +16,8 @@ test('fetches a deposit address and sees the same one offline', async ({ page })
 
   // A coin with a network that needs a memo, to see the warning; it is picked once, as a user
   // would, so only one address is asked of the exchange.
+  // The coin list arrives with the profile's first sync; the screen shows it once it is there.
+  await expect(page.getByTestId('deposit-coin')).toBeVisible({ timeout: 20_000 });
   const choiceOf = await page.evaluate(async () => {
     const api = (window as unknown as { spotfolio: SpotfolioBridge }).spotfolio;
     const { coins } = await api.deposits.coins();
