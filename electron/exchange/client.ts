@@ -26,7 +26,6 @@ import {
   orderBookSchema,
   orderSchema,
   ownTradeSchema,
-  parseWire,
   publicTradeSchema,
   serverTimeSchema,
   subAccountRecordSchema,
@@ -906,15 +905,13 @@ export class ExchangeClient {
 
   // -------------------------------------------------------------------------------------------
 
-  private async get<S extends z.ZodType>(
+  private get<S extends z.ZodType>(
     endpoint: EndpointName,
     params: Params,
     schema: S,
     sent?: SentRequest,
   ): Promise<z.output<S>> {
-    const body = await this.rest.call(endpoint, params, sent);
-    const spec = ENDPOINTS[endpoint];
-    return parseWire(schema, body, `${spec.method} ${spec.path} response`);
+    return this.rest.call(endpoint, params, schema, sent);
   }
 }
 

@@ -107,7 +107,19 @@ class Bucket {
   inFlight = 0;
   readonly queue: Waiter[] = [];
 
-  constructor(readonly limit: RateLimit) {}
+  constructor(
+    readonly limit: RateLimit,
+    /** The API key (or 'ip') the bucket counts for. */
+    readonly key: string,
+  ) {}
+
+  /** Records a token coming back at `at`, keeping returnsAt sorted. */
+  addReturn(at: number): void {
+    // Answers come in time order, so this is nearly always an append; no full sort per release.
+    let i = this.returnsAt.length;
+    while (i > 0 && this.returnsAt[i - 1]! > at) i--;
+    this.returnsAt.splice(i, 0, at);
+  }
 
   /** Tokens usable at `now` (spent tokens whose period has passed are dropped). */
   available(now: number): number {
@@ -209,7 +221,7 @@ export class RateLimiter {
     const id = `${endpoint}\u0000${key}`;
     let bucket = this.buckets.get(id);
     if (!bucket) {
-      bucket = new Bucket(this.limits[endpoint]);
+      bucket = new Bucket(this.limits[endpoint], key);
       this.buckets.set(id, bucket);
     }
     return bucket;
@@ -224,10 +236,9 @@ export class RateLimiter {
     if (this.closed) return;
     const now = this.clock.now();
     let nextAt = Infinity;
-    for (const [id, bucket] of this.buckets) {
+    for (const bucket of this.buckets.values()) {
       if (bucket.queue.length === 0) continue;
-      const key = splitBucketId(id)[1];
-      const blocked = this.blockedUntil(key);
+      const blocked = this.blockedUntil(bucket.key);
       if (blocked > now) {
         nextAt = Math.min(nextAt, blocked);
         continue;
@@ -250,8 +261,7 @@ export class RateLimiter {
       if (released) return;
       released = true;
       bucket.inFlight--;
-      bucket.returnsAt.push(this.clock.now() + bucket.limit.periodMs + this.marginMs);
-      bucket.returnsAt.sort((a, b) => a - b);
+      bucket.addReturn(this.clock.now() + bucket.limit.periodMs + this.marginMs);
       this.drain();
     };
   }

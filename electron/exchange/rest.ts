@@ -6,6 +6,7 @@
  * offset has been re-measured once.
  */
 import { Pool } from 'undici';
+import type { z } from 'zod';
 import { errorFromResponse, ExchangeError, TIMESTAMP_ERROR_CODE } from './errors';
 import type { EndpointName, RateLimiter } from './limits';
 import { encodeParams, signerFor } from './sign';
@@ -58,6 +59,11 @@ export const ENDPOINTS: Readonly<Record<EndpointName, EndpointSpec>> = {
   createAuthToken: { method: 'POST', path: '/sapi/v1/create_auth_token', security: 'SIGNED' },
 };
 
+/** The WireError label of each endpoint's response, built once instead of per call. */
+const RESPONSE_LABELS = Object.fromEntries(
+  Object.entries(ENDPOINTS).map(([name, spec]) => [name, `${spec.method} ${spec.path} response`]),
+) as Readonly<Record<EndpointName, string>>;
+
 /** How long a measured server-time offset is trusted before the next signed call re-measures. */
 const OFFSET_MAX_AGE_MS = 5 * 60_000;
 
@@ -74,6 +80,8 @@ const NEVER_SENT_CODES = new Set([
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 export type Params = Record<string, string | number | boolean | undefined>;
+
+type HeaderSet = Readonly<Record<string, string>>;
 
 export interface RestOptions {
   baseUrl: string;
@@ -102,12 +110,33 @@ export class RestTransport {
   private lastRoundTripMs = 0;
 
   private readonly signer: ((totalParams: string) => string) | undefined;
+  /** Base path + endpoint path, joined once instead of on every request. */
+  private readonly targets: Readonly<Record<EndpointName, string>>;
+  /**
+   * Header objects shared by every request of a kind (undici only reads them), so the hot path
+   * does not build one per call.
+   */
+  private readonly headerSets: Readonly<Record<'none' | 'key' | 'form' | 'keyForm', HeaderSet>>;
 
   constructor(private readonly options: RestOptions) {
     this.signer = options.secretKey ? signerFor(options.secretKey) : undefined;
     const url = new URL(options.baseUrl);
     this.origin = url.origin;
     this.basePath = url.pathname.replace(/\/+$/, '');
+    const targets = {} as Record<EndpointName, string>;
+    for (const name of Object.keys(ENDPOINTS) as EndpointName[]) {
+      targets[name] = this.basePath + ENDPOINTS[name].path;
+    }
+    this.targets = targets;
+    const key: Record<string, string> =
+      options.apiKey === undefined ? {} : { 'x-api-key': options.apiKey };
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    this.headerSets = {
+      none: Object.freeze({}),
+      key: Object.freeze({ ...key }),
+      form: Object.freeze({ ...form }),
+      keyForm: Object.freeze({ ...key, ...form }),
+    };
     this.pool = new Pool(this.origin, {
       connections: 32,
       pipelining: 1,
@@ -149,9 +178,9 @@ export class RestTransport {
     const release = await this.options.limiter?.acquire('time', 'ip');
     try {
       const before = this.options.now();
-      const body = await this.send(spec, '', '', false);
+      const body = await this.send('time', spec, '', '', false);
       const after = this.options.now();
-      const { serverTime } = parseWire(serverTimeSchema, body, 'GET /sapi/v1/time response');
+      const { serverTime } = parseWire(serverTimeSchema, body, RESPONSE_LABELS.time);
       this.offset = Math.round(serverTime - (before + after) / 2);
       this.lastRoundTripMs = after - before;
       this.offsetMeasuredAt = after;
@@ -165,49 +194,66 @@ export class RestTransport {
   }
 
   /**
-   * Calls an endpoint and returns its JSON body. `sent.timestamp` receives the timestamp of the
-   * (last) attempt so a caller can reconcile an unknown outcome against the exchange's records.
+   * Calls an endpoint and returns its body parsed with `schema` (a WireError if it does not fit).
+   * `sent.timestamp` receives the timestamp of the (last) attempt so a caller can reconcile an
+   * unknown outcome against the exchange's records.
    */
-  async call(endpoint: EndpointName, params: Params, sent: SentRequest = {}): Promise<unknown> {
+  async call<S extends z.ZodType>(
+    endpoint: EndpointName,
+    params: Params,
+    schema: S,
+    sent?: SentRequest,
+  ): Promise<z.output<S>> {
     const spec = ENDPOINTS[endpoint];
+    const signed = spec.security === 'SIGNED';
     if (spec.security !== 'NONE' && !this.options.apiKey) {
       throw new ExchangeError('auth', `${endpoint} needs an API key and none is configured`);
     }
-    if (spec.security === 'SIGNED' && !this.options.secretKey) {
+    if (signed && !this.options.secretKey) {
       throw new ExchangeError('auth', `${endpoint} needs a secret key and none is configured`);
     }
+    const limiter = this.options.limiter;
     const limitKey = spec.security === 'NONE' ? 'ip' : this.options.apiKey!;
+    // The caller's own parameters never change between attempts; only the signed part does.
+    const encoded = encodeParams(params);
+    const isGet = spec.method === 'GET';
     let remeasured = false;
+    let body: unknown;
     for (;;) {
-      if (spec.security === 'SIGNED' && this.offsetStale()) await this.measureOffset();
-      const release = await this.options.limiter?.acquire(endpoint, limitKey);
-      let query = '';
-      let body = '';
+      if (signed && this.offsetStale()) await this.measureOffset();
+      // Without pacing there is nothing to wait for: no await, so no extra turn per request.
+      const release = limiter ? await limiter.acquire(endpoint, limitKey) : undefined;
       try {
-        let encoded = encodeParams(params);
-        if (spec.security === 'SIGNED') {
+        let text = encoded;
+        if (signed) {
           const timestamp = this.serverNow();
-          sent.timestamp = timestamp;
-          const signedPart = encodeParams({ recvWindow: this.options.recvWindow, timestamp });
-          encoded = encoded ? `${encoded}&${signedPart}` : signedPart;
-          encoded += `&signature=${this.signer!(encoded)}`;
+          if (sent) sent.timestamp = timestamp;
+          // Both are integers, so they need no escaping.
+          const signedPart = `recvWindow=${this.options.recvWindow}&timestamp=${timestamp}`;
+          text = text ? `${text}&${signedPart}` : signedPart;
+          text += `&signature=${this.signer!(text)}`;
         }
-        if (spec.method === 'GET') query = encoded;
-        else body = encoded;
-        return await this.send(spec, query, body, spec.security !== 'NONE');
+        body = await this.send(
+          endpoint,
+          spec,
+          isGet ? text : '',
+          isGet ? '' : text,
+          spec.security !== 'NONE',
+        );
+        break;
       } catch (error) {
         if (!(error instanceof ExchangeError)) throw error;
         if (error.status === 429) {
-          this.options.limiter?.pauseKey(limitKey, error.retryAfterMs ?? 1000);
+          limiter?.pauseKey(limitKey, error.retryAfterMs ?? 1000);
           // A 429 means the exchange did nothing; only reads are re-sent automatically.
-          if (spec.method === 'GET' && this.options.limiter) continue;
+          if (isGet && limiter) continue;
           throw error;
         }
         if (error.status === 418) {
-          this.options.limiter?.pauseAll(error.retryAfterMs ?? 60_000);
+          limiter?.pauseAll(error.retryAfterMs ?? 60_000);
           throw error;
         }
-        if (error.code === TIMESTAMP_ERROR_CODE && spec.security === 'SIGNED' && !remeasured) {
+        if (error.code === TIMESTAMP_ERROR_CODE && signed && !remeasured) {
           // Rejected for its timestamp, so nothing happened: fix the clock and send it once more.
           remeasured = true;
           release?.();
@@ -219,18 +265,27 @@ export class RestTransport {
         release?.();
       }
     }
+    // Parsed here rather than by the caller: one async step less per request, and the token is
+    // already back with the limiter (parsing a long list must not hold it).
+    return parseWire(schema, body, RESPONSE_LABELS[endpoint]);
   }
 
   private async send(
+    endpoint: EndpointName,
     spec: EndpointSpec,
     query: string,
     body: string,
     withKey: boolean,
   ): Promise<unknown> {
-    const path = this.basePath + spec.path + (query ? `?${query}` : '');
-    const headers: Record<string, string> = {};
-    if (withKey) headers['x-api-key'] = this.options.apiKey!;
-    if (spec.method !== 'GET') headers['content-type'] = 'application/x-www-form-urlencoded';
+    const target = this.targets[endpoint];
+    const isGet = spec.method === 'GET';
+    const headers = isGet
+      ? withKey
+        ? this.headerSets.key
+        : this.headerSets.none
+      : withKey
+        ? this.headerSets.keyForm
+        : this.headerSets.form;
     let status: number;
     let text: string;
     let retryAfter: string | string[] | undefined;
@@ -238,10 +293,10 @@ export class RestTransport {
       // undici's own timers (no AbortController and timer per request on the hot path): the
       // answer must start within timeoutMs and the body must not stall for longer either.
       const response = await this.pool.request({
-        path,
+        path: query ? `${target}?${query}` : target,
         method: spec.method,
         headers,
-        body: spec.method === 'GET' ? undefined : body,
+        body: isGet ? undefined : body,
         headersTimeout: this.options.timeoutMs,
         bodyTimeout: this.options.timeoutMs,
       });

@@ -17,14 +17,16 @@ import WebSocket from 'ws';
 import { ExchangeError } from './errors';
 import {
   accountPositionEventSchema,
-  fastStreamPayload,
   depthEventSchema,
+  fastCheckFor,
   klineEventSchema,
   orderUpdateEventSchema,
   ownTradeEventSchema,
-  parseWire,
+  parseWireSlow,
   tickersPayloadSchema,
   tradesPayloadSchema,
+  UNSURE,
+  type FastCheck,
   type AccountPositionEvent,
   type DepthEvent,
   type KlineEvent,
@@ -124,6 +126,17 @@ const SCHEMA_BY_KIND = {
   ownTrade: ownTradeEventSchema,
 } as const;
 
+/** Looked up once: the per-message path should not even pay for the WeakMap lookup. */
+const FAST_CHECK_BY_KIND: Readonly<Record<StreamKind, FastCheck | undefined>> = {
+  trades: fastCheckFor(tradesPayloadSchema),
+  tickers: fastCheckFor(tickersPayloadSchema),
+  kline: fastCheckFor(klineEventSchema),
+  depth: fastCheckFor(depthEventSchema),
+  account: fastCheckFor(accountPositionEventSchema),
+  order: fastCheckFor(orderUpdateEventSchema),
+  ownTrade: fastCheckFor(ownTradeEventSchema),
+};
+
 export interface StreamClientOptions {
   streamUrl: string;
   authKeyProvider?: () => Promise<{ auth_key: string; timeout_duration: number }>;
@@ -149,11 +162,6 @@ interface Waiter {
  * Decodes one raw data message and hands it to `emit`; the same path the sockets use (the bench
  * feeds it directly). Returns false for a message that is not a data message.
  */
-/** The high-volume kinds that have a hand-written validator in wire.ts. */
-function isHotKind(kind: StreamKind): kind is 'trades' | 'order' | 'ownTrade' | 'account' {
-  return kind === 'trades' || kind === 'order' || kind === 'ownTrade' || kind === 'account';
-}
-
 export function decodeDataMessage(
   raw: string,
   emit: (kind: StreamKind, payload: unknown, stream: string) => void,
@@ -170,10 +178,12 @@ export function decodeDataMessage(
     if (kind === undefined) throw new Error(`Unknown stream "${stream}"`);
     kindCache?.set(stream, kind);
   }
-  const payload =
-    isHotKind(kind) && fastStreamPayload(kind, message.data)
-      ? message.data
-      : parseWire(SCHEMA_BY_KIND[kind], message.data, `${stream} payload`);
+  const check = FAST_CHECK_BY_KIND[kind];
+  let payload = check === undefined ? UNSURE : check(message.data);
+  // Only a payload the precompiled check cannot vouch for pays for zod (and for the label).
+  if (payload === UNSURE) {
+    payload = parseWireSlow(SCHEMA_BY_KIND[kind], message.data, `${stream} payload`);
+  }
   emit(kind, payload, stream);
   return true;
 }
@@ -368,6 +378,9 @@ export class StreamClient extends EventEmitter {
   private readonly waiters = new Map<string, Waiter[]>();
   private readonly unsubscribeWaiters = new Map<number, Waiter>();
   private readonly kindCache = new Map<string, StreamKind | undefined>();
+  /** Made once, not a fresh closure per message. */
+  private readonly emitDecoded = (kind: StreamKind, payload: unknown, stream: string): void =>
+    this.dispatch(kind, payload, stream);
   private nextId = 1;
   private nextConnectionIndex = 0;
   private state: StreamState = 'offline';
@@ -546,15 +559,7 @@ export class StreamClient extends EventEmitter {
   handleMessage(connection: Connection, raw: string): void {
     try {
       if (raw.charCodeAt(0) === 123 /* { */ && raw.includes('"stream"')) {
-        if (
-          decodeDataMessage(
-            raw,
-            (kind, payload, stream) => this.dispatch(kind, payload, stream),
-            this.kindCache,
-          )
-        ) {
-          return;
-        }
+        if (decodeDataMessage(raw, this.emitDecoded, this.kindCache)) return;
       }
       this.handleControl(connection, JSON.parse(raw) as Record<string, unknown>);
     } catch (error) {
@@ -579,13 +584,7 @@ export class StreamClient extends EventEmitter {
 
   /** Bench/test entry: decode one raw message exactly as if it came from a socket. */
   feedRaw(raw: string): void {
-    if (
-      !decodeDataMessage(
-        raw,
-        (kind, payload, stream) => this.dispatch(kind, payload, stream),
-        this.kindCache,
-      )
-    ) {
+    if (!decodeDataMessage(raw, this.emitDecoded, this.kindCache)) {
       throw new Error('Not a data message');
     }
   }

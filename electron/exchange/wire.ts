@@ -9,11 +9,27 @@
  */
 import { z } from 'zod';
 
-/** A decimal amount as the exchange sends it: a string of digits, optional sign and fraction. */
-const DECIMAL_PATTERN = /^-?\d+(\.\d+)?$/;
-
+/**
+ * A decimal amount as the exchange sends it: digits, optional leading minus and fraction
+ * (/^-?\d+(\.\d+)?$/). Scanned by hand: it runs for every amount of every stream message, and the
+ * scan is cheaper than a regular expression call on such short strings.
+ */
 export function isDecimalString(value: unknown): value is string {
-  return typeof value === 'string' && DECIMAL_PATTERN.test(value);
+  if (typeof value !== 'string') return false;
+  const end = value.length;
+  let i = end > 0 && value.charCodeAt(0) === 45 /* - */ ? 1 : 0;
+  const intStart = i;
+  while (i < end && isDigit(value.charCodeAt(i))) i++;
+  if (i === intStart) return false;
+  if (i === end) return true;
+  if (value.charCodeAt(i) !== 46 /* . */) return false;
+  const fracStart = ++i;
+  while (i < end && isDigit(value.charCodeAt(i))) i++;
+  return i === end && i > fracStart;
+}
+
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
 }
 
 /**
@@ -23,7 +39,7 @@ export function isDecimalString(value: unknown): value is string {
  */
 export const decimal = z.union([z.string(), z.number()]).transform((value, ctx) => {
   const text = typeof value === 'number' ? String(value) : value;
-  if (!DECIMAL_PATTERN.test(text)) {
+  if (!isDecimalString(text)) {
     ctx.addIssue({
       code: 'custom',
       message: `expected a decimal string, got ${JSON.stringify(value)}`,
@@ -225,8 +241,11 @@ const dateTimeText = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/, 'expected YYYY-MM-DD HH:MM:SS');
 
+/** Withdraw ids are strings; a deployment that sends integers gets them as strings too. */
+const withdrawId = z.union([z.string().min(1), integer]).transform((v) => String(v));
+
 export const withdrawRecordSchema = z.looseObject({
-  id: z.union([z.string().min(1), integer]).transform((v) => String(v)),
+  id: withdrawId,
   partnerTransfer: boolLike,
   address: z.string().optional(),
   amount: decimal,
@@ -412,8 +431,26 @@ export class WireError extends Error {
   }
 }
 
-/** Parses `value` with `schema`; on failure throws a WireError naming the first bad field. */
+/**
+ * Parses `value` with `schema`; on failure throws a WireError naming the first bad field. Values in
+ * the shape the exchange normally sends pass through the schema's precompiled check (see
+ * fastCheckFor); anything else, invalid input included, goes through zod itself.
+ */
 export function parseWire<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  what: string,
+): z.output<S> {
+  const fast = fastCheckFor(schema);
+  if (fast !== undefined) {
+    const checked = fast(value);
+    if (checked !== UNSURE) return checked as z.output<S>;
+  }
+  return parseWireSlow(schema, value, what);
+}
+
+/** The zod path of parseWire, for callers that already tried the fast check. */
+export function parseWireSlow<S extends z.ZodType>(
   schema: S,
   value: unknown,
   what: string,
@@ -432,14 +469,21 @@ export function parseWire<S extends z.ZodType>(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Fast path for the high-volume stream payloads. Checks the same rules as the schemas above on the
-// common shape (numbers as numbers, decimals as strings) and normalises in place; anything else
-// returns undefined and goes through the zod schema, which produces the precise error.
+// Precompiled checks. zod walks a schema generically (a context, an issue list and a result per
+// field, a fresh copy of every object), which costs more than the JSON.parse before it on a small
+// payload. The check compiled here from the same schema accepts only values that zod would accept
+// and returns what zod would return (objects and arrays are normalised in place, which is safe on
+// a value fresh from JSON.parse, and extra keys pass as in a loose object). Whatever it cannot
+// vouch for (an invalid value, a rare variant such as a numeric string id, a schema part it does
+// not know) gives UNSURE, and zod then decides and words the error. So the schemas stay the one
+// definition of what is accepted; the checks only make the common case cheap.
 
-const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
-const isText = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
+/** A fast check's answer for a value it cannot vouch for. */
+export const UNSURE: unique symbol = Symbol('unsure');
+/** Returns the parsed (possibly normalised in place) value, or UNSURE. */
+export type FastCheck = (value: unknown) => unknown;
 
-function fastSide(v: unknown): 'buy' | 'sell' | undefined {
+const sideCheck: FastCheck = (v) => {
   switch (v) {
     case 'buy':
     case 'bid':
@@ -452,108 +496,262 @@ function fastSide(v: unknown): 'buy' | 'sell' | undefined {
     case 'ASK':
       return 'sell';
     default:
+      return UNSURE;
+  }
+};
+
+const boolCheck: FastCheck = (v) => {
+  if (typeof v === 'boolean') return v;
+  // The string forms boolLike takes, with the same result.
+  switch (v) {
+    case 'true':
+    case 'TRUE':
+    case 'True':
+      return true;
+    case 'false':
+    case 'FALSE':
+    case 'False':
+      return false;
+    default:
+      return UNSURE;
+  }
+};
+
+const safeIntCheck: FastCheck = (v) => (Number.isSafeInteger(v) ? v : UNSURE);
+const decimalTextCheck: FastCheck = (v) => (isDecimalString(v) ? v : UNSURE);
+const nonEmptyTextCheck: FastCheck = (v) => (typeof v === 'string' && v.length > 0 ? v : UNSURE);
+
+/**
+ * The schema parts with a transform, which the compiler cannot see into: each with a check for
+ * its common input. The other forms they accept (a number as decimal, a numeric string as
+ * integer, an integer withdraw id) are left to zod. A transform missing here makes the compiler
+ * give up on every schema that contains it: slower, never wrong.
+ */
+const LEAF_CHECKS = new Map<z.ZodType, FastCheck>([
+  [decimal, decimalTextCheck],
+  [intLike, safeIntCheck],
+  [side, sideCheck],
+  [boolLike, boolCheck],
+  [withdrawId, nonEmptyTextCheck],
+]);
+
+/** Loosely typed view of the zod definitions the compiler reads. */
+interface Def {
+  type: string;
+  checks?: { _zod: { def: Record<string, unknown> } }[];
+  shape?: Record<string, z.ZodType>;
+  catchall?: z.ZodType;
+  element?: z.ZodType;
+  items?: z.ZodType[];
+  rest?: z.ZodType | null;
+  innerType?: z.ZodType;
+  entries?: Record<string, unknown>;
+  values?: unknown[];
+  defaultValue?: unknown;
+}
+
+const defOf = (schema: z.ZodType): Def => schema._zod.def as unknown as Def;
+
+/** How an object field may be absent: not at all, left out, or filled with a default. */
+type Presence = { kind: 'required' } | { kind: 'optional' } | { kind: 'default'; value: unknown };
+const required: Presence = { kind: 'required' };
+
+function compileField(schema: z.ZodType): { check: FastCheck; presence: Presence } | undefined {
+  const def = defOf(schema);
+  if (LEAF_CHECKS.has(schema)) return { check: LEAF_CHECKS.get(schema)!, presence: required };
+  if (def.type === 'optional' && def.innerType && !def.checks?.length) {
+    const check = compile(def.innerType);
+    return check && { check, presence: { kind: 'optional' } };
+  }
+  if (def.type === 'default' && def.innerType && !def.checks?.length) {
+    const value = def.defaultValue;
+    // A default object would have to be a fresh copy each time; none of the schemas has one.
+    if (typeof value === 'object' && value !== null) return undefined;
+    const inner = defOf(def.innerType);
+    const check = compile(inner.type === 'optional' ? inner.innerType! : def.innerType);
+    return check && { check, presence: { kind: 'default', value } };
+  }
+  const check = compile(schema);
+  return check && { check, presence: required };
+}
+
+function compileString(def: Def): FastCheck | undefined {
+  let min = 0;
+  let max = Infinity;
+  const patterns: RegExp[] = [];
+  for (const c of def.checks ?? []) {
+    const check = c._zod.def;
+    if (check.check === 'min_length') min = Math.max(min, check.minimum as number);
+    else if (check.check === 'max_length') max = Math.min(max, check.maximum as number);
+    else if (check.check === 'string_format' && check.format === 'regex') {
+      patterns.push(check.pattern as RegExp);
+    } else return undefined;
+  }
+  if (patterns.some((p) => p.global || p.sticky)) return undefined;
+  return (v) => {
+    if (typeof v !== 'string' || v.length < min || v.length > max) return UNSURE;
+    for (const p of patterns) if (!p.test(v)) return UNSURE;
+    return v;
+  };
+}
+
+/**
+ * Turns generated code into a check. Objects, arrays and tuples get code of their own rather than
+ * one shared loop over field checks: a shared loop's call site sees every field's check and is
+ * megamorphic, which measured several times slower than the straight-line code. The code only
+ * ever contains key names from the schemas above (as JSON string literals), never input. Where
+ * code generation is not allowed the schema simply has no fast check and zod does the work.
+ */
+function generate(args: Record<string, unknown>, body: string): FastCheck | undefined {
+  const names = Object.keys(args);
+  try {
+    const factory = new Function(
+      ...names,
+      `'use strict';\nreturn function check(v) {\n${body}\n};`,
+    ) as (...values: unknown[]) => FastCheck;
+    return factory(...names.map((name) => args[name]));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Code that runs check `fn` on `x` and either fails with UNSURE or writes a changed value. */
+const checkCode = (fn: string, target: string) =>
+  `o = ${fn}(x); if (o === UNSURE) return UNSURE; if (o !== x) ${target} = o;`;
+
+function compileObject(def: Def): FastCheck | undefined {
+  // Only loose objects: a stripping or strict object would not return the input's extra keys.
+  if (!def.shape || !def.catchall || defOf(def.catchall).type !== 'unknown') return undefined;
+  const args: Record<string, unknown> = { UNSURE, hasOwn: Object.hasOwn };
+  const lines = [
+    // zod leaves __proto__ out of its copy; checking in place cannot.
+    `if (typeof v !== 'object' || v === null || Array.isArray(v) || hasOwn(v, '__proto__')) return UNSURE;`,
+    'let x, o;',
+  ];
+  for (const [index, key] of Object.keys(def.shape).entries()) {
+    if (key === '__proto__') return undefined;
+    const field = compileField(def.shape[key]!);
+    if (!field) return undefined;
+    const fn = `c${index}`;
+    args[fn] = field.check;
+    const target = `v[${JSON.stringify(key)}]`;
+    lines.push(`x = ${target};`);
+    switch (field.presence.kind) {
+      case 'required':
+        lines.push(`if (x === undefined) return UNSURE;`, checkCode(fn, target));
+        break;
+      case 'optional':
+        lines.push(`if (x !== undefined) { ${checkCode(fn, target)} }`);
+        break;
+      case 'default':
+        args[`d${index}`] = field.presence.value;
+        lines.push(`if (x === undefined) ${target} = d${index}; else { ${checkCode(fn, target)} }`);
+        break;
+    }
+  }
+  lines.push('return v;');
+  return generate(args, lines.join('\n'));
+}
+
+function compileArray(def: Def): FastCheck | undefined {
+  const element = def.element && compile(def.element);
+  if (!element) return undefined;
+  return generate(
+    { UNSURE, element },
+    `if (!Array.isArray(v)) return UNSURE;
+let x, o;
+for (let i = 0; i < v.length; i++) { x = v[i]; ${checkCode('element', 'v[i]')} }
+return v;`,
+  );
+}
+
+function compileTuple(def: Def): FastCheck | undefined {
+  if (!def.items) return undefined;
+  const restAny = !!def.rest && defOf(def.rest).type === 'unknown';
+  if (def.rest && !restAny) return undefined;
+  const count = def.items.length;
+  const args: Record<string, unknown> = { UNSURE };
+  const lines = [
+    `if (!Array.isArray(v) || v.length < ${count}${restAny ? '' : ` || v.length > ${count}`}) return UNSURE;`,
+    'let x, o;',
+  ];
+  for (const [index, item] of def.items.entries()) {
+    const check = defOf(item).type === 'optional' ? undefined : compile(item);
+    if (!check) return undefined;
+    args[`c${index}`] = check;
+    lines.push(`x = v[${index}];`, checkCode(`c${index}`, `v[${index}]`));
+  }
+  lines.push('return v;');
+  return generate(args, lines.join('\n'));
+}
+
+/** Builds the check for a schema, or undefined when some part of it is beyond the compiler. */
+function compile(schema: z.ZodType): FastCheck | undefined {
+  const leaf = LEAF_CHECKS.get(schema);
+  if (leaf) return leaf;
+  const def = defOf(schema);
+  if (def.type === 'string') return compileString(def);
+  // Any check on a non-string (a refinement, a bound) is something the compiler cannot see into.
+  if (def.checks?.length) {
+    const onlySafeInt =
+      def.type === 'number' &&
+      def.checks.every(
+        (c) => c._zod.def.check === 'number_format' && c._zod.def.format === 'safeint',
+      );
+    return onlySafeInt ? safeIntCheck : undefined;
+  }
+  switch (def.type) {
+    case 'number':
+      return (v) => (typeof v === 'number' && Number.isFinite(v) ? v : UNSURE);
+    case 'boolean':
+      return (v) => (typeof v === 'boolean' ? v : UNSURE);
+    case 'unknown':
+      return (v) => v;
+    case 'enum': {
+      const allowed = new Set(Object.values(def.entries ?? {}));
+      return (v) => (allowed.has(v) ? v : UNSURE);
+    }
+    case 'literal': {
+      const allowed = new Set(def.values ?? []);
+      return (v) => (allowed.has(v) ? v : UNSURE);
+    }
+    case 'object':
+      return compileObject(def);
+    case 'array':
+      return compileArray(def);
+    case 'tuple':
+      return compileTuple(def);
+    default:
       return undefined;
   }
 }
 
-function fastBool(v: unknown): boolean | undefined {
-  if (v === true || v === 'true') return true;
-  if (v === false || v === 'false') return false;
-  return undefined;
+const compiledChecks = new WeakMap<z.ZodType, FastCheck | null>();
+
+/** The precompiled check of a schema (compiled on first use), or undefined if it has none. */
+export function fastCheckFor(schema: z.ZodType): FastCheck | undefined {
+  let check = compiledChecks.get(schema);
+  if (check === undefined) {
+    check = compile(schema) ?? null;
+    compiledChecks.set(schema, check);
+  }
+  return check ?? undefined;
 }
 
-function fastTrade(t: Record<string, unknown>): boolean {
-  const s = fastSide(t.S);
-  const m = fastBool(t.m);
-  if (s === undefined || m === undefined) return false;
-  if (!isInt(t.E) || !isInt(t.a) || !isInt(t.b) || !isInt(t.t) || !isText(t.s)) return false;
-  if (!isDecimalString(t.p) || !isDecimalString(t.q)) return false;
-  t.S = s;
-  t.m = m;
-  return true;
-}
-
-function fastOrderUpdate(o: Record<string, unknown>): boolean {
-  const s = fastSide(o.S);
-  const m = fastBool(o.m);
-  if (s === undefined || m === undefined) return false;
-  if (!isInt(o.E) || !isInt(o.O) || !isInt(o.i) || !isText(o.s) || typeof o.c !== 'string') {
-    return false;
-  }
-  if (o.X !== 'idle' && o.X !== 'wait' && o.X !== 'done' && o.X !== 'cancel') return false;
-  if (o.o !== 'limit' && o.o !== 'stop_limit') return false;
-  if (
-    !isDecimalString(o.V) ||
-    !isDecimalString(o.p) ||
-    !isDecimalString(o.q) ||
-    !isDecimalString(o.v) ||
-    !isDecimalString(o.z)
-  ) {
-    return false;
-  }
-  o.S = s;
-  o.m = m;
-  return true;
-}
-
-function fastOwnTrade(o: Record<string, unknown>): boolean {
-  const s = fastSide(o.S);
-  const m = fastBool(o.m);
-  if (s === undefined || m === undefined) return false;
-  if (!isInt(o.E) || !isInt(o.a) || !isInt(o.b) || !isInt(o.o) || !isInt(o.t)) return false;
-  if (!isText(o.s) || typeof o.U !== 'string' || typeof o.c !== 'string') return false;
-  if (
-    !isDecimalString(o.f) ||
-    !isDecimalString(o.p) ||
-    !isDecimalString(o.q) ||
-    !isDecimalString(o.w)
-  ) {
-    return false;
-  }
-  o.S = s;
-  o.m = m;
-  return true;
-}
-
-function fastAccount(o: Record<string, unknown>): boolean {
-  if (!isInt(o.E) || !Array.isArray(o.B)) return false;
-  for (const b of o.B as unknown[]) {
-    if (typeof b !== 'object' || b === null) return false;
-    const r = b as Record<string, unknown>;
-    if (!isText(r.a) || !isDecimalString(r.b) || !isDecimalString(r.l)) return false;
-  }
-  return true;
-}
+const STREAM_SCHEMAS = {
+  trades: tradesPayloadSchema,
+  order: orderUpdateEventSchema,
+  ownTrade: ownTradeEventSchema,
+  account: accountPositionEventSchema,
+} as const;
 
 /**
  * Validates and normalises (in place) a trades, orderUpdate, ownTrade or account payload in its
  * common shape. Returns false when the payload needs the full schema (variant or invalid).
  */
-export function fastStreamPayload(
-  kind: 'trades' | 'order' | 'ownTrade' | 'account',
-  data: unknown,
-): boolean {
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) return false;
-  const record = data as Record<string, unknown>;
-  switch (kind) {
-    case 'trades': {
-      const trades = record.trades;
-      if (!Array.isArray(trades)) return false;
-      // Normalised values are valid schema input too, so a fallback after a partial pass is safe.
-      for (const t of trades as unknown[]) {
-        if (typeof t !== 'object' || t === null || !fastTrade(t as Record<string, unknown>)) {
-          return false;
-        }
-      }
-      return true;
-    }
-    case 'order':
-      return fastOrderUpdate(record);
-    case 'ownTrade':
-      return fastOwnTrade(record);
-    case 'account':
-      return fastAccount(record);
-  }
+export function fastStreamPayload(kind: keyof typeof STREAM_SCHEMAS, data: unknown): boolean {
+  const check = fastCheckFor(STREAM_SCHEMAS[kind]);
+  return check !== undefined && check(data) !== UNSURE;
 }
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
