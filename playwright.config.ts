@@ -1,6 +1,6 @@
 import { defineConfig } from '@playwright/test';
+import { chromiumLaunchOptions } from './test/e2e/support/chromium';
 
-// Debian's Chromium: Playwright's own browser download cannot work on this network.
 export default defineConfig({
   testDir: 'test/e2e',
   testMatch: '**/*.spec.ts',
@@ -11,17 +11,6 @@ export default defineConfig({
   reporter: [['list']],
   use: {
     viewport: { width: 1280, height: 800 },
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    },
+    launchOptions: chromiumLaunchOptions,
   },
 });

@@ -20,6 +20,7 @@ import { startSandbox } from '../electron/sandbox/index';
 import { DemoSecretStore } from '../electron/secrets';
 import { startBrowserMode } from '../electron/serve/host';
 import type { SpotfolioBridge } from '../shared/contract';
+import { chromiumLaunchOptions } from '../test/e2e/support/chromium';
 import { figure, percentile, type Bench, type Figure } from './figure';
 
 const RATE_PER_SECOND = 200;
@@ -29,15 +30,6 @@ const FILL_QTY = '0.001';
 const PRICE = '60000';
 const MAX_PROBES = 100;
 const repoRoot = resolve(import.meta.dirname, '..');
-const chromiumFlags = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 const wallClock = () => performance.timeOrigin + performance.now();
 
@@ -83,10 +75,7 @@ async function fillToPage(): Promise<Figure[]> {
     log: () => undefined,
   });
   const host = await startBrowserMode({ app, rendererDir: join(repoRoot, 'out/renderer') });
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: chromiumFlags,
-  });
+  const browser = await chromium.launch(chromiumLaunchOptions);
   try {
     const profile = await app.handlers['profiles.add']({
       name: 'Bench maker',

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { chromium, type Browser, type Page } from '@playwright/test';
+import { chromiumLaunchOptions } from '../test/e2e/support/chromium';
 import { figure, type Bench, type Figure } from './figure';
 import { openDatabase } from '../electron/store/database';
 import { WithdrawsRepository } from '../electron/store/withdraws';
@@ -22,15 +23,6 @@ import type { WithdrawInput } from '../electron/store/types';
 import type { SpotfolioBridge } from '../shared/contract';
 
 const repoRoot = resolve(import.meta.dirname, '..');
-const chromiumFlags = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 const urlPattern = /(http:\/\/(?:127\.0\.0\.1|localhost):\d+\/\S*)/;
 
 interface Running {
@@ -110,10 +102,7 @@ function median(values: number[]): number {
 }
 
 async function withBrowser<T>(run: (browser: Browser) => Promise<T>): Promise<T> {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: chromiumFlags,
-  });
+  const browser = await chromium.launch(chromiumLaunchOptions);
   try {
     return await run(browser);
   } finally {
