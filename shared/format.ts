@@ -194,6 +194,16 @@ export function maskAmount(text: string, privacyMode: boolean): string {
   return privacyMode ? privacyMask : text;
 }
 
+const numberInText = /[+-]?\d[\d,]*(?:\.\d+)?/g;
+
+/**
+ * A sentence with every number hidden in privacy mode. Notification texts carry amounts inside
+ * their words ("Buy 0.5 BTCUSDT at 60,000"), so they are masked as a whole, ids and counts too.
+ */
+export function maskNumbers(text: string, privacyMode: boolean): string {
+  return privacyMode ? text.replace(numberInText, privacyMask) : text;
+}
+
 /** "btcusdt" with its assets -> "BTC/USDT". */
 export function formatSymbol(symbol: string, baseAsset?: string, quoteAsset?: string): string {
   if (baseAsset && quoteAsset) return `${baseAsset.toUpperCase()}/${quoteAsset.toUpperCase()}`;

@@ -6,6 +6,7 @@
  * happened while disconnected stays missing.
  */
 import Decimal from 'decimal.js';
+import { formatAmount, formatSymbol } from '../../shared/format';
 import type { ConnectionState, DataKind, Settings } from '../../shared/types';
 import type { Emit } from '../api/context';
 import { toOrderUpdate, toOwnTradeUpdate } from '../api/views';
@@ -156,8 +157,10 @@ export class LiveSession {
         this.notifyDeps,
         'cancel',
         'Order canceled',
-        `${capitalise(update.side)} ${update.origQty} ${update.symbol} at ${update.price} was canceled` +
-          (new Decimal(update.executedQty).gt(0) ? ` (${update.executedQty} filled)` : ''),
+        `${orderText(update.side, update.origQty, update.symbol, update.price)} was canceled` +
+          (new Decimal(update.executedQty).gt(0)
+            ? ` (${formatAmount(update.executedQty)} filled)`
+            : ''),
       );
     }
   }
@@ -197,8 +200,8 @@ export class LiveSession {
       this.notifyDeps,
       'fill',
       update.side === 'buy' ? 'Buy order filled' : 'Sell order filled',
-      `${capitalise(update.side)} ${update.qty} ${update.symbol} at ${update.price}` +
-        ` (fee ${update.fee} ${update.feeCurrency})`,
+      `${orderText(update.side, update.qty, update.symbol, update.price)}` +
+        ` (fee ${amountText(update.fee, update.feeCurrency)})`,
     );
     this.fillGroups.set(update.orderId, {
       side: update.side,
@@ -225,8 +228,8 @@ export class LiveSession {
         this.notifyDeps,
         'fill',
         side === 'buy' ? 'Buy order filled' : 'Sell order filled',
-        `${count} more fills: ${capitalise(side)} ${qty.toFixed()} ${symbol}, last at ` +
-          `${group.lastPrice} (fees ${fee.toFixed()} ${group.feeCurrency})`,
+        `${count} more fills: ${orderText(side, qty.toFixed(), symbol, group.lastPrice, 'last at')}` +
+          ` (fees ${amountText(fee.toFixed(), group.feeCurrency)})`,
       ),
     );
     if (!continueWindow) return;
@@ -249,7 +252,8 @@ export class LiveSession {
     // a withdrawal or a transfer. Trading moves balances on every order, which is not news.
     if (batch.orders.length === 0 && batch.trades.length === 0 && batch.balances.length > 0) {
       const lines = batch.balances.map(
-        (b) => `${b.asset.toUpperCase()}: ${new Decimal(b.free).plus(b.locked).toFixed()}`,
+        (b) =>
+          `${b.asset.toUpperCase()} balance: ${formatAmount(new Decimal(b.free).plus(b.locked).toFixed())}`,
       );
       this.guard('balance notification', () =>
         notify(this.notifyDeps, 'balance', 'Balance changed', lines.join(', ')),
@@ -286,4 +290,15 @@ export class LiveSession {
 
 function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** "Sell 0.001 BTCUSDT at 60,000": what a notification says of an order or a fill. */
+function orderText(side: string, qty: string, symbol: string, price: string, at = 'at'): string {
+  const what = `${capitalise(side)} ${formatAmount(qty)} ${formatSymbol(symbol)}`;
+  return `${what}${at === 'at' ? '' : ','} ${at} ${formatAmount(price)}`;
+}
+
+/** "48,087.25 USDT" */
+function amountText(amount: string, asset: string): string {
+  return `${formatAmount(amount)} ${asset.toUpperCase()}`;
 }

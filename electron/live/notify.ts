@@ -2,6 +2,7 @@
  * Notifications: every one is recorded in the store and sent to the renderer as a 'notification'
  * event; the desktop Notifier shows it only when the user's settings want that kind.
  */
+import { maskNumbers } from '../../shared/format';
 import type { NotificationKind, NotificationView, Settings } from '../../shared/types';
 import type { Logger } from '../log';
 import type { Store } from '../store';
@@ -58,9 +59,11 @@ export function notify(
   };
   deps.emit('notification', view);
   deps.emit('data.changed', { profileId: deps.profileId, kinds: ['notifications'] });
-  if (deps.notifier && wanted(kind, deps.settings())) {
+  const settings = deps.settings();
+  if (deps.notifier && wanted(kind, settings)) {
     try {
-      deps.notifier.show({ kind, title, body });
+      // A desktop notification is seen by whoever looks at the screen: privacy mode hides its amounts.
+      deps.notifier.show({ kind, title, body: maskNumbers(body, settings.privacyMode) });
     } catch (error) {
       deps.log.error('The desktop notification could not be shown', error);
     }

@@ -138,7 +138,12 @@ export function App() {
     setTimeout(() => setToasts((list) => list.filter((t) => t.id !== id)), 7000);
   }, []);
   useBridgeEvent('notification', (n) =>
-    toast({ title: n.title, body: n.body, tone: n.kind === 'fill' ? 'success' : 'info' }),
+    toast({
+      title: n.title,
+      body: n.body,
+      tone: n.kind === 'fill' ? 'success' : 'info',
+      hasAmounts: true,
+    }),
   );
 
   const theme = boot?.settings.theme ?? 'system';
@@ -224,6 +229,7 @@ export function App() {
       </div>
       <Toasts
         toasts={toasts}
+        privacyMode={privacy}
         onDismiss={(id) => setToasts((list) => list.filter((t) => t.id !== id))}
       />
     </AppContext.Provider>

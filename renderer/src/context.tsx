@@ -20,7 +20,12 @@ export interface AppContextValue {
   updateSettings: (patch: Partial<Settings>) => Promise<void>;
   reloadProfiles: () => Promise<void>;
   navigate: (route: Route) => void;
-  toast: (toast: { title: string; body?: string; tone?: 'info' | 'success' | 'error' }) => void;
+  toast: (toast: {
+    title: string;
+    body?: string;
+    tone?: 'info' | 'success' | 'error';
+    hasAmounts?: boolean;
+  }) => void;
 }
 
 export const AppContext = createContext<AppContextValue | null>(null);

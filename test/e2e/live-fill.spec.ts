@@ -38,6 +38,13 @@ test('a fill arrives live as a toast and in Activity', async ({ page }) => {
 
   await goTo(page, 'activity');
   await expect(page.getByTestId('feed-trade').first()).toContainText('BTCUSDT');
-  await expect(page.getByTestId('notification-item').first()).toBeVisible();
+  const fillNotification = page.getByTestId('notification-item').filter({ hasText: /filled/ });
+  await expect(fillNotification.first()).toContainText('0.001 BTCUSDT');
   await screenshot(page, 'activity');
+
+  // Privacy mode hides the amounts inside the notification texts too.
+  await page.getByTestId('privacy-toggle').click();
+  await expect(fillNotification.first()).toContainText('•••• BTCUSDT at ••••');
+  await expect(fillNotification.first()).not.toContainText('0.001');
+  await page.getByTestId('privacy-toggle').click();
 });

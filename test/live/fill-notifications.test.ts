@@ -15,6 +15,8 @@ let app: SpotfolioApp;
 let dir: ReturnType<typeof tempDir>;
 let taker: { apiKey: string; secretKey: string };
 const events: { event: EventName; payload: unknown }[] = [];
+/** What the desktop would have shown. */
+const desktop: { kind: string; title: string; body: string }[] = [];
 
 function eventsOf<E extends EventName>(event: E): EventPayloads[E][] {
   return events.filter((e) => e.event === event).map((e) => e.payload as EventPayloads[E]);
@@ -47,6 +49,7 @@ beforeAll(async () => {
     secrets: testSecretStore().store,
     demo: 'off',
     log: () => undefined,
+    notifier: { show: (n) => desktop.push(n) },
   });
   app.onEvent((event, payload) => events.push({ event, payload }));
   await app.handlers['profiles.add']({
@@ -90,10 +93,31 @@ describe('fill notifications', () => {
       const seen = eventsOf('notification').filter((n) => n.kind === 'fill');
       return seen.length === 2 ? seen : undefined;
     });
-    expect(fills[0]!.body).toBe('Sell 0.001 btcusdt at 60000 (fee 0.06 usdt)');
-    expect(fills[1]!.body).toContain('4 more fills: Sell 0.004 btcusdt');
+    expect(fills[0]!.body).toBe('Sell 0.001 BTCUSDT at 60,000 (fee 0.06 USDT)');
+    expect(fills[1]!.body).toContain('4 more fills: Sell 0.004 BTCUSDT, last at 60,000');
     // The window closes when no more fills come: nothing further is notified.
     await new Promise((done) => setTimeout(done, 1500));
     expect(eventsOf('notification').filter((n) => n.kind === 'fill')).toHaveLength(2);
+  });
+
+  it('hides the amounts of desktop notifications in privacy mode, and keeps them in the history', async () => {
+    await app.handlers['settings.update']({ privacyMode: true });
+    const before = desktop.length;
+    await app.handlers['orders.place']({
+      symbol: 'btcusdt',
+      side: 'sell',
+      type: 'limit',
+      quantity: '0.002',
+      price: '61000',
+    });
+    await takerBuys('0.002', '61000');
+    const shown = await eventually('the desktop notification of the fill', () =>
+      desktop.slice(before).find((n) => n.kind === 'fill'),
+    );
+    expect(shown.body).toBe('Sell •••• BTCUSDT at •••• (fee •••• USDT)');
+    const recorded = eventsOf('notification')
+      .filter((n) => n.kind === 'fill')
+      .at(-1);
+    expect(recorded?.body).toBe('Sell 0.002 BTCUSDT at 61,000 (fee 0.122 USDT)');
   });
 });

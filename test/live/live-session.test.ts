@@ -72,7 +72,7 @@ describe('live session', () => {
     const fill = await eventually('a fill notification', () =>
       eventsOf('notification').find((n) => n.kind === 'fill'),
     );
-    expect(fill.body).toContain('ethusdt');
+    expect(fill.body).toContain('ETHUSDT');
     await eventually('the balances of the fill in a batch', () =>
       eventsOf('live.batch').find((b) => b.balances.some((x) => x.asset === 'eth')),
     );

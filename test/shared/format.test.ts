@@ -12,6 +12,7 @@ import {
   formatValue,
   groupThousands,
   maskAmount,
+  maskNumbers,
   percentChange,
   quotePrecision,
   toDecimal,
@@ -148,6 +149,10 @@ describe('small helpers', () => {
     expect(groupThousands('1234567')).toBe('1,234,567');
     expect(maskAmount('1,000', true)).toBe('••••');
     expect(maskAmount('1,000', false)).toBe('1,000');
+    expect(maskNumbers('Buy 1,234.5 BTCUSDT at 60,000 (fee -0.1 USDT) #7', true)).toBe(
+      'Buy •••• BTCUSDT at •••• (fee •••• USDT) #••••',
+    );
+    expect(maskNumbers('Buy 1,234.5 BTCUSDT', false)).toBe('Buy 1,234.5 BTCUSDT');
     expect(formatSymbol('btcusdt', 'btc', 'usdt')).toBe('BTC/USDT');
     expect(formatSymbol('btcusdt')).toBe('BTCUSDT');
     expect(decimalsOfStep('0.01000000')).toBe(2);

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { ActivityItem, NotificationView } from '../../../shared/types';
-import { formatDateTime } from '../../../shared/format';
+import { formatDateTime, maskNumbers } from '../../../shared/format';
 import { useApp } from '../context';
 import { bridge } from '../lib/bridge';
 import { useBridgeEvent, useFrameBatcher, useQuery } from '../lib/hooks';
@@ -8,7 +8,7 @@ import { feedLimit, mergeFeed } from '../lib/feed';
 import { Amount, EmptyState, ErrorBox, PageHeader, Skeleton } from '../components/common';
 
 export function Activity() {
-  const { activeProfile } = useApp();
+  const { activeProfile, settings } = useApp();
   const [feed, setFeed] = useState<ActivityItem[] | null>(null);
   const [feedError, setFeedError] = useState<unknown>(undefined);
   const notifications = useQuery(
@@ -104,7 +104,8 @@ export function Activity() {
                 >
                   <span className="feed-time">{formatDateTime(n.time).slice(5)}</span>
                   <span>
-                    <strong>{n.title}</strong> <span className="muted">{n.body}</span>
+                    <strong>{n.title}</strong>{' '}
+                    <span className="muted">{maskNumbers(n.body, settings.privacyMode)}</span>
                   </span>
                 </li>
               ))}
@@ -129,8 +130,14 @@ function FeedText({ item }: { item: ActivityItem }) {
     return (
       <span>
         <span className="badge">Order</span> <span className={`side-${o.side}`}>{o.side}</span>{' '}
-        {o.symbol.toUpperCase()} {o.origQty} @ {o.price} — {orderStatusText[o.status]}
-        {o.executedQty !== '0' && o.status !== 'done' ? ` (filled ${o.executedQty})` : ''}
+        {o.symbol.toUpperCase()} <Amount value={o.origQty} /> @ <Amount value={o.price} /> —{' '}
+        {orderStatusText[o.status]}
+        {o.executedQty !== '0' && o.status !== 'done' && (
+          <>
+            {' '}
+            (filled <Amount value={o.executedQty} />)
+          </>
+        )}
       </span>
     );
   }
@@ -139,7 +146,7 @@ function FeedText({ item }: { item: ActivityItem }) {
     return (
       <span>
         <span className="badge ok">Fill</span> <span className={`side-${t.side}`}>{t.side}</span>{' '}
-        {t.qty} {t.symbol.toUpperCase()} @ {t.price}, fee{' '}
+        <Amount value={t.qty} /> {t.symbol.toUpperCase()} @ <Amount value={t.price} />, fee{' '}
         <Amount value={t.fee} asset={t.feeCurrency} unit />
       </span>
     );

@@ -98,7 +98,8 @@ function OpenOrders() {
       await bridge().orders.cancel({ symbol: order.symbol, orderId: order.id });
       toast({
         title: 'Order cancelled',
-        body: `${order.side} ${order.origQty} ${order.symbol.toUpperCase()} @ ${order.price}`,
+        body: orderSummary(order),
+        hasAmounts: true,
       });
       open.reload();
     } catch (caught) {
@@ -466,8 +467,9 @@ export function PlaceOrderForm(props: { symbol?: string }) {
       const placed = await bridge().orders.place(order);
       toast({
         title: 'Order placed',
-        body: `${placed.side} ${placed.origQty} ${placed.symbol.toUpperCase()} @ ${placed.price}`,
+        body: orderSummary(placed),
         tone: 'success',
+        hasAmounts: true,
       });
       setConfirm(null);
       setQuantity('');
@@ -628,4 +630,10 @@ export function PlaceOrderForm(props: { symbol?: string }) {
       )}
     </form>
   );
+}
+
+/** "Buy 0.001 BTCUSDT at 61,250.07", for toasts. */
+function orderSummary(order: OrderView): string {
+  const side = order.side === 'buy' ? 'Buy' : 'Sell';
+  return `${side} ${formatAmount(order.origQty)} ${order.symbol.toUpperCase()} at ${formatAmount(order.price)}`;
 }
