@@ -19,6 +19,7 @@ export function useBridgeEvent<E extends EventName>(
 export interface QueryState<T> {
   data: T | undefined;
   error: unknown;
+  /** True while the first answer for this key is awaited; reloads behind shown data are quiet. */
   loading: boolean;
   reload: () => void;
 }
@@ -59,8 +60,13 @@ export function useQuery<T>(
     }
     inFlight.current = true;
     again.current = false;
+    // A reload behind data already on screen changes nothing visible until its answer comes.
     setState((previous) =>
-      previous.key === key ? { ...previous, loading: true } : { key, loading: true },
+      previous.key !== key
+        ? { key, loading: true }
+        : previous.data === undefined && !previous.loading
+          ? { ...previous, loading: true }
+          : previous,
     );
     const settle = () => {
       inFlight.current = false;
@@ -72,7 +78,17 @@ export function useQuery<T>(
     const pending = early ? early.promise.catch(() => loader.current()) : loader.current();
     pending.then(
       (data) => {
-        if (currentKey.current === key) setState({ key, data, error: undefined, loading: false });
+        if (currentKey.current !== key) return settle();
+        // The same answer again (most live changes touch other data) keeps the object on screen,
+        // so React skips the render: charts are not redrawn for nothing.
+        setState((previous) =>
+          previous.key === key &&
+          !previous.loading &&
+          previous.error === undefined &&
+          sameJson(previous.data, data)
+            ? previous
+            : { key, data, error: undefined, loading: false },
+        );
         settle();
       },
       (error: unknown) => {
@@ -101,6 +117,10 @@ export function useQuery<T>(
     loading: state.loading || !sameKey,
     reload: run,
   };
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return a !== undefined && JSON.stringify(a) === JSON.stringify(b);
 }
 
 /** The current time, refreshed every `intervalMs`, for "5 min ago" labels. */

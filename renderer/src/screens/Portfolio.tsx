@@ -1,4 +1,4 @@
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, memo, Suspense, useMemo, useState } from 'react';
 import Decimal from 'decimal.js';
 import type { HistoryRange } from '../../../shared/types';
 import { formatPercent, privacyMask } from '../../../shared/format';
@@ -164,7 +164,8 @@ export function Portfolio() {
   );
 }
 
-function HistoryCard({ quote }: { quote: string }) {
+/** Its own queries and state: a new summary (every live change) does not redraw this chart. */
+const HistoryCard = memo(function HistoryCard({ quote }: { quote: string }) {
   const { settings } = useApp();
   const [range, setRange] = useState<HistoryRange>('week');
   const history = useQuery(
@@ -228,4 +229,4 @@ function HistoryCard({ quote }: { quote: string }) {
       )}
     </div>
   );
-}
+});
