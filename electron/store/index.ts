@@ -21,6 +21,8 @@
  *                     pruneSnapshots(pid, before)
  * store.prices        upsertTickers(pid, tickers) upsertTickerEvents(pid, events) upsertMany(pid, rows)
  *                     get(pid, symbol) list(pid)
+ *                     saveCloses(pid, symbol, interval, [{openTime, close}], keepFrom)
+ *                     closes(pid, symbol, interval, from, to)   (finished candles only)
  * store.withdraws     upsertMany(pid, wireRecords) / ingest(...) -> rows changed
  *                     page(pid, {coin, type: 'onchain'|'partner', status, from, to, search,
  *                                sort: 'time'|'amount', direction, offset, limit}) -> {rows, total}

@@ -229,6 +229,22 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 4,
+    name: 'closes of finished candles',
+    up: `
+      -- "Current holdings at past prices" needs candles, and klines are limited to one call a
+      -- second: a finished candle never changes, so each is fetched once and kept.
+      CREATE TABLE kline_closes (
+        profile_id TEXT NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+        symbol     TEXT NOT NULL,
+        interval   TEXT NOT NULL,
+        open_time  INTEGER NOT NULL,
+        close      TEXT NOT NULL,
+        PRIMARY KEY (profile_id, symbol, interval, open_time)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 /** The schema version this build of the app writes. */

@@ -1,6 +1,9 @@
-/** Latest 24h ticker per symbol and profile, from REST tickers or the all-market ticker stream. */
+/**
+ * Latest 24h ticker per symbol and profile, from REST tickers or the all-market ticker stream;
+ * and the closes of finished candles per symbol and interval, for values at past prices.
+ */
 import type Database from 'better-sqlite3';
-import type { PriceRow, TickerEventInput, TickerInput } from './types';
+import type { KlineClose, PriceRow, TickerEventInput, TickerInput } from './types';
 import { decimalText, integerMs } from './util';
 
 const COLUMNS = 'symbol, last, open, high, low, bid, ask, volume, at';
@@ -10,6 +13,8 @@ export class PricesRepository {
   private readonly getStatement;
   private readonly listStatement;
   private readonly upsertTransaction;
+  private readonly saveClosesTransaction;
+  private readonly closesStatement;
 
   constructor(db: Database.Database) {
     // An older ticker never overwrites a newer one (stream and REST can interleave).
@@ -29,6 +34,62 @@ export class PricesRepository {
     this.upsertTransaction = db.transaction((profileId: string, rows: readonly PriceRow[]) => {
       for (const row of rows) this.upsertStatement.run({ profileId, ...checked(row) });
     });
+    const insertClose = db.prepare(`INSERT OR REPLACE INTO kline_closes
+      (profile_id, symbol, interval, open_time, close) VALUES (?, ?, ?, ?, ?)`);
+    const pruneCloses = db.prepare(
+      'DELETE FROM kline_closes WHERE profile_id = ? AND symbol = ? AND interval = ? AND open_time < ?',
+    );
+    this.saveClosesTransaction = db.transaction(
+      (
+        profileId: string,
+        symbol: string,
+        interval: string,
+        closes: readonly KlineClose[],
+        keepFrom: number,
+      ) => {
+        for (const { openTime, close } of closes) {
+          const what = `${symbol} ${interval} candle`;
+          insertClose.run(
+            profileId,
+            symbol,
+            interval,
+            integerMs(openTime, `${what} open time`),
+            decimalText(close, `${what} close`),
+          );
+        }
+        pruneCloses.run(profileId, symbol, interval, keepFrom);
+      },
+    );
+    this.closesStatement = db.prepare<[string, string, string, number, number], KlineClose>(
+      `SELECT open_time AS openTime, close FROM kline_closes
+       WHERE profile_id = ? AND symbol = ? AND interval = ? AND open_time BETWEEN ? AND ?
+       ORDER BY open_time`,
+    );
+  }
+
+  /**
+   * Keeps the closes of finished candles (a candle is only ever stored once it has closed, so a
+   * later fetch can never change it) and forgets those older than `keepFrom`.
+   */
+  saveCloses(
+    profileId: string,
+    symbol: string,
+    interval: string,
+    closes: readonly KlineClose[],
+    keepFrom: number,
+  ): void {
+    this.saveClosesTransaction(profileId, symbol, interval, closes, keepFrom);
+  }
+
+  /** Closes with open times in [from, to], oldest first. */
+  closes(
+    profileId: string,
+    symbol: string,
+    interval: string,
+    from: number,
+    to: number,
+  ): KlineClose[] {
+    return this.closesStatement.all(profileId, symbol, interval, from, to);
   }
 
   upsertMany(profileId: string, rows: readonly PriceRow[]): void {

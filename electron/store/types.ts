@@ -114,6 +114,12 @@ export interface PriceRow {
   at: number;
 }
 
+/** A finished candle's close. */
+export interface KlineClose {
+  openTime: number;
+  close: Decimal;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Withdraws
 

@@ -22,6 +22,7 @@ import type {
   FundSnapshotInput,
   FundSnapshotRow,
   JsonValue,
+  KlineClose,
   OwnTradeRow,
   PriceRow,
   SubAccountRow,
@@ -31,6 +32,12 @@ import type {
   OwnTradeQuery,
   SubTransferQuery,
 } from '../store/types';
+
+/** One symbol's candles of one interval. */
+export interface KlineSeries {
+  symbol: string;
+  interval: string;
+}
 
 export interface SyncStatePort {
   get<T extends JsonValue>(profileId: string, key: string): { cursor: T; updatedAt: number } | null;
@@ -47,6 +54,23 @@ export interface SyncStorePort {
 
   replaceTickers(profileId: string, tickers: Ticker[], at: number): void;
   prices(profileId: string): PriceRow[];
+  /**
+   * Closes of finished candles, and the span [from, to] of open times already fetched (a candle
+   * the exchange does not have inside it is known to be missing, not still to fetch).
+   */
+  klineCloses(
+    profileId: string,
+    series: KlineSeries,
+    from: number,
+    to: number,
+  ): { closes: KlineClose[]; covered: { from: number; to: number } | null };
+  putKlineCloses(
+    profileId: string,
+    series: KlineSeries,
+    closes: KlineClose[],
+    covered: { from: number; to: number },
+    at: number,
+  ): void;
 
   putAccount(profileId: string, info: AccountInfo, at: number): void;
 

@@ -18,6 +18,9 @@ export const STATE_KEYS = {
 
 type SymbolAssets = { symbol: string; baseAsset: string; quoteAsset: string }[];
 
+/** The span of candle open times fetched for one symbol and interval (closes in kline_closes). */
+const klinesKey = (symbol: string, interval: string) => `klines.${symbol}.${interval}`;
+
 const ports = new WeakMap<Store, SyncStorePort>();
 
 export function storePort(store: Store): SyncStorePort {
@@ -83,6 +86,17 @@ function createPort(store: Store): SyncStorePort {
       mergeSymbolAssets(profileId, tickers, at);
     },
     prices: (profileId) => store.prices.list(profileId),
+    klineCloses: (profileId, { symbol, interval }, from, to) => ({
+      closes: store.prices.closes(profileId, symbol, interval, from, to),
+      covered:
+        store.syncState.get<{ from: number; to: number }>(profileId, klinesKey(symbol, interval))
+          ?.cursor ?? null,
+    }),
+    putKlineCloses: (profileId, { symbol, interval }, closes, covered, at) =>
+      store.transaction(() => {
+        store.prices.saveCloses(profileId, symbol, interval, closes, covered.from);
+        state.set(profileId, klinesKey(symbol, interval), covered, at);
+      }),
 
     putAccount: (profileId, info, at) =>
       state.set(

@@ -5,7 +5,7 @@
  */
 import Decimal from 'decimal.js';
 import type { ExchangeClient, Kline, KlineInterval } from '../exchange';
-import type { Store } from '../store';
+import type { KlineClose, Store } from '../store';
 import type {
   FundsView,
   HistoryRange,
@@ -230,6 +230,7 @@ export async function portfolioHistory(
       to: backfillEnd,
       interval,
       stepMs,
+      now,
     });
     points.unshift(...backfill);
   }
@@ -242,7 +243,7 @@ async function holdingsAtPastPrices(
   client: ExchangeClient,
   profileId: string,
   quoteAsset: string,
-  window: { from: number; to: number; interval: KlineInterval; stepMs: number },
+  window: { from: number; to: number; interval: KlineInterval; stepMs: number; now: number },
 ): Promise<ValuePoint[]> {
   const holdings = port
     .funds(profileId)
@@ -256,17 +257,10 @@ async function holdingsAtPastPrices(
     .map((h) => ({ ...h, hops: book.path(quoteAsset, h.asset) }))
     .filter((h): h is typeof h & { hops: NonNullable<typeof h.hops> } => h.hops !== null);
   const symbols = [...new Set(paths.flatMap((p) => p.hops.map((hop) => hop.symbol)))];
-  const limit = Math.min(MAX_KLINES, Math.ceil((window.to - window.from) / window.stepMs) + 1);
   const closes = new Map<string, Map<number, Decimal>>();
   for (const symbol of symbols) {
-    const klines: Kline[] = await client.market.klines({
-      symbol,
-      interval: window.interval,
-      startTime: window.from,
-      endTime: window.to,
-      limit,
-    });
-    closes.set(symbol, new Map(klines.map((k) => [Number(k[0]), new Decimal(k[4])])));
+    const series = await finishedCloses(port, client, profileId, symbol, window);
+    closes.set(symbol, new Map(series.map((c) => [c.openTime, new Decimal(c.close)])));
   }
   const times = [...new Set([...closes.values()].flatMap((m) => [...m.keys()]))].sort(
     (a, b) => a - b,
@@ -298,4 +292,62 @@ async function holdingsAtPastPrices(
       points.push({ time, value: decimalText(total, VALUE_PLACES), source: 'backfill' });
   }
   return points;
+}
+
+/**
+ * The closes of the finished candles of `symbol` with open times in [from, to]: from the store,
+ * fetching only what it has not seen yet. The candle still open is left out (its close is not
+ * final, and a snapshot covers the present). When the exchange cannot be reached, what the store
+ * has is used, so the chart still draws offline.
+ */
+async function finishedCloses(
+  port: SyncStorePort,
+  client: ExchangeClient,
+  profileId: string,
+  symbol: string,
+  window: { from: number; to: number; interval: KlineInterval; stepMs: number; now: number },
+): Promise<KlineClose[]> {
+  const series = { symbol, interval: window.interval };
+  const stored = port.klineCloses(profileId, series, window.from, window.to);
+  const covered = stored.covered;
+  // Candles open on a grid (weekly ones on Mondays, not at the epoch's Thursday): its phase comes
+  // from a stored candle. The newest finished candle opened one step before the current one; any
+  // phase keeps that at most now - step, so an open candle is never stored.
+  const { stepMs } = window;
+  const phase = (stored.closes[0]?.openTime ?? 0) % stepMs;
+  const currentOpen = Math.floor((window.now - phase) / stepMs) * stepMs + phase;
+  const lastFinished = Math.min(window.to, currentOpen - stepMs);
+  if (lastFinished < window.from) return [];
+  if (covered && covered.from <= window.from && covered.to >= lastFinished) return stored.closes;
+
+  // Continue after what is known when it reaches back far enough; otherwise fetch the window.
+  const continues = covered !== null && covered.from <= window.from && covered.to >= window.from;
+  const startTime = continues ? covered.to + 1 : window.from;
+  const limit = Math.min(MAX_KLINES, Math.ceil((lastFinished - startTime) / stepMs) + 1);
+  let klines: Kline[];
+  try {
+    klines = await client.market.klines({
+      symbol,
+      interval: window.interval,
+      startTime,
+      endTime: lastFinished,
+      limit,
+    });
+  } catch {
+    // Offline, rate-limited, a pair since delisted: the chart draws from what the store has.
+    return stored.closes;
+  }
+  const fetched = klines
+    .map((k) => ({ openTime: Number(k[0]), close: k[4] }))
+    .filter((c) => c.openTime >= startTime && c.openTime <= lastFinished);
+  // Every range's window fits one page (MAX_KLINES), so the whole span asked for is now known.
+  // Older closes than the window are dropped: each interval serves one range, which moves forward.
+  port.putKlineCloses(
+    profileId,
+    series,
+    fetched,
+    { from: window.from, to: lastFinished },
+    window.now,
+  );
+  return port.klineCloses(profileId, series, window.from, window.to).closes;
 }

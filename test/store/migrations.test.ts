@@ -59,6 +59,7 @@ describe('migrations', () => {
         'own_trades',
         'notifications',
         'sync_state',
+        'kline_closes',
       ]),
     );
     expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');

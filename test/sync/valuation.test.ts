@@ -2,10 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Ticker } from '../../electron/exchange';
+import { ExchangeClient, type Ticker } from '../../electron/exchange';
+import { startSandbox } from '../../electron/sandbox';
 import { openStore, type Store } from '../../electron/store';
 import { storePort } from '../../electron/sync/store-port';
-import { fundsView, portfolioSummary, takeValueSnapshot } from '../../electron/sync/valuation';
+import {
+  fundsView,
+  portfolioHistory,
+  portfolioSummary,
+  takeValueSnapshot,
+} from '../../electron/sync/valuation';
 
 const PROFILE = 'p1';
 const AT = Date.UTC(2026, 10, 22, 12, 0, 0);
@@ -119,5 +125,61 @@ describe('value snapshots', () => {
     const [snapshot] = port.snapshots(PROFILE, 'usdt', AT - 1, AT + 1);
     expect(snapshot!.totalValue).toBe('15125.5');
     expect(snapshot!.assets.find((a) => a.asset === 'zzz')!.value).toBeNull();
+  });
+});
+
+describe('history at current holdings and past prices', () => {
+  it('fetches each finished candle once, then draws from the store, offline too', async () => {
+    const sandbox = await startSandbox({ world: 'demo', rateLimits: false });
+    const client = new ExchangeClient({
+      baseUrl: sandbox.baseUrl,
+      rateLimits: false,
+      timeoutMs: 2000,
+    });
+    const klineCalls: string[] = [];
+    const klines = client.market.klines.bind(client.market);
+    client.market.klines = (params) => {
+      klineCalls.push(params.symbol);
+      return klines(params);
+    };
+    try {
+      const port = storePort(store);
+      port.replaceFunds(PROFILE, [{ asset: 'btc', free: '2', locked: '0' }], AT);
+      // Ten minutes into an hour, so a minute later is still the same hourly candle.
+      const now = Math.floor(Date.now() / 3_600_000) * 3_600_000 - 50 * 60_000;
+      const first = await portfolioHistory(store, client, PROFILE, 'usdt', 'week', now);
+      expect(klineCalls).toEqual(['btcusdt']);
+      // No snapshot yet: the hourly candles of the week, the one still open left out.
+      expect(first.points.length).toBeGreaterThan(70); // three days of hourly candles, daily before
+      expect(first.points.every((p) => p.source === 'backfill')).toBe(true);
+      expect(first.points.at(-1)!.time).toBeLessThanOrEqual(now - 3_600_000);
+
+      // Again, a minute later: every finished candle is known, nothing is asked.
+      const again = await portfolioHistory(store, client, PROFILE, 'usdt', 'week', now + 60_000);
+      expect(klineCalls).toHaveLength(1);
+      expect(again.points).toEqual(
+        first.points.filter((p) => p.time >= now + 60_000 - 7 * 86_400_000),
+      );
+
+      // An hour on, only the candle that closed meanwhile is asked for.
+      await portfolioHistory(store, client, PROFILE, 'usdt', 'week', now + 3_600_000);
+      expect(klineCalls).toHaveLength(2);
+
+      // The exchange out of reach: the chart still draws from the store.
+      await sandbox.close();
+      const offline = await portfolioHistory(
+        store,
+        client,
+        PROFILE,
+        'usdt',
+        'week',
+        now + 7_200_000,
+      );
+      expect(offline.points.length).toBeGreaterThan(70);
+      expect(klineCalls).toHaveLength(3);
+    } finally {
+      await client.close();
+      await sandbox.close();
+    }
   });
 });
