@@ -106,13 +106,12 @@ async function fillToPage(): Promise<Figure[]> {
         }
       });
     }, restingId);
-    await page.waitForFunction(
-      async () =>
-        (await (window as unknown as { spotfolio: SpotfolioBridge }).spotfolio.app.status())
-          .connection === 'live',
-      undefined,
-      { timeout: 30_000, polling: 200 },
-    );
+    // The private stream must be subscribed before the first fill, or its events are never sent.
+    const liveBy = Date.now() + 30_000;
+    while ((await app.handlers['app.status']({})).connection !== 'live') {
+      if (Date.now() > liveBy) throw new Error('The private stream did not go live in 30 s');
+      await new Promise((done) => setTimeout(done, 20));
+    }
 
     const arrived = () =>
       page.evaluate(() => (window as unknown as { arrivals: unknown[] }).arrivals.length);
@@ -121,12 +120,15 @@ async function fillToPage(): Promise<Figure[]> {
         takerKey,
         `symbol=btcusdt&side=buy&type=limit&quantity=${FILL_QTY}&price=${PRICE}`,
       );
+    // One fill first shows the whole path flows (the page's bridge socket included).
     let probes = 0;
     while ((await arrived()) === 0) {
       if (++probes > MAX_PROBES) throw new Error('No fill reached the page in 100 probes');
       await takerBuys();
       await new Promise((done) => setTimeout(done, 100));
     }
+    if (probes > 1)
+      console.error(`live.fill_to_page: ${probes} probe fills before the first arrived`);
     await new Promise((done) => setTimeout(done, 1000));
     const before = await arrived();
 
