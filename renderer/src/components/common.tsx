@@ -8,7 +8,7 @@ import {
 } from '../../../shared/format';
 import { useApp } from '../context';
 import { errorInfo } from '../lib/bridge';
-import { useNow } from '../lib/hooks';
+import { useNow, type QueryState } from '../lib/hooks';
 
 /** An amount of an asset, with its precision, hidden in privacy mode. */
 export function Amount(props: {
@@ -80,6 +80,14 @@ export function EmptyState(props: { title: string; children?: ReactNode; testId?
       {props.children && <div className="muted">{props.children}</div>}
     </div>
   );
+}
+
+/** What a query shows until its first data: its error with a retry, or a skeleton meanwhile. */
+export function QueryStatus(props: { query: QueryState<unknown>; rows?: number; height?: number }) {
+  const { query } = props;
+  if (query.data !== undefined) return null;
+  if (query.error !== undefined) return <ErrorBox error={query.error} onRetry={query.reload} />;
+  return <Skeleton rows={props.rows} height={props.height} />;
 }
 
 export function ErrorBox(props: { error: unknown; onRetry?: () => void; testId?: string }) {

@@ -5,7 +5,14 @@ import { useApp } from '../context';
 import { bridge } from '../lib/bridge';
 import { useBridgeEvent, useFrameBatcher, useQuery } from '../lib/hooks';
 import { feedLimit, mergeFeed } from '../lib/feed';
-import { Amount, EmptyState, ErrorBox, PageHeader, Skeleton } from '../components/common';
+import {
+  Amount,
+  EmptyState,
+  ErrorBox,
+  PageHeader,
+  Skeleton,
+  QueryStatus,
+} from '../components/common';
 
 export function Activity() {
   const { activeProfile, settings } = useApp();
@@ -85,10 +92,7 @@ export function Activity() {
         </div>
         <div className="card">
           <h2>Notifications</h2>
-          {notifications.error !== undefined && !notifications.data && (
-            <ErrorBox error={notifications.error} onRetry={notifications.reload} />
-          )}
-          {!notifications.data && notifications.error === undefined && <Skeleton rows={4} />}
+          <QueryStatus query={notifications} rows={4} />
           {notifications.data && allNotifications.length === 0 && (
             <EmptyState title="No notifications">
               Choose which events notify you in Settings.

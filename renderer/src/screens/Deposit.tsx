@@ -4,7 +4,15 @@ import type { CoinView, DepositAddressView, NetworkView } from '../../../shared/
 import { formatDateTime } from '../../../shared/format';
 import { bridge } from '../lib/bridge';
 import { useQuery } from '../lib/hooks';
-import { AsOf, CopyButton, EmptyState, ErrorBox, PageHeader, Skeleton } from '../components/common';
+import {
+  AsOf,
+  CopyButton,
+  EmptyState,
+  ErrorBox,
+  PageHeader,
+  Skeleton,
+  QueryStatus,
+} from '../components/common';
 
 export function Deposit() {
   const coins = useQuery('deposit-coins', () => bridge().deposits.coins(), ['deposits']);
@@ -30,10 +38,7 @@ export function Deposit() {
   return (
     <section className="page" data-testid="screen-deposit">
       <PageHeader title="Deposit">{coins.data && <AsOf asOf={coins.data.asOf} />}</PageHeader>
-      {coins.error !== undefined && !coins.data && (
-        <ErrorBox error={coins.error} onRetry={coins.reload} />
-      )}
-      {!coins.data && coins.error === undefined && <Skeleton rows={4} />}
+      <QueryStatus query={coins} rows={4} />
       {coins.data && list.length === 0 && (
         <EmptyState title="No coins known yet">
           The coin list loads from the exchange; check the connection.

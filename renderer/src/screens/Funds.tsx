@@ -9,10 +9,10 @@ import {
   EmptyState,
   ErrorBox,
   PageHeader,
-  Skeleton,
   SortHeader,
   StaleBanner,
   Value,
+  QueryStatus,
 } from '../components/common';
 
 export function Funds() {
@@ -94,10 +94,7 @@ export function Funds() {
       </PageHeader>
       {funds.data && <StaleBanner asOf={funds.data.asOf} stale={funds.data.stale} />}
       {refreshError !== undefined && <ErrorBox error={refreshError} />}
-      {funds.error !== undefined && !funds.data && (
-        <ErrorBox error={funds.error} onRetry={funds.reload} />
-      )}
-      {!funds.data && funds.error === undefined && <Skeleton rows={8} />}
+      <QueryStatus query={funds} rows={8} />
       {funds.data && rows.length === 0 && (
         <EmptyState title={query ? `No asset matches "${query}"` : 'No balances'}>
           {query ? 'Clear the search to see every asset.' : 'Deposit funds to see them here.'}

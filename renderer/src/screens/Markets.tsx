@@ -4,14 +4,7 @@ import { useApp } from '../context';
 import { bridge } from '../lib/bridge';
 import { useQuery } from '../lib/hooks';
 import { tickerRows, type SortDir, type TickerSortField } from '../lib/sorting';
-import {
-  Amount,
-  EmptyState,
-  ErrorBox,
-  PageHeader,
-  Skeleton,
-  SortHeader,
-} from '../components/common';
+import { Amount, EmptyState, PageHeader, SortHeader, QueryStatus } from '../components/common';
 
 export function Markets() {
   const { navigate } = useApp();
@@ -40,10 +33,7 @@ export function Markets() {
           data-testid="markets-search"
         />
       </PageHeader>
-      {tickers.error !== undefined && !tickers.data && (
-        <ErrorBox error={tickers.error} onRetry={tickers.reload} />
-      )}
-      {!tickers.data && tickers.error === undefined && <Skeleton rows={8} />}
+      <QueryStatus query={tickers} rows={8} />
       {tickers.data && rows.length === 0 && (
         <EmptyState title={query ? `No market matches "${query}"` : 'No markets'} />
       )}

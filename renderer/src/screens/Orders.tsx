@@ -14,6 +14,7 @@ import {
   Modal,
   PageHeader,
   Skeleton,
+  QueryStatus,
 } from '../components/common';
 
 type Tab = 'open' | 'history' | 'trades';
@@ -250,10 +251,7 @@ function OrderHistory() {
           </select>
         </label>
       </div>
-      {history.error !== undefined && !history.data && (
-        <ErrorBox error={history.error} onRetry={history.reload} />
-      )}
-      {!history.data && history.error === undefined && <Skeleton rows={4} />}
+      <QueryStatus query={history} rows={4} />
       {history.data && history.data.rows.length === 0 && <EmptyState title="No orders yet" />}
       {history.data && history.data.rows.length > 0 && (
         <div className="table-wrap">

@@ -15,6 +15,7 @@ import {
   Skeleton,
   StaleBanner,
   Value,
+  QueryStatus,
 } from '../components/common';
 
 // The charts (recharts) load in their own chunk, after the numbers are on screen.
@@ -202,10 +203,7 @@ const HistoryCard = memo(function HistoryCard({ quote }: { quote: string }) {
           ))}
         </div>
       </div>
-      {history.error !== undefined && !history.data && (
-        <ErrorBox error={history.error} onRetry={history.reload} />
-      )}
-      {history.loading && !history.data && <Skeleton rows={1} height={220} />}
+      <QueryStatus query={history} rows={1} height={220} />
       {history.data && points.length === 0 && (
         <EmptyState title="No history yet">
           Values are recorded every few minutes while Spotfolio runs.

@@ -17,6 +17,7 @@ import {
   Skeleton,
   StaleBanner,
   Value,
+  QueryStatus,
 } from '../components/common';
 
 interface TransferDraft {
@@ -119,10 +120,7 @@ export function SubAccounts() {
       )}
       <div className="card">
         <h2>Transfer history</h2>
-        {history.error !== undefined && !history.data && (
-          <ErrorBox error={history.error} onRetry={history.reload} />
-        )}
-        {!history.data && history.error === undefined && <Skeleton rows={3} />}
+        <QueryStatus query={history} rows={3} />
         {history.data && history.data.rows.length === 0 && <EmptyState title="No transfers yet" />}
         {history.data && history.data.rows.length > 0 && (
           <div className="table-wrap">

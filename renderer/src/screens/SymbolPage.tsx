@@ -25,7 +25,7 @@ import { bridge } from '../lib/bridge';
 import { useBridgeEvent, useFrameBatcher, useQuery } from '../lib/hooks';
 import { candleDomain, priceToY, toCandles, type CandlePoint } from '../lib/candles';
 import { ladder, spread } from '../lib/depth';
-import { EmptyState, ErrorBox, InlineError, PageHeader, Skeleton } from '../components/common';
+import { EmptyState, InlineError, PageHeader, Skeleton, QueryStatus } from '../components/common';
 import { PlaceOrderForm } from './Orders';
 
 type Interval = (typeof klineIntervals)[number];
@@ -277,10 +277,7 @@ function CandleCard({ symbol, priceDecimals }: { symbol: string; priceDecimals: 
           ))}
         </div>
       </div>
-      {klines.error !== undefined && !klines.data && (
-        <ErrorBox error={klines.error} onRetry={klines.reload} />
-      )}
-      {!klines.data && klines.error === undefined && <Skeleton rows={1} height={260} />}
+      <QueryStatus query={klines} rows={1} height={260} />
       {klines.data && candles.length === 0 && (
         <EmptyState title="No candles for this interval yet" />
       )}
