@@ -4,23 +4,19 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
-import { createApp, type SpotfolioApp } from '../../electron/app';
+import type { SpotfolioApp } from '../../electron/app';
 import { sign } from '../../electron/exchange/sign';
 import { startSandbox, type Sandbox } from '../../electron/sandbox';
-import type { EventName, EventPayloads } from '../../shared/contract';
-import { eventually, tempDir, testSecretStore } from '../api/helpers';
+import { eventually } from '../api/helpers';
+import { startLiveApp, type LiveApp } from './helpers';
 
 let sandbox: Sandbox;
+let live: LiveApp;
 let app: SpotfolioApp;
-let dir: ReturnType<typeof tempDir>;
 let taker: { apiKey: string; secretKey: string };
-const events: { event: EventName; payload: unknown }[] = [];
 /** What the desktop would have shown. */
 const desktop: { kind: string; title: string; body: string }[] = [];
-
-function eventsOf<E extends EventName>(event: E): EventPayloads[E][] {
-  return events.filter((e) => e.event === event).map((e) => e.payload as EventPayloads[E]);
-}
+const eventsOf: LiveApp['eventsOf'] = (event) => live.eventsOf(event);
 
 /** The other side of the fills: an account of its own, straight over REST. */
 async function takerBuys(quantity: string, price: string): Promise<void> {
@@ -35,7 +31,6 @@ async function takerBuys(quantity: string, price: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  dir = tempDir();
   sandbox = await startSandbox({ world: 'empty', rateLimits: false });
   const maker = sandbox.admin.createAccount({ email: 'maker@fills.test' });
   const makerKey = sandbox.admin.createApiKey(maker.email, { canTrade: true });
@@ -43,31 +38,13 @@ beforeAll(async () => {
   const takerAccount = sandbox.admin.createAccount({ email: 'taker@fills.test' });
   taker = sandbox.admin.createApiKey(takerAccount.email, { canTrade: true });
   sandbox.admin.credit(takerAccount.email, 'usdt', '100000');
-  app = await createApp({
-    dataDir: dir.path,
-    mode: 'browser',
-    secrets: testSecretStore().store,
-    demo: 'off',
-    log: () => undefined,
-    notifier: { show: (n) => desktop.push(n) },
-  });
-  app.onEvent((event, payload) => events.push({ event, payload }));
-  await app.handlers['profiles.add']({
-    name: 'Maker',
-    apiKey: makerKey.apiKey,
-    secretKey: makerKey.secretKey,
-    baseUrl: sandbox.baseUrl,
-    streamUrl: sandbox.streamUrl,
-  });
-  await eventually('the private stream to go live', () =>
-    eventsOf('connection.state').some((e) => e.state === 'live') ? true : undefined,
-  );
+  live = await startLiveApp(sandbox, makerKey, { notifier: { show: (n) => desktop.push(n) } });
+  app = live.app;
 });
 
 afterAll(async () => {
-  await app?.close();
+  await live?.close();
   await sandbox?.close();
-  dir?.remove();
 });
 
 describe('fill notifications', () => {

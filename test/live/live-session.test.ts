@@ -4,53 +4,34 @@
  * and open orders are re-read over REST afterwards.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, type SpotfolioApp } from '../../electron/app';
+import type { SpotfolioApp } from '../../electron/app';
 import { startSandbox, type Sandbox } from '../../electron/sandbox';
 import { openStore } from '../../electron/store';
-import type { EventName, EventPayloads } from '../../shared/contract';
 import type { ProfileView } from '../../shared/types';
-import { eventually, tempDir, testSecretStore } from '../api/helpers';
+import { eventually } from '../api/helpers';
+import { startLiveApp, type LiveApp } from './helpers';
 
 let sandbox: Sandbox;
+let live: LiveApp;
 let app: SpotfolioApp;
-let dir: ReturnType<typeof tempDir>;
 let profile: ProfileView;
-const events: { event: EventName; payload: unknown }[] = [];
-
-function eventsOf<E extends EventName>(event: E): EventPayloads[E][] {
-  return events.filter((e) => e.event === event).map((e) => e.payload as EventPayloads[E]);
-}
 
 beforeAll(async () => {
-  dir = tempDir();
   sandbox = await startSandbox({ seed: 51 });
-  app = await createApp({
-    dataDir: dir.path,
-    mode: 'browser',
-    secrets: testSecretStore().store,
-    demo: 'off',
-    log: () => undefined,
-  });
-  app.onEvent((event, payload) => events.push({ event, payload }));
   const parent = sandbox.world.accounts.find((a) => a.role === 'parent')!;
-  const key = parent.keys.find((k) => k.canTrade)!;
-  profile = await app.handlers['profiles.add']({
-    name: 'Main',
-    apiKey: key.apiKey,
-    secretKey: key.secretKey,
-    baseUrl: sandbox.baseUrl,
-    streamUrl: sandbox.streamUrl,
-  });
-  await eventually('the private stream to go live', () =>
-    eventsOf('connection.state').some((e) => e.state === 'live') ? true : undefined,
+  live = await startLiveApp(
+    sandbox,
+    parent.keys.find((k) => k.canTrade)!,
   );
+  ({ app, profile } = live);
 });
 
 afterAll(async () => {
-  await app?.close();
+  await live?.close();
   await sandbox?.close();
-  dir?.remove();
 });
+
+const eventsOf: LiveApp['eventsOf'] = (event) => live.eventsOf(event);
 
 describe('live session', () => {
   it('turns a fill into a live batch, a notification and a stored trade', async () => {
@@ -77,7 +58,7 @@ describe('live session', () => {
       eventsOf('live.batch').find((b) => b.balances.some((x) => x.asset === 'eth')),
     );
 
-    const { store } = openStore({ dataDir: dir.path });
+    const { store } = openStore({ dataDir: live.dataDir });
     try {
       const trades = store.orders.tradesPage(profile.id, { orderId: order.id }).rows;
       expect(trades.map((t) => t.id)).toContain(trade.tradeId);
@@ -109,16 +90,17 @@ describe('live session', () => {
 
   it('reconnects after the connection drops and re-reads funds over REST', async () => {
     const before = (await app.handlers['funds.list']({})).asOf;
-    const seen = events.length;
+    const seen = eventsOf('connection.state').length;
     sandbox.admin.dropStreamConnections();
     await eventually('the stream to reconnect', () => {
-      const states = events.slice(seen).filter((e) => e.event === 'connection.state');
-      const names = states.map((e) => (e.payload as EventPayloads['connection.state']).state);
+      const names = eventsOf('connection.state')
+        .slice(seen)
+        .map((e) => e.state);
       return names.includes('reconnecting') && names.at(-1) === 'live' ? true : undefined;
     });
     // A REST re-read replaces every row at one time; live updates touch single assets only.
     await eventually('funds re-read after the reconnect', () => {
-      const { store } = openStore({ dataDir: dir.path });
+      const { store } = openStore({ dataDir: live.dataDir });
       try {
         const times = new Set(store.funds.list(profile.id).rows.map((r) => r.updatedAt));
         const [only] = [...times];
