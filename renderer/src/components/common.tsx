@@ -264,3 +264,33 @@ export function Modal(props: {
     </div>
   );
 }
+
+/** A confirmation's buttons: back out, or go ahead (busy while the action runs). */
+export function ConfirmActions(props: {
+  backLabel?: string;
+  confirmLabel: string;
+  busyLabel: string;
+  busy: boolean;
+  tone?: 'primary' | 'danger';
+  onBack: () => void;
+  onConfirm: () => void;
+  testId?: string;
+}) {
+  return (
+    <div className="form-actions">
+      <button type="button" onClick={props.onBack} disabled={props.busy}>
+        {props.backLabel ?? 'Back'}
+      </button>
+      <button
+        type="button"
+        className={props.tone ?? 'primary'}
+        onClick={props.onConfirm}
+        disabled={props.busy}
+        data-testid={props.testId}
+        autoFocus
+      >
+        {props.busy ? props.busyLabel : props.confirmLabel}
+      </button>
+    </div>
+  );
+}

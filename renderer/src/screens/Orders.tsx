@@ -1,4 +1,4 @@
-import { useMemo, useState, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import type { MethodInput } from '../../../shared/contract';
 import type { OrderSide, OrderStatus, OrderType, OrderView } from '../../../shared/types';
 import { formatAmount, formatDateTime, formatSymbol } from '../../../shared/format';
@@ -7,6 +7,7 @@ import { bridge, errorInfo } from '../lib/bridge';
 import { useQuery } from '../lib/hooks';
 import { checkAmount, orderTotal } from '../lib/validation';
 import {
+  ConfirmActions,
   Amount,
   EmptyState,
   ErrorBox,
@@ -544,37 +545,28 @@ export function PlaceOrderForm(props: { symbol?: string }) {
         </small>
       )}
       {type === 'stop_limit' && (
-        <label className="field">
-          <span>Stop price ({quote.toUpperCase()})</span>
-          <input
-            inputMode="decimal"
-            value={stopPrice}
-            onChange={(e) => setStopPrice(e.target.value)}
-            data-testid="order-stop"
-          />
-          {showError(stopCheck, 'order-stop-error')}
-        </label>
+        <DecimalField
+          label={`Stop price (${quote.toUpperCase()})`}
+          value={stopPrice}
+          onChange={setStopPrice}
+          testId="order-stop"
+          error={showError(stopCheck, 'order-stop-error')}
+        />
       )}
-      <label className="field">
-        <span>Price ({quote.toUpperCase()})</span>
-        <input
-          inputMode="decimal"
-          value={price}
-          onChange={(e) => setPrice(e.target.value)}
-          data-testid="order-price"
-        />
-        {showError(priceCheck, 'order-price-error')}
-      </label>
-      <label className="field">
-        <span>Quantity ({base.toUpperCase()})</span>
-        <input
-          inputMode="decimal"
-          value={quantity}
-          onChange={(e) => setQuantity(e.target.value)}
-          data-testid="order-quantity"
-        />
-        {showError(qtyCheck, 'order-quantity-error')}
-      </label>
+      <DecimalField
+        label={`Price (${quote.toUpperCase()})`}
+        value={price}
+        onChange={setPrice}
+        testId="order-price"
+        error={showError(priceCheck, 'order-price-error')}
+      />
+      <DecimalField
+        label={`Quantity (${base.toUpperCase()})`}
+        value={quantity}
+        onChange={setQuantity}
+        testId="order-quantity"
+        error={showError(qtyCheck, 'order-quantity-error')}
+      />
       <div className="muted small-text">
         Total:{' '}
         {total === null
@@ -609,21 +601,14 @@ export function PlaceOrderForm(props: { symbol?: string }) {
             {confirm.stopPrice && <> when the price reaches {confirm.stopPrice}</>}.
           </p>
           <p className="muted">The exchange checked this order and would accept it.</p>
-          <div className="form-actions">
-            <button type="button" onClick={() => setConfirm(null)} disabled={placing}>
-              Back
-            </button>
-            <button
-              type="button"
-              className="primary"
-              onClick={() => void place(confirm)}
-              disabled={placing}
-              data-testid="order-confirm-place"
-              autoFocus
-            >
-              {placing ? 'Placing…' : 'Place order'}
-            </button>
-          </div>
+          <ConfirmActions
+            confirmLabel="Place order"
+            busyLabel="Placing…"
+            busy={placing}
+            onBack={() => setConfirm(null)}
+            onConfirm={() => void place(confirm)}
+            testId="order-confirm-place"
+          />
         </Modal>
       )}
     </form>
@@ -634,4 +619,26 @@ export function PlaceOrderForm(props: { symbol?: string }) {
 function orderSummary(order: OrderView): string {
   const side = order.side === 'buy' ? 'Buy' : 'Sell';
   return `${side} ${formatAmount(order.origQty)} ${order.symbol.toUpperCase()} at ${formatAmount(order.price)}`;
+}
+
+/** A labelled decimal input (kept as typed text: amounts never pass through a float). */
+function DecimalField(props: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  testId: string;
+  error: ReactNode;
+}) {
+  return (
+    <label className="field">
+      <span>{props.label}</span>
+      <input
+        inputMode="decimal"
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+        data-testid={props.testId}
+      />
+      {props.error}
+    </label>
+  );
 }

@@ -7,6 +7,7 @@ import { bridge } from '../lib/bridge';
 import { useQuery } from '../lib/hooks';
 import { MAIN_ACCOUNT, checkAmount, freeBalance, isEmail } from '../lib/validation';
 import {
+  ConfirmActions,
   Amount,
   AsOf,
   EmptyState,
@@ -402,21 +403,14 @@ function TransferForm(props: {
               This is two transfers: first to the main account, then on to {confirming.toEmail}.
             </p>
           )}
-          <div className="form-actions">
-            <button type="button" onClick={() => setConfirming(null)} disabled={sending}>
-              Back
-            </button>
-            <button
-              type="button"
-              className="primary"
-              onClick={() => void send(confirming)}
-              disabled={sending}
-              data-testid="transfer-confirm-send"
-              autoFocus
-            >
-              {sending ? 'Sending…' : 'Transfer'}
-            </button>
-          </div>
+          <ConfirmActions
+            confirmLabel="Transfer"
+            busyLabel="Sending…"
+            busy={sending}
+            onBack={() => setConfirming(null)}
+            onConfirm={() => void send(confirming)}
+            testId="transfer-confirm-send"
+          />
         </Modal>
       )}
     </form>
