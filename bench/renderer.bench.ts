@@ -9,60 +9,22 @@
  *   tasks over 50 ms; 0 when there were none).
  *   Baseline: the same scroll over a blank page as tall.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
+import { join } from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { chromiumLaunchOptions } from '../test/e2e/support/chromium';
+import { pickUrl, startChild } from '../test/e2e/support/child';
 import { figure, type Bench, type Figure } from './figure';
 import { openDatabase } from '../electron/store/database';
 import { WithdrawsRepository } from '../electron/store/withdraws';
 import type { WithdrawInput } from '../electron/store/types';
 import type { SpotfolioBridge } from '../shared/contract';
 
-const repoRoot = resolve(import.meta.dirname, '..');
-const urlPattern = /(http:\/\/(?:127\.0\.0\.1|localhost):\d+\/\S*)/;
-
-interface Running {
-  url: string;
-  stop(): Promise<void>;
-}
-
-function startProcess(command: string, args: string[]): Promise<Running> {
-  const child: ChildProcess = spawn(command, args, {
-    cwd: repoRoot,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env },
-  });
-  const stderr: string[] = [];
-  child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
-  const stop = () =>
-    new Promise<void>((done) => {
-      if (child.exitCode !== null || child.signalCode !== null) return done();
-      child.once('exit', () => done());
-      child.kill('SIGTERM');
-      setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-    });
-  return new Promise((resolveStart, reject) => {
-    const timer = setTimeout(() => {
-      void stop();
-      reject(
-        new Error(`${args.join(' ')} printed no URL in 30 s: ${stderr.join('').slice(-1500)}`),
-      );
-    }, 30_000);
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const url = urlPattern.exec(line)?.[1];
-      if (!url) return;
-      clearTimeout(timer);
-      resolveStart({ url, stop });
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${args.join(' ')} exited with ${code}: ${stderr.join('').slice(-1500)}`));
-    });
-  });
+/** A started process and the URL it printed. */
+async function startProcess(args: string[], what: string) {
+  const started = await startChild(process.execPath, args, pickUrl, what);
+  return { url: started.value, stop: started.stop };
 }
 
 /**
@@ -71,14 +33,10 @@ function startProcess(command: string, args: string[]): Promise<Running> {
  * each bench (preparing its data folder) is the one that builds, untimed.
  */
 const startApp = (dataDir: string) =>
-  startProcess(process.execPath, [
-    'scripts/start.mjs',
-    '--browser',
-    '--port',
-    '0',
-    '--data-dir',
-    dataDir,
-  ]);
+  startProcess(
+    ['scripts/start.mjs', '--browser', '--port', '0', '--data-dir', dataDir],
+    'Browser mode',
+  );
 
 /** A bare HTTP server on loopback: the least any "start a process, show a page" can take. */
 const bareServerScript = `
@@ -144,7 +102,7 @@ async function firstValue(): Promise<Figure[]> {
 
         const barePage = await browser.newPage();
         const bareStarted = performance.now();
-        const bare = await startProcess(process.execPath, ['-e', bareServerScript]);
+        const bare = await startProcess(['-e', bareServerScript], 'The bare server');
         try {
           await barePage.goto(bare.url);
           await barePage.waitForSelector('#v');

@@ -3,14 +3,14 @@
  * processes, each test file with a fresh data folder. Nothing is mocked: the page talks to the
  * app over its WebSocket bridge and the app talks to the sandbox over HTTP and WebSocket.
  */
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
+import { join } from 'node:path';
 import type { Page } from '@playwright/test';
+import { pickUrl, repoRoot, startChild, type StartedChild } from './child';
 
-export const repoRoot = resolve(import.meta.dirname, '../../..');
+export { repoRoot } from './child';
 const tsx = join(repoRoot, 'node_modules/.bin/tsx');
 
 export interface WorldKey {
@@ -38,52 +38,6 @@ export function ensureRendererBuilt(): void {
   });
 }
 
-interface Child {
-  process: ChildProcess;
-  stop(): Promise<void>;
-}
-
-/** Starts a child process and resolves with the first stdout line that `pick` accepts. */
-function startChild<T>(
-  args: string[],
-  pick: (line: string) => T | undefined,
-  what: string,
-): Promise<{ value: T; child: Child }> {
-  const child = spawn(tsx, args, {
-    cwd: repoRoot,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env },
-  });
-  const stderr: string[] = [];
-  child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
-  const stop = () =>
-    new Promise<void>((done) => {
-      if (child.exitCode !== null || child.signalCode !== null) return done();
-      child.once('exit', () => done());
-      child.kill('SIGTERM');
-      setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-    });
-  return new Promise((resolveStart, reject) => {
-    const timer = setTimeout(() => {
-      void stop();
-      reject(
-        new Error(`${what} did not start within 30 s. stderr: ${stderr.join('').slice(-2000)}`),
-      );
-    }, 30_000);
-    const lines = createInterface({ input: child.stdout! });
-    lines.on('line', (line) => {
-      const value = pick(line);
-      if (value === undefined) return;
-      clearTimeout(timer);
-      resolveStart({ value, child: { process: child, stop } });
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${what} exited with ${code}. stderr: ${stderr.join('').slice(-2000)}`));
-    });
-  });
-}
-
 export interface Stack {
   world: WorldInfo;
   url: string;
@@ -100,6 +54,7 @@ export async function startStack(options: { simulation?: boolean } = {}): Promis
   const sandboxArgs = ['electron/sandbox/cli.ts', '--port', '0'];
   if (!options.simulation) sandboxArgs.push('--no-simulation');
   const sandbox = await startChild<WorldInfo>(
+    tsx,
     sandboxArgs,
     (line) => {
       try {
@@ -112,15 +67,16 @@ export async function startStack(options: { simulation?: boolean } = {}): Promis
     'The sandbox exchange',
   );
   const dataDir = mkdtempSync(join(tmpdir(), 'spotfolio-e2e-'));
-  let app: { value: string; child: Child };
+  let app: StartedChild<string>;
   try {
-    app = await startChild<string>(
+    app = await startChild(
+      tsx,
       ['electron/serve/cli.ts', '--port', '0', '--data-dir', dataDir],
-      (line) => /(http:\/\/(?:127\.0\.0\.1|localhost):\d+\/\S*)/.exec(line)?.[1],
+      pickUrl,
       'Browser mode',
     );
   } catch (error) {
-    await sandbox.child.stop();
+    await sandbox.stop();
     throw error;
   }
   const world = sandbox.value;
@@ -132,10 +88,10 @@ export async function startStack(options: { simulation?: boolean } = {}): Promis
     dataDir,
     parent,
     subs: world.accounts.filter((a) => a.role === 'sub'),
-    stopSandbox: () => sandbox.child.stop(),
+    stopSandbox: () => sandbox.stop(),
     close: async () => {
-      await app.child.stop();
-      await sandbox.child.stop();
+      await app.stop();
+      await sandbox.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,0 +1,59 @@
+/**
+ * A real child process (the sandbox, browser mode, a bare server) started for a test or a bench,
+ * ready once its stdout prints the line that `pick` accepts: a URL, or the sandbox's WorldInfo.
+ */
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { resolve } from 'node:path';
+
+export const repoRoot = resolve(import.meta.dirname, '../../..');
+
+/** Browser mode prints the address to open (with its token) on a line of its own. */
+export const pickUrl = (line: string): string | undefined =>
+  /(http:\/\/(?:127\.0\.0\.1|localhost):\d+\/\S*)/.exec(line)?.[1];
+
+export interface StartedChild<T> {
+  value: T;
+  /** SIGTERM, then SIGKILL after 5 s; resolves once the process has exited. */
+  stop(): Promise<void>;
+}
+
+export function startChild<T>(
+  command: string,
+  args: string[],
+  pick: (line: string) => T | undefined,
+  what: string,
+): Promise<StartedChild<T>> {
+  const child = spawn(command, args, {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env },
+  });
+  const stderr: string[] = [];
+  child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
+  const stop = () =>
+    new Promise<void>((done) => {
+      if (child.exitCode !== null || child.signalCode !== null) return done();
+      child.once('exit', () => done());
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+    });
+  return new Promise((resolveStart, reject) => {
+    const timer = setTimeout(() => {
+      void stop();
+      reject(
+        new Error(`${what} did not start within 30 s. stderr: ${stderr.join('').slice(-2000)}`),
+      );
+    }, 30_000);
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const value = pick(line);
+      if (value === undefined) return;
+      clearTimeout(timer);
+      resolveStart({ value, stop });
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${what} exited with ${code}. stderr: ${stderr.join('').slice(-2000)}`));
+    });
+  });
+}
