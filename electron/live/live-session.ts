@@ -157,7 +157,7 @@ export class LiveSession {
         this.notifyDeps,
         'cancel',
         'Order canceled',
-        `${orderText(update.side, update.origQty, update.symbol, update.price)} was canceled` +
+        `${orderText(update.side, update.origQty, update.symbol)} at ${formatAmount(update.price)} was canceled` +
           (new Decimal(update.executedQty).gt(0)
             ? ` (${formatAmount(update.executedQty)} filled)`
             : ''),
@@ -200,7 +200,7 @@ export class LiveSession {
       this.notifyDeps,
       'fill',
       update.side === 'buy' ? 'Buy order filled' : 'Sell order filled',
-      `${orderText(update.side, update.qty, update.symbol, update.price)}` +
+      `${orderText(update.side, update.qty, update.symbol)} at ${formatAmount(update.price)}` +
         ` (fee ${amountText(update.fee, update.feeCurrency)})`,
     );
     this.fillGroups.set(update.orderId, {
@@ -228,7 +228,8 @@ export class LiveSession {
         this.notifyDeps,
         'fill',
         side === 'buy' ? 'Buy order filled' : 'Sell order filled',
-        `${count} more fills: ${orderText(side, qty.toFixed(), symbol, group.lastPrice, 'last at')}` +
+        `${count} more fills: ${orderText(side, qty.toFixed(), symbol)}, last at ` +
+          `${formatAmount(group.lastPrice)}` +
           ` (fees ${amountText(fee.toFixed(), group.feeCurrency)})`,
       ),
     );
@@ -292,10 +293,9 @@ function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** "Sell 0.001 BTCUSDT at 60,000": what a notification says of an order or a fill. */
-function orderText(side: string, qty: string, symbol: string, price: string, at = 'at'): string {
-  const what = `${capitalise(side)} ${formatAmount(qty)} ${formatSymbol(symbol)}`;
-  return `${what}${at === 'at' ? '' : ','} ${at} ${formatAmount(price)}`;
+/** "Sell 0.001 BTCUSDT": how a notification names an order or a fill. */
+function orderText(side: string, qty: string, symbol: string): string {
+  return `${capitalise(side)} ${formatAmount(qty)} ${formatSymbol(symbol)}`;
 }
 
 /** "48,087.25 USDT" */

@@ -237,13 +237,22 @@ export async function portfolioHistory(
   return { quoteAsset, range, points };
 }
 
+/** The candles a history range is drawn from: open times in [from, to], one every stepMs. */
+interface CandleWindow {
+  from: number;
+  to: number;
+  interval: KlineInterval;
+  stepMs: number;
+  now: number;
+}
+
 /** Current holdings valued at each kline's close between from and to. */
 async function holdingsAtPastPrices(
   port: SyncStorePort,
   client: ExchangeClient,
   profileId: string,
   quoteAsset: string,
-  window: { from: number; to: number; interval: KlineInterval; stepMs: number; now: number },
+  window: CandleWindow,
 ): Promise<ValuePoint[]> {
   const holdings = port
     .funds(profileId)
@@ -305,7 +314,7 @@ async function finishedCloses(
   client: ExchangeClient,
   profileId: string,
   symbol: string,
-  window: { from: number; to: number; interval: KlineInterval; stepMs: number; now: number },
+  window: CandleWindow,
 ): Promise<KlineClose[]> {
   const series = { symbol, interval: window.interval };
   const stored = port.klineCloses(profileId, series, window.from, window.to);
