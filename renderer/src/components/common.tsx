@@ -267,11 +267,9 @@ export function Modal(props: {
 
 /** A confirmation's buttons: back out, or go ahead (busy while the action runs). */
 export function ConfirmActions(props: {
-  backLabel?: string;
   confirmLabel: string;
   busyLabel: string;
   busy: boolean;
-  tone?: 'primary' | 'danger';
   onBack: () => void;
   onConfirm: () => void;
   testId?: string;
@@ -279,11 +277,11 @@ export function ConfirmActions(props: {
   return (
     <div className="form-actions">
       <button type="button" onClick={props.onBack} disabled={props.busy}>
-        {props.backLabel ?? 'Back'}
+        Back
       </button>
       <button
         type="button"
-        className={props.tone ?? 'primary'}
+        className="primary"
         onClick={props.onConfirm}
         disabled={props.busy}
         data-testid={props.testId}
