@@ -292,3 +292,29 @@ export function ConfirmActions(props: {
     </div>
   );
 }
+
+/** A row of buttons choosing one of a few values (a range, an interval). */
+export function Segmented<T extends string>(props: {
+  label: string;
+  options: readonly { value: T; label: string }[];
+  value: T;
+  onChange: (value: T) => void;
+  testIdPrefix: string;
+}) {
+  return (
+    <div className="segmented" role="group" aria-label={props.label}>
+      {props.options.map((option) => (
+        <button
+          key={option.value}
+          type="button"
+          aria-pressed={props.value === option.value}
+          className={props.value === option.value ? 'active' : undefined}
+          onClick={() => props.onChange(option.value)}
+          data-testid={`${props.testIdPrefix}-${option.value}`}
+        >
+          {option.label}
+        </button>
+      ))}
+    </div>
+  );
+}

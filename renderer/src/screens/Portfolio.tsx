@@ -8,6 +8,7 @@ import { bridge } from '../lib/bridge';
 import { useQuery } from '../lib/hooks';
 import { summaryKinds } from '../early';
 import {
+  Segmented,
   AsOf,
   EmptyState,
   ErrorBox,
@@ -188,20 +189,13 @@ const HistoryCard = memo(function HistoryCard({ quote }: { quote: string }) {
     <div className="card">
       <div className="card-header">
         <h2>Value history</h2>
-        <div className="segmented" role="group" aria-label="History range">
-          {ranges.map((r) => (
-            <button
-              key={r.range}
-              type="button"
-              aria-pressed={range === r.range}
-              className={range === r.range ? 'active' : undefined}
-              onClick={() => setRange(r.range)}
-              data-testid={`range-${r.range}`}
-            >
-              {r.label}
-            </button>
-          ))}
-        </div>
+        <Segmented
+          label="History range"
+          options={ranges.map((r) => ({ value: r.range, label: r.label }))}
+          value={range}
+          onChange={setRange}
+          testIdPrefix="range"
+        />
       </div>
       <QueryStatus query={history} rows={1} height={220} />
       {history.data && points.length === 0 && (

@@ -25,7 +25,14 @@ import { bridge } from '../lib/bridge';
 import { useBridgeEvent, useFrameBatcher, useQuery } from '../lib/hooks';
 import { candleDomain, priceToY, toCandles, type CandlePoint } from '../lib/candles';
 import { ladder, spread } from '../lib/depth';
-import { EmptyState, InlineError, PageHeader, Skeleton, QueryStatus } from '../components/common';
+import {
+  Segmented,
+  EmptyState,
+  InlineError,
+  PageHeader,
+  Skeleton,
+  QueryStatus,
+} from '../components/common';
 import { PlaceOrderForm } from './Orders';
 
 type Interval = (typeof klineIntervals)[number];
@@ -262,20 +269,13 @@ function CandleCard({ symbol, priceDecimals }: { symbol: string; priceDecimals: 
     <div className="card compact candles-card">
       <div className="card-header">
         <h2>Price</h2>
-        <div className="segmented" role="group" aria-label="Candle interval">
-          {pickerIntervals.map((i) => (
-            <button
-              key={i}
-              type="button"
-              aria-pressed={interval === i}
-              className={interval === i ? 'active' : undefined}
-              onClick={() => setInterval(i)}
-              data-testid={`interval-${i}`}
-            >
-              {i}
-            </button>
-          ))}
-        </div>
+        <Segmented
+          label="Candle interval"
+          options={pickerIntervals.map((i) => ({ value: i, label: i }))}
+          value={interval}
+          onChange={setInterval}
+          testIdPrefix="interval"
+        />
       </div>
       <QueryStatus query={klines} rows={1} height={260} />
       {klines.data && candles.length === 0 && (
