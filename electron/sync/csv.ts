@@ -11,12 +11,15 @@ export type CsvCell = string | number | boolean | null;
 /**
  * Spreadsheet programs evaluate a cell that starts with = + - @ (and tab / CR, which some of them
  * strip first) as a formula: a withdraw address or a failure message coming from the exchange
- * could then run code on the user's machine when the file is opened ("CSV injection"). Such text
- * cells get a leading single quote, which the spreadsheet shows as plain text.
+ * could then run code on the user's machine when the file is opened ("CSV injection"). Leading
+ * spaces are skipped before that test by several programs, and some read the full-width forms
+ * (＝ ＋ － ＠) as their ASCII twins, so both count too. Such text cells get a leading single quote,
+ * which the spreadsheet shows as plain text.
  * Plain numbers (our decimal amounts, e.g. "-1.5") are not text a formula can hide in, so they are
  * left exact.
  */
-const FORMULA_START = /^[=+\-@\t\r]/;
+// \s covers the no-break and ideographic spaces too.
+const FORMULA_START = /^\s*[=+\-@\t\r\uff1d\uff0b\uff0d\uff20]/;
 const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
 
 function neutraliseFormula(text: string): string {
@@ -34,16 +37,16 @@ function cellText(cell: CsvCell): string {
   return neutraliseFormula(cell);
 }
 
-/** Quotes a field when it holds the delimiter, a double quote, CR or LF; inner quotes doubled. */
-function quoteField(text: string, delimiter: CsvDelimiter): string {
-  if (
-    text.includes(delimiter) ||
-    text.includes('"') ||
-    text.includes('\r') ||
-    text.includes('\n')
-  ) {
-    return `"${text.replaceAll('"', '""')}"`;
-  }
+/**
+ * Any of the three separators, a double quote, CR or LF. The file may be re-read with another
+ * separator than it was written with (a spreadsheet guessing, or the user choosing), so a field
+ * holding any separator is quoted whatever the chosen one: it then stays one field either way.
+ */
+const NEEDS_QUOTES = /[,;\t"\r\n]/;
+
+/** Quotes a field that needs it (see NEEDS_QUOTES); inner quotes doubled. */
+function quoteField(text: string): string {
+  if (NEEDS_QUOTES.test(text)) return `"${text.replaceAll('"', '""')}"`;
   return text;
 }
 
@@ -54,12 +57,12 @@ export function toCsv(header: string[], rows: CsvCell[][], delimiter: CsvDelimit
   }
   const lines: string[] = [];
   const width = header.length;
-  lines.push(header.map((name) => quoteField(cellText(name), delimiter)).join(delimiter));
+  lines.push(header.map((name) => quoteField(cellText(name))).join(delimiter));
   rows.forEach((row, index) => {
     if (row.length !== width) {
       throw new Error(`CSV row ${index + 1} has ${row.length} cells, the header has ${width}`);
     }
-    lines.push(row.map((cell) => quoteField(cellText(cell), delimiter)).join(delimiter));
+    lines.push(row.map((cell) => quoteField(cellText(cell))).join(delimiter));
   });
   return lines.map((line) => `${line}\r\n`).join('');
 }

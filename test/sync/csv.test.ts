@@ -22,18 +22,25 @@ describe('toCsv (RFC 4180)', () => {
       ',',
     );
     expect(csv).toBe(
-      'text\r\nplain\r\n"a,b"\r\n"say ""hi"""\r\n"line1\nline2"\r\n"cr\rhere"\r\nsemi;colon\r\n',
+      'text\r\nplain\r\n"a,b"\r\n"say ""hi"""\r\n"line1\nline2"\r\n"cr\rhere"\r\n"semi;colon"\r\n',
     );
   });
 
   it.each<[CsvDelimiter, string]>([
-    [',', 'x,"a,b",a;b,a\tb'],
-    [';', 'x;a,b;"a;b";a\tb'],
-    ['\t', 'x\ta,b\ta;b\t"a\tb"'],
-  ])('quotes only what clashes with the delimiter %j', (delimiter, expected) => {
-    const csv = toCsv(['h1', 'h2', 'h3', 'h4'], [['x', 'a,b', 'a;b', 'a\tb']], delimiter);
-    expect(csv.split('\r\n')[1]).toBe(expected);
-  });
+    [',', 'x,"a,b","a;b","a\tb","q""q","l\nf","c\rr"'],
+    [';', 'x;"a,b";"a;b";"a\tb";"q""q";"l\nf";"c\rr"'],
+    ['\t', 'x\t"a,b"\t"a;b"\t"a\tb"\t"q""q"\t"l\nf"\t"c\rr"'],
+  ])(
+    'quotes any separator, quote or line break whatever the delimiter (%j)',
+    (delimiter, expected) => {
+      const csv = toCsv(
+        ['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'h7'],
+        [['x', 'a,b', 'a;b', 'a\tb', 'q"q', 'l\nf', 'c\rr']],
+        delimiter,
+      );
+      expect(csv.slice(csv.indexOf('\r\n') + 2, -2)).toBe(expected);
+    },
+  );
 
   it('neutralises formula injection in text cells but keeps signed amounts exact', () => {
     const csv = toCsv(
@@ -56,6 +63,40 @@ describe('toCsv (RFC 4180)', () => {
       '-12.5',
       '0.00000001',
     ]);
+  });
+
+  it.each<[string, string, string]>([
+    ['leading spaces before =', '  =1+1', "'  =1+1"],
+    ['leading spaces before +', ' +1', "' +1"],
+    ['leading spaces before -', '   -cmd', "'   -cmd"],
+    ['leading spaces before @', ' @SUM(A1)', "' @SUM(A1)"],
+    ['a no-break space before =', '\u00a0=1', "'\u00a0=1"],
+    ['an ideographic space before =', '\u3000=1', "'\u3000=1"],
+    ['a leading tab', '\t=1', `"'\t=1"`],
+    ['a leading CR', '\r=1', `"'\r=1"`],
+    ['a tab before plain text', '\tabc', `"'\tabc"`],
+    ['full-width =', '\uff1dHYPERLINK(1)', "'\uff1dHYPERLINK(1)"],
+    ['full-width +', '\uff0b1', "'\uff0b1"],
+    ['full-width -', '\uff0d1', "'\uff0d1"],
+    ['full-width @', '\uff20SUM(A1)', "'\uff20SUM(A1)"],
+    ['spaces before full-width =', '  \uff1d1', "'  \uff1d1"],
+  ])('neutralises %s', (_what, cell, expected) => {
+    const csv = toCsv(['v'], [[cell]], ';');
+    expect(csv).toBe(`v\r\n${expected}\r\n`);
+  });
+
+  it.each<[string, string]>([
+    ['a negative amount', '-1.5'],
+    ['a negative whole number', '-42'],
+    ['a positive amount', '1.5'],
+    ['text with an inner =', 'a=b'],
+    ['text with spaces and no formula character', '  plain'],
+  ])('leaves %s as it is', (_what, cell) => {
+    expect(toCsv(['v'], [[cell]], ',')).toBe(`v\r\n${cell}\r\n`);
+  });
+
+  it('keeps a number cell a number and neutralises a header that looks like a formula', () => {
+    expect(toCsv(['=h'], [[-1.5]], ',')).toBe("'=h\r\n-1.5\r\n");
   });
 
   it('renders numbers, booleans and null; rejects ragged rows and unknown delimiters', () => {
