@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import WebSocket, { WebSocketServer } from 'ws';
 import { startBrowserMode } from '../electron/serve/host';
 import type { BridgeHandlers } from '../shared/contract';
+import { bridgeProtocols } from '../shared/bridge-client';
 import { figure, percentile, type Bench } from './figure';
 
 const warmup = 200;
@@ -64,7 +65,7 @@ async function bridgeRoundTrip(): Promise<number> {
   });
   try {
     const ws = await opened(
-      new WebSocket(`ws://127.0.0.1:${host.port}/bridge?token=${host.token}`, {
+      new WebSocket(`ws://127.0.0.1:${host.port}/bridge`, bridgeProtocols(host.token), {
         origin: `http://127.0.0.1:${host.port}`,
       }),
     );

@@ -132,6 +132,21 @@ export type WireServerMessage = WireReply | WireEvent;
 /** The WebSocket path of the bridge. */
 export const bridgePath = '/bridge';
 
+/** The WebSocket subprotocol the bridge speaks; the host answers the handshake with it. */
+export const bridgeProtocol = 'spotfolio.bridge';
+
+/**
+ * Browser mode's per-run token travels in the WebSocket handshake as a second subprotocol value,
+ * `spotfolio.token.<hex>`: a header, so it lands in no URL, no access log and no Referer, and
+ * unlike a cookie no other service on the same host is ever sent it.
+ */
+export const tokenProtocolPrefix = 'spotfolio.token.';
+
+/** The subprotocols a page offers: the bridge's, then the one carrying its token. */
+export function bridgeProtocols(token: string): string[] {
+  return [bridgeProtocol, `${tokenProtocolPrefix}${token}`];
+}
+
 /** Close code the host uses when a message is larger than maxCallBytes (RFC 6455 "too big"). */
 export const closeCodeTooBig = 1009;
 

@@ -1,8 +1,14 @@
 /**
  * Browser mode: the app without Electron. An HTTP server on 127.0.0.1 serves the built renderer,
  * and the same bridge contract runs over a WebSocket at /bridge. Because any local web page (and
- * any DNS-rebound site) can reach a loopback port, every request must carry this run's random
- * token, name our own Host, and (for the WebSocket) come from our own Origin.
+ * any DNS-rebound site) can reach a loopback port, every request must name our own Host and come
+ * from our own Origin (or none), and the bridge also needs this run's random token.
+ *
+ * The token never travels in a cookie (cookies ignore ports: every other service on 127.0.0.1
+ * would be sent it) nor in a URL the server sees (URLs land in logs). The printed address carries
+ * it in the fragment (#token=…), which the browser keeps to itself; the page moves it into memory
+ * and offers it as a WebSocket subprotocol value (see tokenProtocolPrefix). The built renderer's
+ * files are public, so they are served without it; the bridge refuses any connection without it.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import {
@@ -16,7 +22,9 @@ import { WebSocketServer, WebSocket, type RawData } from 'ws';
 import type { CallOutcome } from '../../shared/contract';
 import {
   bridgePath,
+  bridgeProtocol,
   maxCallBytes,
+  tokenProtocolPrefix,
   type WireCall,
   type WireReply,
 } from '../../shared/bridge-client';
@@ -64,7 +72,7 @@ export interface BrowserModeOptions {
 }
 
 export interface BrowserModeHost {
-  /** The address to open, token included. */
+  /** The address to open, token included (in the fragment: #token=…). */
   url: string;
   token: string;
   port: number;
@@ -87,15 +95,21 @@ export function secretsEqual(given: string, expected: string): boolean {
   return timingSafeEqual(a, b) && given.length === expected.length;
 }
 
-function parseCookies(header: string | undefined): Map<string, string> {
-  const cookies = new Map<string, string>();
-  if (!header) return cookies;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq < 0) continue;
-    cookies.set(part.slice(0, eq).trim(), part.slice(eq + 1).trim());
-  }
-  return cookies;
+/** The subprotocol values a WebSocket handshake offers (Sec-WebSocket-Protocol, comma-separated). */
+function offeredProtocols(header: string | string[] | undefined): string[] {
+  const joined = Array.isArray(header) ? header.join(',') : (header ?? '');
+  return joined
+    .split(',')
+    .map((value) => value.trim())
+    .filter((value) => value !== '');
+}
+
+/** The token a handshake offers as `spotfolio.token.<token>`, if exactly one is offered. */
+export function offeredToken(header: string | string[] | undefined): string | undefined {
+  const tokens = offeredProtocols(header)
+    .filter((value) => value.startsWith(tokenProtocolPrefix))
+    .map((value) => value.slice(tokenProtocolPrefix.length));
+  return tokens.length === 1 ? tokens[0] : undefined;
 }
 
 function errorOutcome(kind: BridgeErrorPayload['kind'], message: string): CallOutcome<never> {
@@ -123,8 +137,6 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
   const log = options.log ?? (() => undefined);
   const token = randomBytes(32).toString('hex');
   let boundPort = 0;
-  // Cookies are shared by every port of a host, so the name carries the port.
-  const cookieName = () => `spotfolio_token_${boundPort}`;
   const allowedHosts = () => [`127.0.0.1:${boundPort}`, `localhost:${boundPort}`];
   const allowedOrigins = () => allowedHosts().map((host) => `http://${host}`);
   let csp = '';
@@ -154,7 +166,7 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
     'Cache-Control': 'no-store',
   });
 
-  /** Host, Origin and token checks shared by pages and the WebSocket; null when all pass. */
+  /** Host and Origin checks shared by pages and the WebSocket; null when all pass. */
   const refusal = (
     req: IncomingMessage,
     requireOrigin: boolean,
@@ -172,13 +184,16 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
     if (req.headers['sec-fetch-site'] === 'cross-site') {
       return { status: 403, reason: 'Requests from other sites are not allowed.' };
     }
-    const query = new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('token');
-    const cookie = parseCookies(req.headers.cookie).get(cookieName());
-    const presented = query ?? cookie;
+    return null;
+  };
+
+  /** The bridge's own check: this run's token, offered in the handshake's subprotocols. */
+  const tokenRefusal = (req: IncomingMessage): { status: number; reason: string } | null => {
+    const presented = offeredToken(req.headers['sec-websocket-protocol']);
     if (presented === undefined || presented === '') {
       return {
         status: 401,
-        reason: 'Open the address Spotfolio printed when it started; it includes ?token=…',
+        reason: 'Open the address Spotfolio printed when it started; it includes #token=…',
       };
     }
     if (!secretsEqual(presented, token)) {
@@ -220,11 +235,6 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
       'Content-Type': contentTypeOf(lookup.file),
       'Content-Length': lookup.size,
     };
-    // The token in the address becomes a cookie so the page's scripts and styles load too.
-    const queryToken = new URL(rawUrl, 'http://127.0.0.1').searchParams.get('token');
-    if (queryToken !== null) {
-      headers['Set-Cookie'] = `${cookieName()}=${token}; HttpOnly; SameSite=Strict; Path=/`;
-    }
     const read = (await firstPage).get(lookup.file);
     const ahead =
       read && read.size === lookup.size && read.mtimeMs === lookup.mtimeMs ? read : null;
@@ -255,6 +265,8 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
     maxPayload: maxCallBytes,
     perMessageDeflate: false,
     clientTracking: true,
+    // The answer names the bridge's protocol, never the token value the page offered beside it.
+    handleProtocols: (protocols) => (protocols.has(bridgeProtocol) ? bridgeProtocol : false),
   });
 
   const refuseUpgrade = (socket: Duplex, status: number, reason: string) => {
@@ -269,7 +281,7 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
     socket.on('error', () => socket.destroy());
     const path = (req.url ?? '/').split('?')[0];
     if (path !== bridgePath) return refuseUpgrade(socket, 404, 'No such endpoint');
-    const refused = refusal(req, true);
+    const refused = refusal(req, true) ?? tokenRefusal(req);
     if (refused) return refuseUpgrade(socket, refused.status, refused.reason);
     if (wss.clients.size >= limits.maxConnections) {
       return refuseUpgrade(socket, 403, 'Too many Spotfolio pages are open.');
@@ -412,7 +424,7 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
 
   let closing: Promise<void> | null = null;
   return {
-    url: `http://127.0.0.1:${boundPort}/?token=${token}`,
+    url: `http://127.0.0.1:${boundPort}/#token=${token}`,
     token,
     port: boundPort,
     pageLoaded,

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import type { CallOutcome, EventName, EventPayloads } from '../../shared/contract';
+import { bridgeProtocols } from '../../shared/bridge-client';
 import { DemoSecretStore, KeytarSecretStore, type SecretStore } from '../../electron/secrets';
 
 export function tempDir(prefix = 'spotfolio-app-'): { path: string; remove(): void } {
@@ -56,7 +57,7 @@ export class WireClient {
   }
 
   static async connect(port: number, token: string): Promise<WireClient> {
-    const ws = new WebSocket(`ws://127.0.0.1:${port}/bridge?token=${token}`, {
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/bridge`, bridgeProtocols(token), {
       headers: { Host: `127.0.0.1:${port}`, Origin: `http://127.0.0.1:${port}` },
     });
     await new Promise<void>((resolve, reject) => {

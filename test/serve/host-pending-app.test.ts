@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startBrowserMode, type HostedApp } from '../../electron/serve/host';
 import type { BridgeHandlers } from '../../shared/contract';
-import type { WireServerMessage } from '../../shared/bridge-client';
+import { bridgeProtocols, type WireServerMessage } from '../../shared/bridge-client';
 
 let rendererDir: string;
 
@@ -32,13 +32,13 @@ function deferred<T>() {
   return { promise, resolve, reject };
 }
 
-function page(port: number, token: string, path = '/'): Promise<number> {
+function page(port: number, path = '/'): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = request(
       {
         host: '127.0.0.1',
         port,
-        path: `${path}?token=${token}`,
+        path,
         headers: { host: `127.0.0.1:${port}` },
       },
       (res) => {
@@ -51,10 +51,10 @@ function page(port: number, token: string, path = '/'): Promise<number> {
   });
 }
 
-function body(port: number, token: string): Promise<string> {
+function body(port: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: '127.0.0.1', port, path: `/?token=${token}`, headers: { host: `127.0.0.1:${port}` } },
+      { host: '127.0.0.1', port, path: '/', headers: { host: `127.0.0.1:${port}` } },
       (res) => {
         let text = '';
         res.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -67,7 +67,7 @@ function body(port: number, token: string): Promise<string> {
 }
 
 async function call(port: number, token: string, method: string): Promise<WireServerMessage> {
-  const ws = new WebSocket(`ws://127.0.0.1:${port}/bridge?token=${token}`, {
+  const ws = new WebSocket(`ws://127.0.0.1:${port}/bridge`, bridgeProtocols(token), {
     origin: `http://127.0.0.1:${port}`,
   });
   await new Promise((resolve, reject) => {
@@ -97,7 +97,7 @@ describe('a host whose app is still starting', () => {
     const app = deferred<HostedApp>();
     const host = await startBrowserMode({ app: app.promise, rendererDir });
     try {
-      expect(await page(host.port, host.token)).toBe(200);
+      expect(await page(host.port)).toBe(200);
       const answer = call(host.port, host.token, 'app.status');
       let answered = false;
       void answer.then(() => (answered = true));
@@ -137,11 +137,11 @@ describe('a host whose app is still starting', () => {
     let loaded = false;
     void host.pageLoaded.then(() => (loaded = true));
     try {
-      expect(await page(host.port, host.token)).toBe(200);
-      expect(await page(host.port, host.token, '/assets/a.js')).toBe(200);
+      expect(await page(host.port)).toBe(200);
+      expect(await page(host.port, '/assets/a.js')).toBe(200);
       await new Promise((resolve) => setTimeout(resolve, 20));
       expect(loaded).toBe(false);
-      expect(await page(host.port, host.token, '/assets/a.css')).toBe(200);
+      expect(await page(host.port, '/assets/a.css')).toBe(200);
       await host.pageLoaded;
     } finally {
       await host.close();
@@ -154,9 +154,9 @@ describe('a host whose app is still starting', () => {
     writeFileSync(join(dir, 'index.html'), '<title>old</title>');
     const host = await startBrowserMode({ app: deferred<HostedApp>().promise, rendererDir: dir });
     try {
-      await body(host.port, host.token); // read ahead by now
+      await body(host.port); // read ahead by now
       writeFileSync(join(dir, 'index.html'), '<title>new build</title>');
-      expect(await body(host.port, host.token)).toBe('<title>new build</title>');
+      expect(await body(host.port)).toBe('<title>new build</title>');
     } finally {
       await host.close();
       rmSync(dir, { recursive: true, force: true });

@@ -7,7 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startBrowserMode, type BrowserModeHost } from '../../electron/serve/host';
 import type { BridgeHandlers, EventName, EventPayloads } from '../../shared/contract';
-import { maxCallBytes, type WireServerMessage } from '../../shared/bridge-client';
+import {
+  bridgeProtocol,
+  bridgeProtocols,
+  maxCallBytes,
+  type WireServerMessage,
+} from '../../shared/bridge-client';
 
 type Listener = <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
 
@@ -80,12 +85,10 @@ function get(
 }
 
 /** Sends a raw request line so the path reaches the server exactly as written. */
-function rawGet(port: number, path: string, token: string): Promise<string> {
+function rawGet(port: number, path: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1', () => {
-      socket.write(
-        `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nCookie: spotfolio_token_${port}=${token}\r\nConnection: close\r\n\r\n`,
-      );
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`);
     });
     let text = '';
     socket.on('data', (chunk) => (text += chunk.toString()));
@@ -94,14 +97,53 @@ function rawGet(port: number, path: string, token: string): Promise<string> {
   });
 }
 
+/** A WebSocket handshake with our Origin and Host but no token, read back raw. */
+function rawUpgrade(port: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => {
+      socket.write(
+        [
+          'GET /bridge HTTP/1.1',
+          `Host: 127.0.0.1:${port}`,
+          `Origin: http://127.0.0.1:${port}`,
+          'Upgrade: websocket',
+          'Connection: Upgrade',
+          'Sec-WebSocket-Version: 13',
+          'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+          `Sec-WebSocket-Protocol: ${bridgeProtocol}`,
+          '',
+          '',
+        ].join('\r\n'),
+      );
+    });
+    let text = '';
+    socket.on('data', (chunk) => (text += chunk.toString()));
+    socket.on('close', () => resolve(text));
+    socket.on('error', reject);
+  });
+}
+
+/**
+ * A non-browser client: it sets any Origin and Host it likes. The token goes where the page puts
+ * it (a subprotocol value) unless `protocols` says otherwise; `path` and `headers` let a test try
+ * the query string or a cookie instead.
+ */
 function openSocket(
   port: number,
-  options: { token?: string; origin?: string; host?: string } = {},
+  options: {
+    token?: string;
+    origin?: string;
+    host?: string;
+    protocols?: string[];
+    path?: string;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<WebSocket> {
-  const query = options.token === undefined ? '' : `?token=${options.token}`;
-  const ws = new WebSocket(`ws://127.0.0.1:${port}/bridge${query}`, {
+  const protocols =
+    options.protocols ?? (options.token === undefined ? [] : bridgeProtocols(options.token));
+  const ws = new WebSocket(`ws://127.0.0.1:${port}${options.path ?? '/bridge'}`, protocols, {
     origin: options.origin ?? `http://127.0.0.1:${port}`,
-    headers: { host: options.host ?? `127.0.0.1:${port}` },
+    headers: { host: options.host ?? `127.0.0.1:${port}`, ...options.headers },
   });
   return new Promise((resolve, reject) => {
     ws.once('open', () => resolve(ws));
@@ -175,9 +217,9 @@ describe('browser mode host', () => {
     rmSync(join(rendererDir, '..'), { recursive: true, force: true });
   });
 
-  it('prints a loopback URL with a 64-hex-digit token', () => {
+  it('prints a loopback URL with a 64-hex-digit token in the fragment, which no server sees', () => {
     expect(host.token).toMatch(/^[0-9a-f]{64}$/);
-    expect(host.url).toBe(`http://127.0.0.1:${host.port}/?token=${host.token}`);
+    expect(host.url).toBe(`http://127.0.0.1:${host.port}/#token=${host.token}`);
   });
 
   it('refuses to bind anything but 127.0.0.1', async () => {
@@ -192,8 +234,8 @@ describe('browser mode host', () => {
     }
   });
 
-  it('serves the page with the token and sets security headers and the cookie', async () => {
-    const res = await get(host.port, `/?token=${host.token}`);
+  it('serves the page without a token, with security headers and no cookie', async () => {
+    const res = await get(host.port, '/');
     expect(res.status).toBe(200);
     expect(res.body).toContain('<title>Spotfolio</title>');
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
@@ -204,62 +246,42 @@ describe('browser mode host', () => {
     expect(csp).toContain(`ws://127.0.0.1:${host.port}`);
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['referrer-policy']).toBe('no-referrer');
-    const cookie = String(res.headers['set-cookie']);
-    expect(cookie).toContain(`spotfolio_token_${host.port}=${host.token}`);
-    expect(cookie).toContain('HttpOnly');
-    expect(cookie).toContain('SameSite=Strict');
+    expect(res.headers['set-cookie']).toBeUndefined();
+    // An old-style address with the token in the query sets no cookie either.
+    const withQuery = await get(host.port, `/?token=${host.token}`);
+    expect(withQuery.status).toBe(200);
+    expect(withQuery.headers['set-cookie']).toBeUndefined();
   });
 
-  it('serves assets to a page holding the cookie', async () => {
-    const res = await get(host.port, '/assets/app.js', {
-      cookie: `spotfolio_token_${host.port}=${host.token}`,
-    });
+  it("serves the built renderer's assets without a token", async () => {
+    const res = await get(host.port, '/assets/app.js');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(res.headers['set-cookie']).toBeUndefined();
     expect(res.body).toBe('console.log(1)');
-  });
-
-  it('refuses a missing or wrong token', async () => {
-    const missing = await get(host.port, '/');
-    expect(missing.status).toBe(401);
-    expect(missing.body).toContain('?token=');
-    const wrong = await get(host.port, `/?token=${'0'.repeat(64)}`);
-    expect(wrong.status).toBe(401);
-    const short = await get(host.port, '/?token=abc');
-    expect(short.status).toBe(401);
-    const wrongCookie = await get(host.port, '/assets/app.js', {
-      cookie: `spotfolio_token_${host.port}=${'f'.repeat(64)}`,
-    });
-    expect(wrongCookie.status).toBe(401);
-    expect(wrongCookie.body).not.toContain('console.log');
   });
 
   it('refuses a foreign Host header (DNS rebinding)', async () => {
     for (const foreign of ['evil.example', `evil.example:${host.port}`, '127.0.0.1:1']) {
-      const res = await get(host.port, `/?token=${host.token}`, { host: foreign });
+      const res = await get(host.port, '/', { host: foreign });
       expect(res.status).toBe(403);
     }
-    const viaLocalhost = await get(host.port, `/?token=${host.token}`, {
+    const viaLocalhost = await get(host.port, '/', {
       host: `localhost:${host.port}`,
     });
     expect(viaLocalhost.status).toBe(200);
   });
 
   it('refuses a foreign Origin and anything but GET/HEAD', async () => {
-    const foreign = await get(host.port, `/?token=${host.token}`, {
+    const foreign = await get(host.port, '/', {
       origin: 'http://evil.example',
     });
     expect(foreign.status).toBe(403);
-    const crossSite = await get(host.port, `/?token=${host.token}`, {
+    const crossSite = await get(host.port, '/', {
       'sec-fetch-site': 'cross-site',
     });
     expect(crossSite.status).toBe(403);
-    const post = await get(
-      host.port,
-      `/?token=${host.token}`,
-      { origin: `http://127.0.0.1:${host.port}` },
-      'POST',
-    );
+    const post = await get(host.port, '/', { origin: `http://127.0.0.1:${host.port}` }, 'POST');
     expect(post.status).toBe(405);
   });
 
@@ -275,7 +297,7 @@ describe('browser mode host', () => {
       '/%00index.html',
       '/%E0%A4%A',
     ]) {
-      const text = await rawGet(host.port, path, host.token);
+      const text = await rawGet(host.port, path);
       expect(text, path).not.toContain('top secret');
       expect(text, path).toMatch(/^HTTP\/1\.1 (400|403|404)/);
     }
@@ -283,6 +305,8 @@ describe('browser mode host', () => {
 
   it('answers calls over the WebSocket with the token and our Origin', async () => {
     const ws = await openSocket(host.port, { token: host.token });
+    // The handshake's answer names the bridge's protocol, never the token offered beside it.
+    expect(ws.protocol).toBe(bridgeProtocol);
     const messages = inbox(ws);
     ws.send(JSON.stringify({ id: 1, method: 'app.status', input: {} }));
     expect(await messages.reply(1)).toEqual({
@@ -310,6 +334,14 @@ describe('browser mode host', () => {
   it('refuses a WebSocket without the token, with a wrong one, or from elsewhere', async () => {
     await expect(openSocket(host.port)).rejects.toThrow('401');
     await expect(openSocket(host.port, { token: 'a'.repeat(64) })).rejects.toThrow('401');
+    await expect(openSocket(host.port, { token: host.token.slice(0, 32) })).rejects.toThrow('401');
+    await expect(openSocket(host.port, { token: `${host.token}0` })).rejects.toThrow('401');
+    // Two tokens offered at once: neither is taken.
+    await expect(
+      openSocket(host.port, {
+        protocols: [...bridgeProtocols(host.token), `spotfolio.token.${'b'.repeat(64)}`],
+      }),
+    ).rejects.toThrow('401');
     await expect(
       openSocket(host.port, { token: host.token, origin: 'http://evil.example' }),
     ).rejects.toThrow('403');
@@ -319,6 +351,35 @@ describe('browser mode host', () => {
     await expect(
       openSocket(host.port, { token: host.token, host: `evil.example:${host.port}` }),
     ).rejects.toThrow('403');
+  });
+
+  it('refuses a non-browser client that forges our Origin and Host but has no token', async () => {
+    const forged = { origin: `http://127.0.0.1:${host.port}`, host: `127.0.0.1:${host.port}` };
+    await expect(openSocket(host.port, forged)).rejects.toThrow('401');
+    await expect(openSocket(host.port, { ...forged, protocols: [bridgeProtocol] })).rejects.toThrow(
+      '401',
+    );
+    // The token where earlier versions took it (the query string, a cookie) opens nothing now.
+    await expect(
+      openSocket(host.port, { ...forged, path: `/bridge?token=${host.token}` }),
+    ).rejects.toThrow('401');
+    await expect(
+      openSocket(host.port, {
+        ...forged,
+        headers: { cookie: `spotfolio_token_${host.port}=${host.token}` },
+      }),
+    ).rejects.toThrow('401');
+    await expect(
+      openSocket(host.port, {
+        ...forged,
+        headers: { authorization: `Bearer ${host.token}` },
+      }),
+    ).rejects.toThrow('401');
+    // The refusal names no token and sets none.
+    const refusal = await rawUpgrade(host.port);
+    expect(refusal).toMatch(/^HTTP\/1\.1 401 /);
+    expect(refusal).not.toContain(host.token);
+    expect(refusal.toLowerCase()).not.toContain('set-cookie');
   });
 
   it('answers malformed messages with a typed error and keeps the connection', async () => {

@@ -33,6 +33,7 @@ describe('WebSocket transport reconnects', () => {
     const sockets: ScriptedSocket[] = [];
     const transport = createWsTransport({
       url: 'ws://127.0.0.1:1/bridge',
+      token: 'ab'.repeat(32),
       createSocket: () => {
         const socket = new ScriptedSocket();
         sockets.push(socket);
@@ -63,7 +64,11 @@ describe('WebSocket transport reconnects', () => {
 
   it('delivers events to subscribers and ignores malformed frames', () => {
     const socket = new ScriptedSocket();
-    const transport = createWsTransport({ url: 'ws://x/bridge', createSocket: () => socket });
+    const transport = createWsTransport({
+      url: 'ws://x/bridge',
+      token: 'ab'.repeat(32),
+      createSocket: () => socket,
+    });
     const seen: unknown[] = [];
     const off = transport.subscribe((event, payload) => seen.push([event, payload]));
     socket.open();

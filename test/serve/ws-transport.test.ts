@@ -9,7 +9,7 @@ import {
   createWsTransport,
   type SocketLike,
 } from '../../renderer/src/bridge/ws-transport';
-import { BridgeCallError, createBridge } from '../../shared/bridge-client';
+import { BridgeCallError, bridgeProtocols, createBridge } from '../../shared/bridge-client';
 import {
   maxCallBytes,
   type BridgeHandlers,
@@ -28,8 +28,8 @@ describe('renderer WebSocket transport against the real host', () => {
     'market.klines': async (input: unknown) => input,
   } as unknown as BridgeHandlers;
 
-  const socketFor = (port: number) => (url: string) =>
-    new WebSocket(url, {
+  const socketFor = (port: number) => (url: string, protocols: string[]) =>
+    new WebSocket(url, protocols, {
       origin: `http://127.0.0.1:${port}`,
     }) as unknown as SocketLike;
 
@@ -53,24 +53,44 @@ describe('renderer WebSocket transport against the real host', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const url = () =>
-    bridgeUrl({
-      protocol: 'http:',
-      host: `127.0.0.1:${host.port}`,
-      search: `?token=${host.token}`,
-    });
+  const url = () => bridgeUrl({ protocol: 'http:', host: `127.0.0.1:${host.port}` });
+  const options = () => ({ url: url(), token: host.token, createSocket: socketFor(host.port) });
 
-  it('builds the bridge address from the page address', () => {
-    expect(bridgeUrl({ protocol: 'http:', host: '127.0.0.1:5', search: '?token=ab&x=1' })).toBe(
-      'ws://127.0.0.1:5/bridge?token=ab',
-    );
-    expect(bridgeUrl({ protocol: 'http:', host: 'localhost:5', search: '' })).toBe(
-      'ws://localhost:5/bridge',
-    );
+  it('builds the bridge address from the page address, with no token in it', () => {
+    expect(bridgeUrl({ protocol: 'http:', host: '127.0.0.1:5' })).toBe('ws://127.0.0.1:5/bridge');
+    expect(bridgeUrl({ protocol: 'http:', host: 'localhost:5' })).toBe('ws://localhost:5/bridge');
+  });
+
+  it('offers the token in the handshake and is refused with a wrong one', async () => {
+    const offered: string[][] = [];
+    const recording = (target: string, protocols: string[]) => {
+      offered.push(protocols);
+      return socketFor(host.port)(target, protocols);
+    };
+    const transport = createWsTransport({ ...options(), createSocket: recording });
+    expect(await transport.call('app.status', {})).toEqual({
+      ok: true,
+      value: { version: 'test' },
+    });
+    expect(offered).toEqual([bridgeProtocols(host.token)]);
+    transport.close();
+
+    // A wrong token never opens the socket, so the call is not sent (and not answered).
+    const wrong = createWsTransport({
+      ...options(),
+      token: 'f'.repeat(64),
+      reconnectDelay: { min: 5, max: 5 },
+    });
+    const outcome = await Promise.race([
+      wrong.call('app.status', {}),
+      new Promise((resolve) => setTimeout(() => resolve('no answer'), 300)),
+    ]);
+    expect(outcome).toBe('no answer');
+    wrong.close();
   });
 
   it('round-trips calls, typed errors and events through createBridge', async () => {
-    const transport = createWsTransport({ url: url(), createSocket: socketFor(host.port) });
+    const transport = createWsTransport(options());
     const bridge = createBridge(transport);
     const [status, klines] = await Promise.all([
       bridge.app.status(),
@@ -101,7 +121,7 @@ describe('renderer WebSocket transport against the real host', () => {
   });
 
   it('refuses an oversized call locally without losing the connection', async () => {
-    const transport = createWsTransport({ url: url(), createSocket: socketFor(host.port) });
+    const transport = createWsTransport(options());
     const bridge = createBridge(transport);
     const error = await bridge.profiles
       .add({
@@ -118,7 +138,7 @@ describe('renderer WebSocket transport against the real host', () => {
   });
 
   it('fails pending and later calls with kind network after close', async () => {
-    const transport = createWsTransport({ url: url(), createSocket: socketFor(host.port) });
+    const transport = createWsTransport(options());
     const pending = transport.call('app.status', {});
     transport.close();
     expect(await pending).toMatchObject({ ok: false, error: { kind: 'network' } });

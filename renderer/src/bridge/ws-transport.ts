@@ -7,6 +7,7 @@
 import type { CallOutcome } from '../../../shared/contract';
 import {
   bridgePath,
+  bridgeProtocols,
   maxCallBytes,
   utf8Length,
   type BridgeTransport,
@@ -25,10 +26,12 @@ export interface SocketLike {
 }
 
 export interface WsTransportOptions {
-  /** ws://host:port/bridge?token=… */
+  /** ws://host:port/bridge */
   url: string;
+  /** This run's token, offered in every handshake (see bridgeProtocols). */
+  token: string;
   /** Defaults to the global WebSocket. */
-  createSocket?: (url: string) => SocketLike;
+  createSocket?: (url: string, protocols: string[]) => SocketLike;
   /** Back-off before reconnecting, in ms: doubles from `min` up to `max`. */
   reconnectDelay?: { min: number; max: number };
 }
@@ -40,17 +43,75 @@ export interface WsTransport extends BridgeTransport {
 
 const OPEN = 1;
 
-/** The bridge's address for a page: same host, /bridge, and the page's ?token= if it has one. */
-export function bridgeUrl(location: { protocol: string; host: string; search: string }): string {
+/** The bridge's address for a page: same host, /bridge. The token is not part of it. */
+export function bridgeUrl(location: { protocol: string; host: string }): string {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  const token = new URLSearchParams(location.search).get('token');
-  const query = token ? `?token=${encodeURIComponent(token)}` : '';
-  return `${scheme}//${location.host}${bridgePath}${query}`;
+  return `${scheme}//${location.host}${bridgePath}`;
+}
+
+/** Where a reload of the same tab finds the token again: this origin's (and port's) own storage. */
+export const tokenStorageKey = 'spotfolio.token';
+
+const tokenFragment = /^#token=([0-9a-f]{16,128})$/;
+
+export interface PageAddress {
+  readonly hash: string;
+  readonly pathname: string;
+  readonly search: string;
+}
+
+/**
+ * The page's token: taken from the address's fragment (#token=…, as browser mode prints it),
+ * which is then removed from the address bar so it is not copied, bookmarked or shown; or, after
+ * a reload of the same tab, from session storage. That storage belongs to this origin alone (the
+ * port included), is never sent over the network, and ends with the tab.
+ */
+export function takePageToken(
+  location: PageAddress,
+  history: Pick<History, 'replaceState' | 'state'>,
+  storage: Pick<Storage, 'getItem' | 'setItem'> | null,
+): string | null {
+  const fromAddress = tokenFragment.exec(location.hash)?.[1];
+  if (fromAddress !== undefined) {
+    history.replaceState(history.state, '', `${location.pathname}${location.search}`);
+    try {
+      storage?.setItem(tokenStorageKey, fromAddress);
+    } catch {
+      // Storage may be disabled; the token then lasts as long as the page.
+    }
+    return fromAddress;
+  }
+  try {
+    return storage?.getItem(tokenStorageKey) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The transport of a page opened without a token: every call fails at once and says what to do,
+ * instead of waiting on a bridge that would refuse the connection.
+ */
+export function tokenlessTransport(): BridgeTransport {
+  return {
+    call: () =>
+      Promise.resolve({
+        ok: false,
+        error: {
+          kind: 'auth',
+          message:
+            'This page has no access to Spotfolio. Open the address Spotfolio printed when it started (it ends with #token=…).',
+        },
+      }),
+    subscribe: () => () => undefined,
+  };
 }
 
 export function createWsTransport(options: WsTransportOptions): WsTransport {
   const createSocket =
-    options.createSocket ?? ((url: string) => new WebSocket(url) as unknown as SocketLike);
+    options.createSocket ??
+    ((url: string, protocols: string[]) => new WebSocket(url, protocols) as unknown as SocketLike);
+  const protocols = bridgeProtocols(options.token);
   const delays = options.reconnectDelay ?? { min: 250, max: 5000 };
   const waiting: { message: string; id: number }[] = [];
   const pending = new Map<number, (outcome: CallOutcome<unknown>) => void>();
@@ -101,7 +162,7 @@ export function createWsTransport(options: WsTransportOptions): WsTransport {
 
   const connect = () => {
     if (closed || socket) return;
-    const current = createSocket(options.url);
+    const current = createSocket(options.url, protocols);
     socket = current;
     current.onopen = () => {
       delay = delays.min;
