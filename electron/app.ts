@@ -4,16 +4,18 @@
  * here and bind `handlers` and `onEvent` to their transport; nothing else wires parts together.
  */
 import packageJson from '../package.json';
-import type { BridgeHandlers, EventName, EventPayloads } from '../shared/contract';
+import type { BridgeHandlers } from '../shared/contract';
 import type { KeychainStatus } from '../shared/types';
-import type { ApiContext, Emit } from './api/context';
+import type { ApiContext } from './api/context';
 import { createHandlers } from './api/handlers';
-import { SessionManager } from './api/session';
+import { SessionManager, type DemoOptions } from './api/session';
 import { readSettings } from './api/settings';
+import { SystemClock, type Clock } from './core/clock';
+import type { Emit } from './core/events';
+import type { Logger } from './core/logger';
+import type { Notifier } from './core/notifier';
 import { MarketWatch } from './live/market-watch';
-import type { Notifier } from './live/notify';
-import { createLogger, type Logger } from './log';
-import type { SandboxOptions } from './sandbox';
+import { createLogger } from './log';
 import {
   DemoSecretStore,
   KeytarSecretStore,
@@ -21,8 +23,6 @@ import {
   type SecretStore,
 } from './secrets';
 import { openStore } from './store';
-
-export type { Notifier } from './live/notify';
 
 export interface AppOptions {
   /** The app's data folder (the SQLite file lives here). */
@@ -35,12 +35,19 @@ export interface AppOptions {
   /** 'auto' (default): with no profile, start the in-process sandbox and a "Demo" profile. */
   demo?: 'auto' | 'off';
   /** For tests: e.g. a seed, simulation off. */
-  sandboxOptions?: SandboxOptions;
+  sandboxOptions?: DemoOptions;
+  /**
+   * Time and timers of the app: what it stamps (profiles, notifications, connection changes) and
+   * what it waits on (sync's schedule, live batching and notification windows). Default: the
+   * system clock; tests pass a ManualClock and advance it instead of sleeping.
+   */
+  clock?: Clock;
   /** Receives log lines, already redacted. Default: the console. */
   log?: (line: string) => void;
 }
 
-export type EventListener = <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
+/** Receives every event the app emits, as the transports forward them to the renderer. */
+export type EventListener = Emit;
 
 export interface SpotfolioApp {
   /** One async function per contract method, taking the parsed input. */
@@ -67,6 +74,8 @@ async function probeKeychain(secrets: SecretStore): Promise<KeychainStatus> {
 }
 
 export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
+  const clock = options.clock ?? new SystemClock();
+  const now = () => clock.now();
   const log = createLogger(options.log);
   const { store, recovered } = openStore({ dataDir: options.dataDir });
   if (recovered) {
@@ -98,11 +107,11 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
     demoSecrets: new DemoSecretStore(),
     emit,
     log,
-    now: Date.now,
     settings,
     market,
     notifier: options.notifier,
     sandboxOptions: options.sandboxOptions,
+    clock,
   });
   const ctx: ApiContext = {
     mode: options.mode,
@@ -113,7 +122,7 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
     session,
     market,
     notifier: options.notifier,
-    now: Date.now,
+    now,
     settings,
     keychain: () => keychain,
     ...(recovered ? { storeRecovered: recovered } : {}),

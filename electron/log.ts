@@ -4,41 +4,8 @@
  * secret that slipped into an error message (a signed URL, a key in an exception) never reaches
  * the sink. Every part of the app logs through this; nothing writes secrets anywhere directly.
  */
+import { describeError, KnownSecrets, type Logger, type LogLevel } from './core/logger';
 import { redact } from './secrets/redact';
-
-export type LogLevel = 'info' | 'warn' | 'error';
-
-/** The secrets to strip from every log line. */
-export class KnownSecrets {
-  private readonly values = new Set<string>();
-
-  add(...secrets: string[]): void {
-    for (const secret of secrets) if (secret) this.values.add(secret);
-  }
-
-  list(): string[] {
-    return [...this.values];
-  }
-}
-
-export interface Logger {
-  info(message: string): void;
-  warn(message: string): void;
-  error(message: string, error?: unknown): void;
-  /** A plain `(line) => void` for parts that take a line sink (sync, streams). */
-  readonly line: (line: string) => void;
-  readonly secrets: KnownSecrets;
-}
-
-/** The error's message and, for internal failures, its stack and cause, on one entry. */
-export function describeError(error: unknown): string {
-  if (error instanceof Error) {
-    const parts = [error.stack ?? `${error.name}: ${error.message}`];
-    if (error.cause !== undefined) parts.push(`caused by: ${describeError(error.cause)}`);
-    return parts.join('\n');
-  }
-  return String(error);
-}
 
 export function createLogger(
   sink: (line: string) => void = (line) => console.log(line),

@@ -3,21 +3,14 @@
  * emitter, the settings and the logger. Handlers never reach the exchange or the keychain except
  * through the session.
  */
-import type {
-  BridgeHandlers,
-  EventName,
-  EventPayloads,
-  MethodName,
-  Namespace,
-} from '../../shared/contract';
+import type { BridgeHandlers, MethodName, Namespace } from '../../shared/contract';
 import type { KeychainStatus, Settings } from '../../shared/types';
+import type { Emit } from '../core/events';
+import type { Logger } from '../core/logger';
+import type { Notifier } from '../core/notifier';
 import type { MarketWatch } from '../live/market-watch';
-import type { Notifier } from '../live/notify';
-import type { Logger } from '../log';
 import type { Store } from '../store';
 import type { SessionManager } from './session';
-
-export type Emit = <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
 
 /** The handlers of one contract area, e.g. HandlerGroup<'orders'> for orders.*. */
 export type HandlerGroup<N extends Namespace> = {

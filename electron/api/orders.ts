@@ -4,10 +4,10 @@
  * clientOrderId) before it answers, so a retry by the user never doubles an order silently.
  */
 import type { MethodParsedInput } from '../../shared/contract';
+import { toOrderView } from '../core/views';
 import type { NewOrder } from '../exchange/client';
 import type { Order } from '../exchange/wire';
 import type { ApiContext, HandlerGroup } from './context';
-import { toOrderView } from './views';
 
 type OrderInput = MethodParsedInput<'orders.place'>;
 

@@ -6,20 +6,24 @@
 import { randomUUID } from 'node:crypto';
 import type { MethodParsedInput } from '../../shared/contract';
 import type { ConnectionState, ProfileView } from '../../shared/types';
+import type { Settings } from '../../shared/types';
+import { SystemClock, type Clock, type TimerHandle } from '../core/clock';
+import type { Emit } from '../core/events';
+import type { Logger } from '../core/logger';
+import type { Notifier } from '../core/notifier';
 import { startDemoExchange, DEMO_PROFILE_NAME, type DemoExchange } from '../demo';
 import { ExchangeClient } from '../exchange/client';
-import { LiveSession, type Notifier } from '../live/live-session';
+import { LiveSession } from '../live/live-session';
 import type { MarketWatch } from '../live/market-watch';
-import type { Logger } from '../log';
-import type { SandboxOptions } from '../sandbox';
 import { SecretStoreUnavailableError, type ApiSecret, type SecretStore } from '../secrets';
 import type { Store } from '../store';
 import { maskApiKey } from '../store/profiles';
 import type { ProfileRow } from '../store/types';
 import { SyncEngine } from '../sync';
-import type { Emit } from './context';
 import { AppError } from './errors';
-import type { Settings } from '../../shared/types';
+
+/** What demo mode starts its sandbox with (tests: a seed, the simulation off). */
+export type DemoOptions = NonNullable<Parameters<typeof startDemoExchange>[0]>;
 
 const ACTIVE_PROFILE_KEY = 'activeProfileId';
 /** How long a profile switch or quitting waits for sync to finish its current step. */
@@ -40,11 +44,12 @@ export interface SessionDeps {
   demoSecrets: SecretStore;
   emit: Emit;
   log: Logger;
-  now: () => number;
   settings: () => Settings;
   market: MarketWatch;
   notifier?: Notifier;
-  sandboxOptions?: SandboxOptions;
+  sandboxOptions?: DemoOptions;
+  /** Time and timers of the sessions (sync, live stream). Default: the system clock. */
+  clock?: Clock;
 }
 
 export class SessionManager {
@@ -54,9 +59,11 @@ export class SessionManager {
   private queue: Promise<unknown> = Promise.resolve();
   private connection: { state: ConnectionState; since: number };
   private closed = false;
+  private readonly clock: Clock;
 
   constructor(private readonly deps: SessionDeps) {
-    this.connection = { state: 'offline', since: deps.now() };
+    this.clock = deps.clock ?? new SystemClock();
+    this.connection = { state: 'offline', since: this.clock.now() };
   }
 
   current(): ActiveSession | null {
@@ -155,7 +162,7 @@ export class SessionManager {
           canTrade: info.canTrade,
           canWithdraw: info.canWithdraw,
           isDemo: false,
-          createdAt: this.deps.now(),
+          createdAt: this.clock.now(),
         });
       } catch (error) {
         await forgetSecret();
@@ -236,7 +243,7 @@ export class SessionManager {
       canTrade: true,
       canWithdraw: true,
       isDemo: true,
-      createdAt: this.deps.now(),
+      createdAt: this.clock.now(),
     });
     store.settings.set(PARENT_EMAIL_KEY, demo.parentEmail, id);
     this.deps.log.info(`Demo mode: sandbox at ${demo.baseUrl}`);
@@ -251,7 +258,8 @@ export class SessionManager {
   }
 
   private async startSession(row: ProfileRow): Promise<void> {
-    const { store, emit, log, now } = this.deps;
+    const { store, emit, log } = this.deps;
+    const clock = this.clock;
     const credentials = await this.secretsFor(row).get(row.id);
     if (!credentials) {
       throw new AppError(
@@ -266,7 +274,7 @@ export class SessionManager {
       client,
       profileId: row.id,
       emit,
-      now,
+      clock,
       log: log.line,
       quoteAsset: () => this.deps.settings().quoteAsset,
     });
@@ -277,7 +285,7 @@ export class SessionManager {
       client,
       sync,
       emit,
-      now,
+      clock,
       log,
       settings: this.deps.settings,
       notifier: this.deps.notifier,
@@ -299,14 +307,14 @@ export class SessionManager {
     await session.live.close();
     // Sync finishes the step it is in; a step queued behind the exchange's pacing (a back-off
     // can last minutes) must not hold up a profile switch or quitting, so the wait is bounded.
-    let timer: NodeJS.Timeout | undefined;
+    let timer: TimerHandle | undefined;
     const stopped = await Promise.race([
       session.sync.stop().then(() => true),
       new Promise<false>((resolve) => {
-        timer = setTimeout(() => resolve(false), SYNC_STOP_WAIT_MS);
+        timer = this.clock.setTimeout(() => resolve(false), SYNC_STOP_WAIT_MS);
       }),
     ]);
-    clearTimeout(timer);
+    this.clock.clearTimeout(timer);
     if (!stopped) {
       this.deps.log.warn(
         `sync of profile ${session.profile.id} was still waiting on the exchange after ` +
@@ -353,7 +361,7 @@ export class SessionManager {
   private setConnection(profileId: string | null, state: ConnectionState): void {
     if (profileId !== this.activeProfileId() && profileId !== null) return;
     if (this.connection.state === state) return;
-    this.connection = { state, since: this.deps.now() };
+    this.connection = { state, since: this.clock.now() };
     this.deps.emit('connection.state', { profileId, state, since: this.connection.since });
   }
 

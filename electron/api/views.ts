@@ -1,16 +1,13 @@
 /**
- * Mapping exchange wire records to the views the bridge carries. Pure functions: no store, no
- * client, so every handler and the live session shape data the same way.
+ * Mapping the exchange's market and account records to the views the bridge carries. Pure
+ * functions: no store, no client. Orders and trades, which the live session shapes too, are
+ * mapped in electron/core/views.ts.
  */
 import type {
   AccountInfo,
   Kline,
-  Order,
   OrderBook,
-  OrderUpdateEvent,
-  OwnTradeEvent,
   PublicTrade,
-  StreamTrade,
   SymbolInfo,
   Ticker,
 } from '../exchange/wire';
@@ -19,59 +16,10 @@ import type {
   DepthView,
   KlineView,
   OrderType,
-  OrderUpdate,
-  OrderView,
-  OwnTradeUpdate,
   PublicTradeView,
   SymbolView,
   TickerView,
 } from '../../shared/types';
-
-export function toOrderView(order: Order): OrderView {
-  return {
-    id: order.id,
-    clientOrderId: order.clientOrderId,
-    symbol: order.symbol,
-    side: order.side,
-    type: order.type,
-    status: order.status,
-    price: order.price,
-    stopPrice: order.stopPrice ?? null,
-    origQty: order.origQty,
-    executedQty: order.executedQty,
-    createdTime: order.createdTime,
-    updatedTime: order.updatedTime,
-  };
-}
-
-export function toOrderUpdate(event: OrderUpdateEvent): OrderUpdate {
-  return {
-    orderId: event.i,
-    clientOrderId: event.c,
-    symbol: event.s,
-    side: event.S,
-    type: event.o,
-    status: event.X,
-    price: event.p,
-    origQty: event.V,
-    executedQty: event.z,
-    time: event.O,
-  };
-}
-
-export function toOwnTradeUpdate(event: OwnTradeEvent): OwnTradeUpdate {
-  return {
-    tradeId: event.t,
-    orderId: event.o,
-    symbol: event.s,
-    side: event.S,
-    price: event.p,
-    qty: event.q,
-    fee: event.f,
-    feeCurrency: event.U,
-    time: event.E,
-  };
-}
 
 const ORDER_TYPES: readonly OrderType[] = ['limit', 'stop_limit'];
 
@@ -127,10 +75,6 @@ export function toPublicTradeView(trade: PublicTrade): PublicTradeView {
     time: trade.time,
     isBuyerMaker: trade.isBuyerMaker,
   };
-}
-
-export function streamTradeView(trade: StreamTrade): PublicTradeView {
-  return { id: trade.t, price: trade.p, qty: trade.q, time: trade.E, isBuyerMaker: trade.m };
 }
 
 export function toAccountView(info: AccountInfo): AccountView {

@@ -4,6 +4,7 @@
  * Within a batch the latest update of an order or a balance wins; trades are all kept.
  */
 import type { BalanceUpdate, OrderUpdate, OwnTradeUpdate } from '../../shared/types';
+import { SystemClock, type Clock, type TimerHandle } from '../core/clock';
 
 export interface LiveBatch {
   orders: OrderUpdate[];
@@ -17,14 +18,14 @@ export class BatchCoalescer {
   private orders = new Map<number, OrderUpdate>();
   private trades: OwnTradeUpdate[] = [];
   private balances = new Map<string, BalanceUpdate>();
-  private timer: NodeJS.Timeout | undefined;
+  private timer: TimerHandle | undefined;
   private lastFlushAt = -Infinity;
   private closed = false;
 
   constructor(
     private readonly deliver: (batch: LiveBatch) => void,
     private readonly intervalMs = FRAME_MS,
-    private readonly now: () => number = () => performance.now(),
+    private readonly clock: Clock = new SystemClock(),
   ) {}
 
   addOrder(order: OrderUpdate): void {
@@ -44,7 +45,7 @@ export class BatchCoalescer {
 
   /** Delivers what is pending now (used before closing, so nothing is lost). */
   flush(): void {
-    if (this.timer) clearTimeout(this.timer);
+    this.clock.clearTimeout(this.timer);
     this.timer = undefined;
     if (this.orders.size === 0 && this.trades.length === 0 && this.balances.size === 0) return;
     const batch: LiveBatch = {
@@ -55,7 +56,7 @@ export class BatchCoalescer {
     this.orders = new Map();
     this.trades = [];
     this.balances = new Map();
-    this.lastFlushAt = this.now();
+    this.lastFlushAt = this.clock.now();
     this.deliver(batch);
   }
 
@@ -70,8 +71,10 @@ export class BatchCoalescer {
       return;
     }
     if (this.timer) return;
-    const wait = Math.max(0, this.lastFlushAt + this.intervalMs - this.now());
-    this.timer = setTimeout(() => {
+    // Clamped to one interval: a wall clock set back must not hold a batch for the difference.
+    const sinceFlush = this.clock.now() - this.lastFlushAt;
+    const wait = Math.min(this.intervalMs, Math.max(0, this.intervalMs - sinceFlush));
+    this.timer = this.clock.setTimeout(() => {
       this.timer = undefined;
       this.flush();
     }, wait);

@@ -8,19 +8,20 @@
 import Decimal from 'decimal.js';
 import { formatAmount, formatSymbol } from '../../shared/format';
 import type { ConnectionState, DataKind, Settings } from '../../shared/types';
-import type { Emit } from '../api/context';
-import { toOrderUpdate, toOwnTradeUpdate } from '../api/views';
+import type { Clock, TimerHandle } from '../core/clock';
+import { formatDecimal, parseDecimal } from '../core/decimal';
+import type { Emit } from '../core/events';
+import type { Logger } from '../core/logger';
+import type { Notifier } from '../core/notifier';
+import { toOrderUpdate, toOwnTradeUpdate } from '../core/views';
 import type { ExchangeClient } from '../exchange/client';
 import { PRIVATE_STREAMS, StreamClient } from '../exchange/stream';
 import type { AccountPositionEvent, OrderUpdateEvent, OwnTradeEvent } from '../exchange/wire';
-import type { Logger } from '../log';
 import type { Store } from '../store';
 import type { OrderInput, OwnTradeInput } from '../store/types';
 import type { SyncEngine } from '../sync';
 import { BatchCoalescer, type LiveBatch } from './coalescer';
-import { notify, type Notifier, type NotifyDeps } from './notify';
-
-export type { Notifier } from './notify';
+import { notify, type NotifyDeps } from './notify';
 
 export interface LiveSessionDeps {
   store: Store;
@@ -29,7 +30,8 @@ export interface LiveSessionDeps {
   client: ExchangeClient;
   sync: Pick<SyncEngine, 'refresh'>;
   emit: Emit;
-  now: () => number;
+  /** Time and the session's timers: batching, data-changed pacing, fill summaries. */
+  clock: Clock;
   log: Logger;
   settings: () => Settings;
   notifier?: Notifier | undefined;
@@ -57,7 +59,7 @@ interface FillGroup {
   fee: Decimal;
   feeCurrency: string;
   lastPrice: string;
-  timer: NodeJS.Timeout;
+  timer: TimerHandle;
 }
 
 export class LiveSession {
@@ -65,7 +67,7 @@ export class LiveSession {
   private readonly coalescer: BatchCoalescer;
   private readonly notifyDeps: NotifyDeps;
   private pendingKinds = new Set<DataKind>();
-  private dataChangedTimer: NodeJS.Timeout | undefined;
+  private dataChangedTimer: TimerHandle | undefined;
   private readonly fillGroups = new Map<number, FillGroup>();
   private closed = false;
 
@@ -75,11 +77,11 @@ export class LiveSession {
       profileId: deps.profileId,
       emit: deps.emit,
       settings: deps.settings,
-      now: deps.now,
+      now: () => deps.clock.now(),
       log: deps.log,
       notifier: deps.notifier,
     };
-    this.coalescer = new BatchCoalescer((batch) => this.deliver(batch), deps.frameMs);
+    this.coalescer = new BatchCoalescer((batch) => this.deliver(batch), deps.frameMs, deps.clock);
     this.stream = new StreamClient({
       streamUrl: deps.streamUrl,
       authKeyProvider: () => deps.client.auth.createAuthToken(),
@@ -115,7 +117,8 @@ export class LiveSession {
     this.closed = true;
     this.coalescer.close();
     for (const orderId of [...this.fillGroups.keys()]) this.flushFills(orderId, false);
-    if (this.dataChangedTimer) clearTimeout(this.dataChangedTimer);
+    this.deps.clock.clearTimeout(this.dataChangedTimer);
+    this.dataChangedTimer = undefined;
     this.flushDataChanged();
     await this.stream.close();
   }
@@ -158,7 +161,7 @@ export class LiveSession {
         'cancel',
         'Order canceled',
         `${orderText(update.side, update.origQty, update.symbol)} at ${formatAmount(update.price)} was canceled` +
-          (new Decimal(update.executedQty).gt(0)
+          (parseDecimal(update.executedQty, 'executed quantity').gt(0)
             ? ` (${formatAmount(update.executedQty)} filled)`
             : ''),
       );
@@ -176,7 +179,11 @@ export class LiveSession {
       price: update.price,
       qty: update.qty,
       // "w" is the trade's funds (quote amount); computed when a deployment leaves it out.
-      quoteQty: event.w ?? new Decimal(update.price).times(update.qty).toFixed(),
+      quoteQty:
+        event.w ??
+        formatDecimal(
+          parseDecimal(update.price, 'price').times(parseDecimal(update.qty, 'quantity')),
+        ),
       fee: update.fee,
       feeCurrency: update.feeCurrency,
       // "m" says whether this account was the maker; the table records whether the buyer was.
@@ -211,7 +218,10 @@ export class LiveSession {
       fee: new Decimal(0),
       feeCurrency: update.feeCurrency,
       lastPrice: update.price,
-      timer: setTimeout(() => this.flushFills(update.orderId, true), FILL_SUMMARY_EVERY_MS),
+      timer: this.deps.clock.setTimeout(
+        () => this.flushFills(update.orderId, true),
+        FILL_SUMMARY_EVERY_MS,
+      ),
     });
   }
 
@@ -219,7 +229,7 @@ export class LiveSession {
   private flushFills(orderId: number, continueWindow: boolean): void {
     const group = this.fillGroups.get(orderId);
     if (!group) return;
-    clearTimeout(group.timer);
+    this.deps.clock.clearTimeout(group.timer);
     if (group.count === 0 || !continueWindow) this.fillGroups.delete(orderId);
     if (group.count === 0) return;
     const { count, qty, fee, side, symbol } = group;
@@ -228,14 +238,17 @@ export class LiveSession {
         this.notifyDeps,
         'fill',
         side === 'buy' ? 'Buy order filled' : 'Sell order filled',
-        `${count} more fills: ${orderText(side, qty.toFixed(), symbol)}, last at ` +
+        `${count} more fills: ${orderText(side, formatDecimal(qty), symbol)}, last at ` +
           `${formatAmount(group.lastPrice)}` +
-          ` (fees ${amountText(fee.toFixed(), group.feeCurrency)})`,
+          ` (fees ${amountText(formatDecimal(fee), group.feeCurrency)})`,
       ),
     );
     if (!continueWindow) return;
     Object.assign(group, { count: 0, qty: new Decimal(0), fee: new Decimal(0) });
-    group.timer = setTimeout(() => this.flushFills(orderId, true), FILL_SUMMARY_EVERY_MS);
+    group.timer = this.deps.clock.setTimeout(
+      () => this.flushFills(orderId, true),
+      FILL_SUMMARY_EVERY_MS,
+    );
   }
 
   private onReconnected(): void {
@@ -254,7 +267,7 @@ export class LiveSession {
     if (batch.orders.length === 0 && batch.trades.length === 0 && batch.balances.length > 0) {
       const lines = batch.balances.map(
         (b) =>
-          `${b.asset.toUpperCase()} balance: ${formatAmount(new Decimal(b.free).plus(b.locked).toFixed())}`,
+          `${b.asset.toUpperCase()} balance: ${formatAmount(formatDecimal(parseDecimal(b.free, 'free').plus(b.locked)))}`,
       );
       this.guard('balance notification', () =>
         notify(this.notifyDeps, 'balance', 'Balance changed', lines.join(', ')),
@@ -265,7 +278,7 @@ export class LiveSession {
   private changed(...kinds: DataKind[]): void {
     for (const kind of kinds) this.pendingKinds.add(kind);
     if (this.dataChangedTimer || this.closed) return;
-    this.dataChangedTimer = setTimeout(() => {
+    this.dataChangedTimer = this.deps.clock.setTimeout(() => {
       this.dataChangedTimer = undefined;
       this.flushDataChanged();
     }, DATA_CHANGED_EVERY_MS);

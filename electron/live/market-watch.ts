@@ -3,11 +3,9 @@
  * public StreamClient. Watching another symbol replaces the previous one; switching profiles
  * (another exchange) closes the connection.
  */
+import type { Emit } from '../core/events';
+import { toStreamTradeView } from '../core/views';
 import { StreamClient } from '../exchange/stream';
-import type { EventName, EventPayloads } from '../../shared/contract';
-import { streamTradeView } from '../api/views';
-
-type Emit = <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
 
 /** Top 20 levels every 100 ms: each message is the whole visible book, not a diff. */
 const DEPTH_LEVELS = 20;
@@ -67,7 +65,7 @@ export class MarketWatch {
     stream.on('trades', (payload, name) => {
       const symbol = name.slice(0, name.indexOf('@'));
       if (symbol !== this.symbol) return;
-      this.emit('market.trades', { symbol, trades: payload.trades.map(streamTradeView) });
+      this.emit('market.trades', { symbol, trades: payload.trades.map(toStreamTradeView) });
     });
     stream.on('depth', (payload, name) => {
       const symbol = name.slice(0, name.indexOf('@'));

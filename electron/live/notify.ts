@@ -4,13 +4,10 @@
  */
 import { maskNumbers } from '../../shared/format';
 import type { NotificationKind, NotificationView, Settings } from '../../shared/types';
-import type { Logger } from '../log';
+import type { Emit } from '../core/events';
+import type { Logger } from '../core/logger';
+import { notificationWanted, type Notifier } from '../core/notifier';
 import type { Store } from '../store';
-import type { Emit } from '../api/context';
-
-export interface Notifier {
-  show(n: { kind: NotificationKind; title: string; body: string }): void;
-}
 
 export interface NotifyDeps {
   store: Store;
@@ -20,21 +17,6 @@ export interface NotifyDeps {
   now: () => number;
   log: Logger;
   notifier?: Notifier | undefined;
-}
-
-/** Which setting switches desktop notifications of a kind on or off. */
-function wanted(kind: NotificationKind, settings: Settings): boolean {
-  switch (kind) {
-    case 'fill':
-    case 'order':
-      return settings.notifications.fills;
-    case 'cancel':
-      return settings.notifications.cancels;
-    case 'balance':
-      return settings.notifications.balances;
-    case 'transfer':
-      return settings.notifications.transfers;
-  }
 }
 
 export function notify(
@@ -60,7 +42,7 @@ export function notify(
   deps.emit('notification', view);
   deps.emit('data.changed', { profileId: deps.profileId, kinds: ['notifications'] });
   const settings = deps.settings();
-  if (deps.notifier && wanted(kind, settings)) {
+  if (deps.notifier && notificationWanted(kind, settings)) {
     try {
       // A desktop notification is seen by whoever looks at the screen: privacy mode hides its amounts.
       deps.notifier.show({ kind, title, body: maskNumbers(body, settings.privacyMode) });

@@ -1,5 +1,6 @@
 /** live.batch coalescing: a burst within one frame becomes one batch; the latest state wins. */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock, type Clock } from '../../electron/core/clock';
 import { BatchCoalescer, FRAME_MS, type LiveBatch } from '../../electron/live/coalescer';
 import type { OrderUpdate } from '../../shared/types';
 
@@ -19,23 +20,14 @@ function order(orderId: number, status: OrderUpdate['status'], executedQty: stri
 }
 
 describe('BatchCoalescer', () => {
-  let now = 0;
+  let clock: ManualClock;
   let batches: LiveBatch[];
   let coalescer: BatchCoalescer;
 
   beforeEach(() => {
-    vi.useFakeTimers();
-    now = 1000;
+    clock = new ManualClock(1000);
     batches = [];
-    coalescer = new BatchCoalescer(
-      (b) => batches.push(b),
-      FRAME_MS,
-      () => now,
-    );
-  });
-
-  afterEach(() => {
-    vi.useRealTimers();
+    coalescer = new BatchCoalescer((b) => batches.push(b), FRAME_MS, clock);
   });
 
   it('delivers a burst as one batch, keeping the latest update per order and balance', () => {
@@ -56,7 +48,7 @@ describe('BatchCoalescer', () => {
       time: 2,
     });
     expect(batches).toEqual([]);
-    vi.runAllTimers();
+    clock.advance(FRAME_MS);
     expect(batches).toHaveLength(1);
     expect(batches[0]!.orders.map((o) => [o.orderId, o.executedQty])).toEqual([
       [1, '0.5'],
@@ -68,15 +60,35 @@ describe('BatchCoalescer', () => {
 
   it('never delivers two batches within one frame', () => {
     coalescer.addOrder(order(1, 'wait', '0'));
-    vi.runAllTimers();
+    // The first update of a quiet stream goes out at once.
+    clock.advance(0);
     expect(batches).toHaveLength(1);
-    now += 5;
+    clock.advance(5);
     coalescer.addOrder(order(1, 'done', '1'));
     // Not yet: the previous batch went out 5 ms ago.
-    vi.advanceTimersByTime(FRAME_MS - 5 - 1);
+    clock.advance(FRAME_MS - 5 - 1);
     expect(batches).toHaveLength(1);
-    now += FRAME_MS;
-    vi.advanceTimersByTime(1);
+    clock.advance(1);
+    expect(batches).toHaveLength(2);
+    expect(batches[1]!.orders[0]!.status).toBe('done');
+  });
+
+  it('never holds a batch longer than one frame when the wall clock is set back', () => {
+    const timers = new ManualClock(0);
+    let wall = 10_000;
+    const wallClock: Clock = {
+      now: () => wall,
+      setTimeout: (fn, ms) => timers.setTimeout(fn, ms),
+      clearTimeout: (handle) => timers.clearTimeout(handle),
+    };
+    const other = new BatchCoalescer((b) => batches.push(b), FRAME_MS, wallClock);
+    other.addOrder(order(2, 'wait', '0'));
+    timers.advance(0);
+    expect(batches).toHaveLength(1);
+    // The wall clock jumps an hour back: the next batch still waits one frame at most.
+    wall -= 3_600_000;
+    other.addOrder(order(2, 'done', '1'));
+    timers.advance(FRAME_MS);
     expect(batches).toHaveLength(2);
     expect(batches[1]!.orders[0]!.status).toBe('done');
   });
@@ -84,11 +96,7 @@ describe('BatchCoalescer', () => {
   it('flushes what is pending on close, and nothing when empty', () => {
     coalescer.close();
     expect(batches).toEqual([]);
-    const other = new BatchCoalescer(
-      (b) => batches.push(b),
-      FRAME_MS,
-      () => now,
-    );
+    const other = new BatchCoalescer((b) => batches.push(b), FRAME_MS, clock);
     other.addOrder(order(3, 'cancel', '0'));
     other.close();
     expect(batches).toHaveLength(1);

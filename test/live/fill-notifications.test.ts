@@ -1,10 +1,12 @@
 /**
  * An order filled in many pieces: every trade reaches the renderer in live batches, but the user
- * gets one notification at the first fill and one summary for the rest, not one per piece.
+ * gets one notification at the first fill and one summary for the rest, not one per piece. The
+ * app runs on a manual clock, so the summary window is advanced, not waited for.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import type { SpotfolioApp } from '../../electron/app';
+import { ManualClock } from '../../electron/core/clock';
 import { sign } from '../../electron/exchange/sign';
 import { startSandbox, type Sandbox } from '../../electron/sandbox';
 import { eventually } from '../api/helpers';
@@ -14,6 +16,10 @@ let sandbox: Sandbox;
 let live: LiveApp;
 let app: SpotfolioApp;
 let taker: { apiKey: string; secretKey: string };
+const clock = new ManualClock(Date.now());
+/** The app's fill summary window (one notification per order per second at most). */
+const SUMMARY_WINDOW_MS = 1000;
+const FRAME_MS = 16;
 /** What the desktop would have shown. */
 const desktop: { kind: string; title: string; body: string }[] = [];
 const eventsOf: LiveApp['eventsOf'] = (event) => live.eventsOf(event);
@@ -38,7 +44,10 @@ beforeAll(async () => {
   const takerAccount = sandbox.admin.createAccount({ email: 'taker@fills.test' });
   taker = sandbox.admin.createApiKey(takerAccount.email, { canTrade: true });
   sandbox.admin.credit(takerAccount.email, 'usdt', '100000');
-  live = await startLiveApp(sandbox, makerKey, { notifier: { show: (n) => desktop.push(n) } });
+  live = await startLiveApp(sandbox, makerKey, {
+    notifier: { show: (n) => desktop.push(n) },
+    clock,
+  });
   app = live.app;
 });
 
@@ -57,24 +66,30 @@ describe('fill notifications', () => {
       price: '60000',
     });
     for (let i = 0; i < 5; i++) await takerBuys('0.001', '60000');
+    const fillsOf = () => eventsOf('notification').filter((n) => n.kind === 'fill');
 
+    // Batches go out a frame apart: each look moves the clock one frame, far inside the window.
+    const startedAt = clock.now();
     const trades = await eventually('all five trades in live batches', () => {
+      clock.advance(FRAME_MS);
       const seen = eventsOf('live.batch').flatMap((b) =>
         b.trades.filter((t) => t.orderId === order.id),
       );
       return seen.length === 5 ? seen : undefined;
     });
+    expect(clock.now() - startedAt).toBeLessThan(SUMMARY_WINDOW_MS);
     expect(new Set(trades.map((t) => t.tradeId)).size).toBe(5);
+    expect(fillsOf()).toHaveLength(1);
 
-    const fills = await eventually('the first fill and one summary', () => {
-      const seen = eventsOf('notification').filter((n) => n.kind === 'fill');
-      return seen.length === 2 ? seen : undefined;
-    });
+    clock.advance(SUMMARY_WINDOW_MS);
+    const fills = fillsOf();
+    expect(fills).toHaveLength(2);
     expect(fills[0]!.body).toBe('Sell 0.001 BTCUSDT at 60,000 (fee 0.06 USDT)');
     expect(fills[1]!.body).toContain('4 more fills: Sell 0.004 BTCUSDT, last at 60,000');
     // The window closes when no more fills come: nothing further is notified.
-    await new Promise((done) => setTimeout(done, 1500));
-    expect(eventsOf('notification').filter((n) => n.kind === 'fill')).toHaveLength(2);
+    clock.advance(SUMMARY_WINDOW_MS);
+    clock.advance(10 * SUMMARY_WINDOW_MS);
+    expect(fillsOf()).toHaveLength(2);
   });
 
   it('hides the amounts of desktop notifications in privacy mode, and keeps them in the history', async () => {

@@ -3,7 +3,8 @@
  * event it emits: the start of each live-session test.
  */
 import { createApp, type SpotfolioApp } from '../../electron/app';
-import type { Notifier } from '../../electron/live/live-session';
+import type { Clock } from '../../electron/core/clock';
+import type { Notifier } from '../../electron/core/notifier';
 import type { Sandbox } from '../../electron/sandbox';
 import type { EventName, EventPayloads } from '../../shared/contract';
 import type { ProfileView } from '../../shared/types';
@@ -20,7 +21,7 @@ export interface LiveApp {
 export async function startLiveApp(
   sandbox: Sandbox,
   key: { apiKey: string; secretKey: string },
-  options: { notifier?: Notifier } = {},
+  options: { notifier?: Notifier; clock?: Clock } = {},
 ): Promise<LiveApp> {
   const dir = tempDir();
   const events: { event: EventName; payload: unknown }[] = [];
@@ -31,6 +32,7 @@ export async function startLiveApp(
     demo: 'off',
     log: () => undefined,
     ...(options.notifier ? { notifier: options.notifier } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
   });
   app.onEvent((event, payload) => events.push({ event, payload }));
   const eventsOf = <E extends EventName>(event: E): EventPayloads[E][] =>
