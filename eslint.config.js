@@ -1,7 +1,140 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import boundaries from 'eslint-plugin-boundaries';
+import { importX } from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import globals from 'globals';
+
+/**
+ * The layers, lowest first; docs/architecture.md explains them and why the arrows point this way.
+ * A folder layer is an element (matched from the repository root); the files at the top of
+ * electron/ are one element whose files are told apart by category.
+ */
+const FOLDER_LAYERS = [
+  ['shared', 'shared'],
+  ['core', 'electron/core'],
+  ['exchange', 'electron/exchange'],
+  ['store', 'electron/store'],
+  ['secrets', 'electron/secrets'],
+  ['sync', 'electron/sync'],
+  ['live', 'electron/live'],
+  ['ledger', 'electron/ledger'],
+  ['alerts', 'electron/alerts'],
+  ['api', 'electron/api'],
+  ['shell', 'electron/shell'],
+  ['serve', 'electron/serve'],
+  ['sandbox', 'electron/sandbox'],
+  ['renderer', 'renderer/src'],
+  ['test', 'test'],
+  ['bench', 'bench'],
+  // Last: whatever sits at the top of electron/ (app.ts, demo.ts, log.ts, main.ts, preload.ts).
+  ['electron', 'electron'],
+];
+const ELEMENTS = FOLDER_LAYERS.map(([type, pattern]) => ({ type, pattern, partialMatch: false }));
+
+const FILES = [
+  { category: 'app', pattern: 'electron/app.ts' },
+  // Starting demo mode is a step of a session (api/), so demo.ts sits below api/.
+  { category: 'demo', pattern: 'electron/demo.ts' },
+  // The logger strips known secrets from every line, so it sits just above secrets/.
+  { category: 'log', pattern: 'electron/log.ts' },
+  { category: 'entry', pattern: ['electron/main.ts', 'electron/preload.ts'] },
+  { category: 'preload', pattern: 'electron/preload.ts' },
+  // A screen is one file or one folder under screens/. Its own parts are named after it
+  // (Portfolio.tsx loads PortfolioCharts.tsx); no screen reaches into another.
+  { category: 'screen', pattern: 'renderer/src/screens/*.{ts,tsx}', capture: ['screen'] },
+  { category: 'screen', pattern: 'renderer/src/screens/*/**', capture: ['screen'] },
+];
+
+/** Entity selectors of each layer. */
+const LAYER = Object.fromEntries(FOLDER_LAYERS.map(([type]) => [type, [{ element: { type } }]]));
+for (const category of ['app', 'demo', 'log']) {
+  LAYER[category] = [{ element: { type: 'electron' }, file: { categories: category } }];
+}
+LAYER.shell.push({ element: { type: 'electron' }, file: { categories: 'entry' } });
+const layers = (...names) => names.flatMap((name) => LAYER[name]);
+
+/** What each layer may import, besides its own files. */
+const FOUNDATION = ['exchange', 'store', 'secrets', 'log', 'core', 'shared'];
+const PRODUCT = ['api', 'demo', 'sync', 'live', 'ledger', 'alerts', ...FOUNDATION];
+const MAY_IMPORT = {
+  core: ['shared'],
+  exchange: ['core', 'shared'],
+  store: ['core', 'shared'],
+  secrets: ['core', 'shared'],
+  log: ['secrets', 'core', 'shared'],
+  // live/ may read what sync/ computed; sync/ never reaches for live/. ledger/ and alerts/ build
+  // on both.
+  sync: FOUNDATION,
+  live: ['sync', ...FOUNDATION],
+  ledger: ['sync', 'live', ...FOUNDATION],
+  alerts: ['sync', 'live', ...FOUNDATION],
+  demo: FOUNDATION,
+  api: PRODUCT.slice(1),
+  app: PRODUCT,
+  shell: ['app', ...PRODUCT],
+  serve: ['app', ...PRODUCT],
+  sandbox: ['core', 'shared'],
+  renderer: ['shared'],
+};
+
+const LAYER_POLICIES = [
+  // A layer's own files may import each other...
+  {
+    from: { element: { isUnknown: false } },
+    allow: { dependency: { relationship: { to: 'internal' } } },
+  },
+  // ...except the files at the top of electron/, which are layers of their own.
+  {
+    from: { element: { type: 'electron' } },
+    disallow: { to: { element: { type: 'electron' } } },
+  },
+  ...Object.entries(MAY_IMPORT).map(([name, allowed]) => ({
+    from: layers(name),
+    allow: { to: layers(name, ...allowed) },
+  })),
+  // The desktop window's protocol handler serves the built renderer with browser mode's lookup,
+  // a leaf module that imports nothing of ours.
+  {
+    from: layers('shell'),
+    allow: { to: { element: { type: 'serve' }, file: { path: 'electron/serve/static.ts' } } },
+  },
+  // The sandbox speaks the exchange's wire format: it shares the wire schemas and nothing else.
+  {
+    from: layers('sandbox'),
+    allow: { to: { element: { type: 'exchange' }, file: { path: 'electron/exchange/wire.ts' } } },
+  },
+  // Demo mode loads the sandbox only when it starts, so a profile on a real exchange never loads
+  // it. Type imports are erased from the build, so app and the entry points may name its options.
+  {
+    from: layers('demo'),
+    allow: { to: layers('sandbox'), dependency: { nodeKind: 'dynamic-import' } },
+  },
+  {
+    from: layers('demo', 'app', 'shell', 'serve'),
+    allow: { to: layers('sandbox'), dependency: { kind: 'type' } },
+  },
+  // The preload runs beside the page: it carries the bridge contract, nothing of the main process.
+  {
+    from: { file: { categories: 'preload' } },
+    disallow: { to: { element: { types: { noneOf: ['shared'] } } } },
+  },
+  // No screen imports another screen.
+  {
+    from: { file: { categories: 'screen' } },
+    disallow: {
+      to: {
+        file: {
+          categories: 'screen',
+          captured: { screen: '!{{ from.file.captured.screen }}*' },
+        },
+      },
+    },
+  },
+  // Tests and benches drive any part.
+  { from: layers('test', 'bench'), allow: { to: { element: { isUnknown: false } } } },
+];
 
 export default tseslint.config(
   { ignores: ['node_modules', 'out', 'dist', 'test-results', 'playwright-report'] },
@@ -21,6 +154,42 @@ export default tseslint.config(
     files: ['renderer/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
+  },
+  {
+    // The layers: which folder may import which (docs/architecture.md).
+    files: [
+      'electron/**/*.ts',
+      'shared/**/*.ts',
+      'renderer/**/*.{ts,tsx}',
+      'test/**/*.{ts,tsx}',
+      'bench/**/*.ts',
+    ],
+    plugins: { boundaries },
+    settings: {
+      'boundaries/elements': ELEMENTS,
+      'boundaries/files': FILES,
+      'boundaries/dependency-nodes': ['import', 'export', 'dynamic-import'],
+      'boundaries/legacy-templates': false,
+      'import/resolver': { typescript: { project: 'tsconfig.json' } },
+    },
+    rules: {
+      'boundaries/dependencies': [
+        'error',
+        { default: 'disallow', checkInternals: true, policies: LAYER_POLICIES },
+      ],
+    },
+  },
+  {
+    // No import cycles: a cycle makes the load order decide what is still undefined at start-up.
+    // Type-only imports are erased and do not count.
+    files: ['electron/**/*.ts', 'shared/**/*.ts', 'renderer/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: 'tsconfig.json' })],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
     // Only the Electron entry points and the shell may touch the electron module.
