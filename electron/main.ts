@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { createApp, type SpotfolioApp } from './app';
 import { createDispatcher } from './api/dispatch';
 import { createLogger } from './log';
+import { devServerUrl } from './shell/dev-server';
 import { bindIpc, type IpcBinding } from './shell/ipc';
 import { installAppMenu } from './shell/menu';
 import { NativeNotifier } from './shell/notifications';
@@ -33,9 +34,14 @@ const logger = createLogger();
 // The same folder name browser mode uses by default (~/.config/Spotfolio on Linux).
 app.setName('Spotfolio');
 
-// `npm run dev` serves the renderer from Vite's dev server; a packaged app never does.
-const devServerUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined;
-const devOrigin = devServerUrl ? new URL(devServerUrl).origin : null;
+// `npm run dev` serves the renderer from Vite's dev server; a packaged app or a production build
+// never does, whatever the environment says.
+const devServer = devServerUrl({
+  isPackaged: app.isPackaged,
+  isDevelopmentBuild: import.meta.env.DEV,
+  env: process.env,
+});
+const devOrigin = devServer ? new URL(devServer).origin : null;
 
 function isAppUrl(url: string): boolean {
   try {
@@ -61,7 +67,7 @@ function showWindow(): void {
       ...security,
       preloadPath: join(here, '../preload/preload.cjs'),
       iconPath: join(app.getAppPath(), 'resources/icon.png'),
-      url: devServerUrl ?? appEntryUrl,
+      url: devServer ?? appEntryUrl,
     });
     mainWindow.on('closed', () => (mainWindow = null));
     return;
