@@ -3,7 +3,7 @@ import type { WithdrawStatus, WithdrawView } from '../../shared/types';
 import type { WithdrawRow } from '../store/types';
 import type { ApiContext, HandlerGroup } from './context';
 
-/** decisions.md: 0 Success, 1 Failed, 2 Pending, 3 Cancelled. */
+/** 0 Success, 1 Failed, 2 Pending, 3 Cancelled (docs/exchange-notes.md). */
 const STATUS_CODES: Record<WithdrawStatus, number> = {
   success: 0,
   failed: 1,

@@ -45,7 +45,7 @@ export class ExchangeError extends Error {
   }
 }
 
-/** Error codes of decisions.md (and the interface's -1121 sample) mapped to what they mean. */
+/** The exchange's error codes (docs/exchange-notes.md) mapped to what they mean. */
 const KIND_BY_CODE = new Map<number, ExchangeErrorKind>([
   [1999, 'invalid-input'],
   [-1121, 'invalid-input'],

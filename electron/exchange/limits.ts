@@ -46,7 +46,7 @@ export interface RateLimit {
 const PER_SECOND = (count: number): RateLimit => ({ count, periodMs: 1000 });
 const PER_MINUTE = (count: number): RateLimit => ({ count, periodMs: 60_000 });
 
-/** The interface's table; sub-account endpoints 1 per second (decisions.md). */
+/** The interface's table; sub-account endpoints 1 per second (docs/exchange-notes.md). */
 export const ENDPOINT_LIMITS: Readonly<Record<EndpointName, RateLimit>> = {
   ping: PER_SECOND(1),
   systemStatus: PER_SECOND(1),

@@ -14,7 +14,7 @@ export class SandboxError extends Error {
   }
 }
 
-/** The error table of decisions.md, one constructor per row. */
+/** The error table of docs/exchange-notes.md, one constructor per row. */
 export const errors = {
   missing: (param: string) => new SandboxError(1999, `${param} is missing`, 400),
   invalid: (param: string, why?: string) =>

@@ -150,7 +150,7 @@ export interface WithdrawRow {
   address: string | null;
   amount: Decimal;
   transactionFee: Decimal;
-  /** 0 Success, 1 Failed, 2 Pending, 3 Cancelled (decisions.md). */
+  /** 0 Success, 1 Failed, 2 Pending, 3 Cancelled (docs/exchange-notes.md). */
   status: number;
   partnerTransfer: boolean;
   withdrawOrderId: string | null;

@@ -8,7 +8,7 @@ import { storePort } from './store-port';
 
 export { toCsv, type CsvDelimiter, type CsvCell } from './csv';
 
-/** decisions.md: 0 Success, 1 Failed, 2 Pending, 3 Cancelled. */
+/** 0 Success, 1 Failed, 2 Pending, 3 Cancelled (docs/exchange-notes.md). */
 export const WITHDRAW_STATUS_CODES: Record<WithdrawStatus, number> = {
   success: 0,
   failed: 1,

@@ -1,4 +1,4 @@
-/** Background refresh and backfill, valuation and CSV export (see /work/team/APP_API.md, "Sync"). */
+/** Background refresh and backfill, valuation and CSV export. */
 export {
   SyncEngine,
   JOBS,

@@ -222,7 +222,7 @@ describe('signing', () => {
   });
 });
 
-describe('error table of decisions.md', () => {
+describe('the error table of docs/exchange-notes.md', () => {
   it('1999 missing and invalid parameters', async () => {
     expect((await raw(sandbox, 'GET', 'ticker/24hr')).body).toEqual({
       code: 1999,
