@@ -1,17 +1,10 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type {
-  AppStatus,
-  ConnectionState,
-  ProfileView,
-  Settings,
-  SymbolView,
-} from '../../shared/types';
+import type { AppStatus, ConnectionState, ProfileView, Settings } from '../../shared/types';
 import { formatAge } from '../../shared/format';
 import { AppContext, useApp, type AppContextValue } from './context';
 import { bridge, errorInfo } from './lib/bridge';
 import { useBridgeEvent, useNow } from './lib/hooks';
-import { takePrefetched, type Prefetched } from './lib/prefetch';
-import { loadBoot } from './early';
+import { bridgeKey, queryClient, useBridgeQuery } from './lib/query';
 import { parseRoute, routeHash, type Route, type ScreenName } from './lib/router';
 import { ErrorBox, Skeleton } from './components/common';
 import { Toasts, type ToastItem } from './components/Toasts';
@@ -81,10 +74,21 @@ function useSystemDark(): boolean {
   return dark;
 }
 
+/** The calls the shell's boot data comes from; a change of profile keeps their answers. */
+const bootMethods: readonly string[] = ['app.status', 'settings.get', 'profiles.list'];
+
 export function App() {
-  const [boot, setBoot] = useState<Boot | null>(null);
-  const [bootError, setBootError] = useState<unknown>(null);
-  const [symbols, setSymbols] = useState<SymbolView[]>([]);
+  const statusQuery = useBridgeQuery('app.status');
+  const settingsQuery = useBridgeQuery('settings.get');
+  const profilesQuery = useBridgeQuery('profiles.list');
+  const boot = useMemo<Boot | null>(
+    () =>
+      statusQuery.data && settingsQuery.data && profilesQuery.data
+        ? { status: statusQuery.data, settings: settingsQuery.data, profiles: profilesQuery.data }
+        : null,
+    [statusQuery.data, settingsQuery.data, profilesQuery.data],
+  );
+  const bootError = statusQuery.error ?? settingsQuery.error ?? profilesQuery.error;
   const [connection, setConnection] = useState<{ state: ConnectionState; since: number }>({
     state: 'connecting',
     since: Date.now(),
@@ -94,40 +98,44 @@ export function App() {
   const [route, navigate] = useHashRoute();
   const systemDark = useSystemDark();
 
-  const load = useCallback(async (early?: Prefetched<Boot> | null) => {
-    try {
-      const { status, settings, profiles } = await (early
-        ? early.promise.catch(loadBoot)
-        : loadBoot());
-      setBoot({ status, settings, profiles });
-      setConnection((previous) =>
-        previous.state === status.connection
-          ? previous
-          : { state: status.connection, since: Date.now() },
-      );
-      setBootError(null);
-    } catch (error) {
-      setBootError(error);
-    }
-  }, []);
+  const reloadBoot = useCallback(
+    () =>
+      queryClient.refetchQueries({
+        predicate: (query) => bootMethods.includes(String(query.queryKey[0])),
+      }),
+    [],
+  );
 
+  const statusConnection = statusQuery.data?.connection;
   useEffect(() => {
-    const early = takePrefetched<Boot>('boot');
-    // Something changed before this listened: show the early answer, then read again.
-    void load(early).then(() => (early?.changed ? load() : undefined));
-  }, [load]);
+    if (!statusConnection) return;
+    setConnection((previous) =>
+      previous.state === statusConnection
+        ? previous
+        : { state: statusConnection, since: Date.now() },
+    );
+  }, [statusConnection]);
 
   const activeProfileId = boot?.status.activeProfileId ?? null;
+  // Another profile's answers must not stand in for this one's: a switch forgets them all.
+  const shownProfile = useRef(activeProfileId);
   useEffect(() => {
-    if (!activeProfileId) return;
-    bridge()
-      .market.symbols()
-      .then(setSymbols, () => setSymbols([]));
+    const previous = shownProfile.current;
+    shownProfile.current = activeProfileId;
+    if (previous === null || previous === activeProfileId) return;
+    void queryClient.resetQueries({
+      predicate: (query) => !bootMethods.includes(String(query.queryKey[0])),
+    });
   }, [activeProfileId]);
 
-  useBridgeEvent('data.changed', (payload) => {
-    if (payload.kinds.includes('profiles') || payload.kinds.includes('settings')) void load();
+  const symbolsQuery = useBridgeQuery('market.symbols', undefined, {
+    enabled: activeProfileId !== null,
   });
+  const symbols = useMemo(
+    () => (activeProfileId === null ? [] : (symbolsQuery.data ?? [])),
+    [activeProfileId, symbolsQuery.data],
+  );
+
   useBridgeEvent('connection.state', (payload) =>
     setConnection({ state: payload.state, since: payload.since }),
   );
@@ -176,29 +184,29 @@ export function App() {
       precisionOf: (asset: string) => precisions.get(asset.toLowerCase()) ?? 8,
       // Optimistic: the switch moves at once; the app's answer (or the old value on failure) follows.
       updateSettings: async (patch) => {
-        const before = boot.settings;
-        setBoot((previous) =>
-          previous ? { ...previous, settings: { ...previous.settings, ...patch } } : previous,
+        const key = bridgeKey('settings.get');
+        const before = queryClient.getQueryData<Settings>(key);
+        queryClient.setQueryData<Settings>(key, (previous) =>
+          previous ? { ...previous, ...patch } : previous,
         );
         try {
-          const settings = await bridge().settings.update(patch);
-          setBoot((previous) => (previous ? { ...previous, settings } : previous));
+          queryClient.setQueryData<Settings>(key, await bridge().settings.update(patch));
         } catch (error) {
-          setBoot((previous) => (previous ? { ...previous, settings: before } : previous));
+          queryClient.setQueryData<Settings>(key, before);
           throw error;
         }
       },
-      reloadProfiles: () => load(),
+      reloadProfiles: reloadBoot,
       navigate,
       toast,
     };
-  }, [boot, connection, symbols, precisions, load, navigate, toast]);
+  }, [boot, connection, symbols, precisions, reloadBoot, navigate, toast]);
 
   if (!context) {
     return (
       <div className="boot">
-        {bootError ? (
-          <ErrorBox error={bootError} onRetry={() => void load()} />
+        {bootError !== undefined ? (
+          <ErrorBox error={bootError} onRetry={() => void reloadBoot()} />
         ) : (
           <Skeleton rows={4} label="Starting Spotfolio" />
         )}

@@ -3,8 +3,10 @@
 import './bridge/install';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { App } from './App';
 import { sendEarlyCalls } from './early';
+import { queryClient } from './lib/query';
 import './styles.css';
 
 sendEarlyCalls();
@@ -13,6 +15,8 @@ const container = document.getElementById('root');
 if (!container) throw new Error('index.html lacks the #root element');
 createRoot(container).render(
   <StrictMode>
-    <App />
+    <QueryClientProvider client={queryClient}>
+      <App />
+    </QueryClientProvider>
   </StrictMode>,
 );

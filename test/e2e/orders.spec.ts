@@ -52,7 +52,7 @@ test('checks, places and cancels a limit order', async ({ page }) => {
   await screenshot(page, 'orders');
   const before = await open.locator('tr[data-testid^=open-order-]').count();
   await row.getByTestId('cancel-order').click();
-  await expect(page.getByTestId('toast').filter({ hasText: 'Order cancelled' })).toBeVisible();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Order canceled' })).toBeVisible();
   await expect(async () => {
     const after = await page.locator('tr[data-testid^=open-order-]').count();
     expect(after).toBeLessThan(before);

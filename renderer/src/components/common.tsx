@@ -8,7 +8,8 @@ import {
 } from '../../../shared/format';
 import { useApp } from '../context';
 import { errorInfo } from '../lib/bridge';
-import { useNow, type QueryState } from '../lib/hooks';
+import { useNow } from '../lib/hooks';
+import type { QueryState } from '../lib/query';
 
 /** An amount of an asset, with its precision, hidden in privacy mode. */
 export function Amount(props: {

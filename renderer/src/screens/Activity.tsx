@@ -3,7 +3,8 @@ import type { ActivityItem, NotificationView } from '../../../shared/types';
 import { formatDateTime, maskNumbers } from '../../../shared/format';
 import { useApp } from '../context';
 import { bridge } from '../lib/bridge';
-import { useBridgeEvent, useFrameBatcher, useQuery } from '../lib/hooks';
+import { useBridgeEvent, useFrameBatcher } from '../lib/hooks';
+import { useBridgeQuery } from '../lib/query';
 import { feedLimit, mergeFeed } from '../lib/feed';
 import {
   Amount,
@@ -18,11 +19,7 @@ export function Activity() {
   const { activeProfile, settings } = useApp();
   const [feed, setFeed] = useState<ActivityItem[] | null>(null);
   const [feedError, setFeedError] = useState<unknown>(undefined);
-  const notifications = useQuery(
-    'notifications',
-    () => bridge().activity.notifications({ limit: 100 }),
-    ['notifications'],
-  );
+  const notifications = useBridgeQuery('activity.notifications', { limit: 100 });
   const [fresh, setFresh] = useState<NotificationView[]>([]);
 
   useEffect(() => {
@@ -125,7 +122,7 @@ const orderStatusText = {
   idle: 'waiting for stop',
   wait: 'open',
   done: 'filled',
-  cancel: 'cancelled',
+  cancel: 'canceled',
 } as const;
 
 function FeedText({ item }: { item: ActivityItem }) {

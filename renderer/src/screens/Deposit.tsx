@@ -3,7 +3,7 @@ import QRCode from 'qrcode';
 import type { CoinView, DepositAddressView, NetworkView } from '../../../shared/types';
 import { formatDateTime } from '../../../shared/format';
 import { bridge } from '../lib/bridge';
-import { useQuery } from '../lib/hooks';
+import { useBridgeQuery } from '../lib/query';
 import {
   AsOf,
   CopyButton,
@@ -15,7 +15,7 @@ import {
 } from '../components/common';
 
 export function Deposit() {
-  const coins = useQuery('deposit-coins', () => bridge().deposits.coins(), ['deposits']);
+  const coins = useBridgeQuery('deposits.coins');
   const [coinName, setCoinName] = useState('');
   const [network, setNetwork] = useState('');
 

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useApp } from '../context';
 import { bridge } from '../lib/bridge';
-import { useQuery } from '../lib/hooks';
+import { useBridgeQuery } from '../lib/query';
 import { hideSmall, searchFunds, sortFunds, type FundSortField } from '../lib/sorting';
 import {
   Amount,
@@ -17,11 +17,7 @@ import {
 
 export function Funds() {
   const { settings, updateSettings } = useApp();
-  const funds = useQuery(`funds:${settings.quoteAsset}`, () => bridge().funds.list(), [
-    'funds',
-    'prices',
-    'settings',
-  ]);
+  const funds = useBridgeQuery('funds.list');
   const [query, setQuery] = useState('');
   const [sort, setSort] = useState<{ field: FundSortField; dir: 'asc' | 'desc' }>({
     field: 'value',

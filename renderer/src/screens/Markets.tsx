@@ -1,14 +1,13 @@
 import { useMemo, useState } from 'react';
 import { formatAmount, formatPercent, formatSymbol } from '../../../shared/format';
 import { useApp } from '../context';
-import { bridge } from '../lib/bridge';
-import { useQuery } from '../lib/hooks';
+import { useBridgeQuery } from '../lib/query';
 import { tickerRows, type SortDir, type TickerSortField } from '../lib/sorting';
 import { Amount, EmptyState, PageHeader, SortHeader, QueryStatus } from '../components/common';
 
 export function Markets() {
   const { navigate } = useApp();
-  const tickers = useQuery('tickers', () => bridge().market.tickers(), ['prices']);
+  const tickers = useBridgeQuery('market.tickers');
   const [query, setQuery] = useState('');
   const [sort, setSort] = useState<{ field: TickerSortField; dir: SortDir }>({
     field: 'volume',

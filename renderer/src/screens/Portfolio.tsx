@@ -4,9 +4,7 @@ import type { HistoryRange } from '../../../shared/types';
 import { formatPercent, privacyMask } from '../../../shared/format';
 import { useApp } from '../context';
 import { chartPalette } from '../lib/palette';
-import { bridge } from '../lib/bridge';
-import { useQuery } from '../lib/hooks';
-import { summaryKinds } from '../early';
+import { useBridgeQuery } from '../lib/query';
 import {
   Segmented,
   AsOf,
@@ -35,12 +33,7 @@ const ranges: { range: HistoryRange; label: string }[] = [
 
 export function Portfolio() {
   const { settings, updateSettings } = useApp();
-  const summary = useQuery(
-    `summary:${settings.quoteAsset}`,
-    () => bridge().portfolio.summary(),
-    summaryKinds,
-    'portfolio.summary',
-  );
+  const summary = useBridgeQuery('portfolio.summary');
   // A profile whose funds were never fetched has no value yet: a 0 would be a false statement.
   const data = summary.data?.asOf === null ? undefined : summary.data;
   const quote = data?.quoteAsset ?? settings.quoteAsset;
@@ -170,11 +163,7 @@ export function Portfolio() {
 const HistoryCard = memo(function HistoryCard({ quote }: { quote: string }) {
   const { settings } = useApp();
   const [range, setRange] = useState<HistoryRange>('week');
-  const history = useQuery(
-    `history:${range}:${quote}`,
-    () => bridge().portfolio.history({ range }),
-    ['portfolio', 'prices', 'settings'],
-  );
+  const history = useBridgeQuery('portfolio.history', { range });
   const points = useMemo(
     // Chart positions only: the plotted number never feeds back into an amount.
     () =>

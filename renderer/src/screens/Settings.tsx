@@ -3,9 +3,9 @@ import type { NotificationSettings, ProfileView, Theme } from '../../../shared/t
 import { formatDateTime } from '../../../shared/format';
 import { useApp } from '../context';
 import { bridge } from '../lib/bridge';
-import { useQuery } from '../lib/hooks';
+import { useBridgeQuery } from '../lib/query';
 import { ErrorBox, InlineError, Modal, PageHeader } from '../components/common';
-import { ProfileCapabilities, ProfileForm } from './Onboarding';
+import { ProfileCapabilities, ProfileForm } from '../components/ProfileForm';
 
 const notificationLabels: Record<keyof NotificationSettings, string> = {
   fills: 'Order fills',
@@ -20,7 +20,7 @@ export function SettingsScreen() {
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<ProfileView | null>(null);
   const [threshold, setThreshold] = useState(settings.smallBalanceThreshold);
-  const tickers = useQuery('settings-quotes', () => bridge().market.tickers(), []);
+  const tickers = useBridgeQuery('market.tickers');
   const quotes = [
     ...new Set([
       settings.quoteAsset,

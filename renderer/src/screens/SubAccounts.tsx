@@ -4,7 +4,7 @@ import type { SubAccountsView, TransferOutcome } from '../../../shared/types';
 import { formatDateTime } from '../../../shared/format';
 import { useApp } from '../context';
 import { bridge } from '../lib/bridge';
-import { useQuery } from '../lib/hooks';
+import { useBridgeQuery } from '../lib/query';
 import { MAIN_ACCOUNT, checkAmount, freeBalance, isEmail } from '../lib/validation';
 import {
   ConfirmActions,
@@ -30,11 +30,9 @@ interface TransferDraft {
 
 export function SubAccounts() {
   const { settings } = useApp();
-  const subs = useQuery('subs', () => bridge().subAccounts.list(), ['subAccounts', 'prices']);
-  const funds = useQuery('subs-funds', () => bridge().funds.list(), ['funds']);
-  const history = useQuery('subs-history', () => bridge().subAccounts.history({ limit: 100 }), [
-    'subAccounts',
-  ]);
+  const subs = useBridgeQuery('subAccounts.list');
+  const funds = useBridgeQuery('funds.list');
+  const history = useBridgeQuery('subAccounts.history', { limit: 100 });
   const [refreshing, setRefreshing] = useState(false);
   const [refreshError, setRefreshError] = useState<unknown>(undefined);
 

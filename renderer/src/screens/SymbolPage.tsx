@@ -9,7 +9,7 @@ import {
   YAxis,
 } from 'recharts';
 import type { DepthView, PublicTradeView } from '../../../shared/types';
-import { klineIntervals } from '../../../shared/contract';
+import type { KlineInterval } from '../../../shared/market';
 import {
   decimalsOfStep,
   formatAmount,
@@ -22,7 +22,8 @@ import {
 } from '../../../shared/format';
 import { useApp } from '../context';
 import { bridge } from '../lib/bridge';
-import { useBridgeEvent, useFrameBatcher, useQuery } from '../lib/hooks';
+import { useBridgeEvent, useFrameBatcher } from '../lib/hooks';
+import { useBridgeQuery } from '../lib/query';
 import { candleDomain, priceToY, toCandles, type CandlePoint } from '../lib/candles';
 import { ladder, spread } from '../lib/depth';
 import {
@@ -33,9 +34,9 @@ import {
   Skeleton,
   QueryStatus,
 } from '../components/common';
-import { PlaceOrderForm } from './Orders';
+import { PlaceOrderForm } from '../components/PlaceOrderForm';
 
-type Interval = (typeof klineIntervals)[number];
+type Interval = KlineInterval;
 const pickerIntervals: Interval[] = ['1m', '5m', '15m', '1h', '4h', '1d', '1w'];
 
 export function SymbolPage({ symbol }: { symbol: string }) {
@@ -45,14 +46,9 @@ export function SymbolPage({ symbol }: { symbol: string }) {
   const [depth, setDepth] = useState<DepthView | null>(null);
   const [trades, setTrades] = useState<PublicTradeView[]>([]);
   const [liveError, setLiveError] = useState<unknown>(undefined);
-  const ticker = useQuery(
-    `ticker:${symbol}`,
-    () =>
-      bridge()
-        .market.tickers()
-        .then((all) => all.find((t) => t.symbol === symbol) ?? null),
-    ['prices'],
-  );
+  const ticker = useBridgeQuery('market.tickers', undefined, {
+    select: (all) => all.find((t) => t.symbol === symbol) ?? null,
+  });
 
   // Live depth and trades for this symbol only while the page is open.
   useEffect(() => {
@@ -257,11 +253,7 @@ function CandleShape(props: CandleShapeProps) {
 
 function CandleCard({ symbol, priceDecimals }: { symbol: string; priceDecimals: number }) {
   const [interval, setInterval] = useState<Interval>('15m');
-  const klines = useQuery(
-    `klines:${symbol}:${interval}`,
-    () => bridge().market.klines({ symbol, interval, limit: 120 }),
-    ['prices'],
-  );
+  const klines = useBridgeQuery('market.klines', { symbol, interval, limit: 120 });
   const candles = useMemo(() => toCandles(klines.data ?? []), [klines.data]);
   const domain = useMemo(() => candleDomain(candles), [candles]);
   const intraday = !['1d', '1w'].includes(interval);

@@ -4,7 +4,8 @@ import type { BackfillProgress, WithdrawStatus, WithdrawView } from '../../../sh
 import { formatDateTime } from '../../../shared/format';
 import { useApp } from '../context';
 import { bridge } from '../lib/bridge';
-import { useBridgeEvent, useQuery } from '../lib/hooks';
+import { useBridgeEvent } from '../lib/hooks';
+import { useBridgeQuery } from '../lib/query';
 import {
   Amount,
   CopyButton,
@@ -26,7 +27,7 @@ const statusLabels: Record<WithdrawStatus, string> = {
   success: 'Completed',
   failed: 'Failed',
   pending: 'Pending',
-  cancelled: 'Cancelled',
+  cancelled: 'Canceled',
 };
 
 function shorten(text: string, keep = 6): string {
@@ -48,7 +49,7 @@ export function Withdrawals() {
   const [exporting, setExporting] = useState(false);
   const [exportError, setExportError] = useState<unknown>(undefined);
 
-  const coins = useQuery('withdraw-coins', () => bridge().withdrawals.coins(), ['withdrawals']);
+  const coins = useBridgeQuery('withdrawals.coins');
 
   const filter = useMemo<WithdrawFilter>(() => {
     const f: WithdrawFilter = {};

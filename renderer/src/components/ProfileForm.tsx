@@ -1,0 +1,92 @@
+import { useState, type FormEvent } from 'react';
+import type { ProfileView } from '../../../shared/types';
+import { bridge, errorInfo } from '../lib/bridge';
+import { ErrorBox } from './common';
+
+/** Adds an API key (verified by the app before it is saved), or starts the demo. */
+export function ProfileForm(props: { onAdded: (profile: ProfileView) => void }) {
+  const [form, setForm] = useState({
+    name: '',
+    apiKey: '',
+    secretKey: '',
+    baseUrl: 'https://',
+    streamUrl: 'wss://',
+  });
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const fieldError = error ? errorInfo(error) : null;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const profile = await bridge().profiles.add(form);
+      props.onAdded(profile);
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const field = (name: keyof typeof form, label: string, type = 'text', hint?: string) => (
+    <label className="field">
+      <span>{label}</span>
+      <input
+        name={name}
+        type={type}
+        value={form[name]}
+        autoComplete="off"
+        spellCheck={false}
+        required
+        aria-invalid={fieldError?.field === name || undefined}
+        onChange={(e) => setForm({ ...form, [name]: e.target.value })}
+        data-testid={`profile-${name}`}
+      />
+      {hint && <small className="muted">{hint}</small>}
+      {fieldError?.field === name && <small className="field-error">{fieldError.message}</small>}
+    </label>
+  );
+
+  return (
+    <form
+      className="card form"
+      onSubmit={(e) => void submit(e)}
+      aria-label="Add an API key"
+      data-testid="profile-form"
+    >
+      <h2>Add an API key</h2>
+      {field('name', 'Profile name', 'text', 'For example "Main account"')}
+      {field('apiKey', 'API key')}
+      {field(
+        'secretKey',
+        'Secret key',
+        'password',
+        'Stored in the system keychain; never shown again.',
+      )}
+      {field('baseUrl', 'REST base URL', 'url')}
+      {field('streamUrl', 'Stream URL', 'url')}
+      {error !== null && !fieldError?.field && <ErrorBox error={error} testId="profile-error" />}
+      <div className="form-actions">
+        <button type="submit" className="primary" disabled={busy} data-testid="profile-submit">
+          {busy ? 'Checking the key with the exchange…' : 'Verify and save'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** What a profile's key may do on the exchange. */
+export function ProfileCapabilities({ profile }: { profile: ProfileView }) {
+  return (
+    <div className="capabilities" data-testid="profile-capabilities">
+      <span className={profile.canTrade ? 'badge ok' : 'badge'}>
+        {profile.canTrade ? 'Can trade' : 'Cannot trade'}
+      </span>
+      <span className={profile.canWithdraw ? 'badge warn' : 'badge'}>
+        {profile.canWithdraw ? 'Can withdraw' : 'Cannot withdraw'}
+      </span>
+    </div>
+  );
+}

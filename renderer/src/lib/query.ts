@@ -1,0 +1,200 @@
+/**
+ * The renderer's data layer: one TanStack Query client. A query's key is its bridge method and
+ * input (`['funds.list', {}]`), so one answer serves every screen that asks the same thing, and
+ * the main process's `data.changed` events mark the answers of the methods each data kind feeds
+ * as stale (the ones on screen are read again at once, the others when next shown).
+ */
+import {
+  QueryClient,
+  useQuery,
+  type QueryKey,
+  type UseQueryOptions,
+  type UseQueryResult,
+} from '@tanstack/react-query';
+import type {
+  MethodInput,
+  MethodName,
+  MethodResult,
+  SpotfolioBridge,
+} from '../../../shared/contract';
+import type { DataKind, ErrorKind } from '../../../shared/types';
+import { bridge } from './bridge';
+
+/** The query key of a bridge call: the method's name, then its input (`{}` when it takes none). */
+export function bridgeKey<K extends MethodName>(method: K, input?: MethodInput<K>): QueryKey {
+  return [method, input ?? {}];
+}
+
+type AnyMethod = (input?: unknown) => Promise<unknown>;
+
+/** Calls a bridge method by its name, as the key names it. */
+export function callBridge<K extends MethodName>(
+  method: K,
+  input?: MethodInput<K>,
+): Promise<MethodResult<K>> {
+  const dot = method.indexOf('.');
+  const group = (bridge() as unknown as Record<string, Record<string, AnyMethod>>)[
+    method.slice(0, dot)
+  ];
+  const call = group?.[method.slice(dot + 1)];
+  if (!call) return Promise.reject(new Error(`The bridge has no method ${method}`));
+  return call(input) as Promise<MethodResult<K>>;
+}
+
+/**
+ * Which answers each kind of change makes stale. A method missing here is read once and then
+ * only on a retry, a remount after its stale time, or a change of profile.
+ */
+export const invalidatedBy: Record<DataKind, readonly MethodName[]> = {
+  profiles: ['app.status', 'profiles.list', 'account.info'],
+  settings: [
+    'settings.get',
+    'app.status',
+    // Values are computed in the quote asset the settings name.
+    'portfolio.summary',
+    'portfolio.history',
+    'funds.list',
+    'subAccounts.list',
+  ],
+  funds: ['funds.list', 'portfolio.summary', 'portfolio.history', 'account.info'],
+  portfolio: ['portfolio.summary', 'portfolio.history'],
+  prices: [
+    'market.tickers',
+    'market.klines',
+    'portfolio.summary',
+    'portfolio.history',
+    'funds.list',
+    'subAccounts.list',
+  ],
+  withdrawals: ['withdrawals.list', 'withdrawals.coins', 'withdrawals.backfillStatus'],
+  deposits: ['deposits.coins'],
+  subAccounts: ['subAccounts.list', 'subAccounts.history'],
+  orders: ['orders.open', 'orders.history'],
+  trades: ['orders.trades'],
+  notifications: ['activity.notifications', 'activity.feed'],
+};
+
+/** The methods whose answers a set of changed kinds makes stale, each once. */
+export function methodsChangedBy(kinds: readonly DataKind[]): MethodName[] {
+  return [...new Set(kinds.flatMap((kind) => invalidatedBy[kind] ?? []))];
+}
+
+/**
+ * Errors worth asking again for: the exchange or the link to it failed on the way. An answer
+ * that says the input, the key or its permissions are wrong is the same on every try, and a
+ * rate limit is only made worse by asking again.
+ */
+const transientKinds: ReadonlySet<ErrorKind | 'unknown'> = new Set([
+  'network',
+  'server',
+  'unknown-outcome',
+]);
+
+export function isTransient(error: unknown): boolean {
+  const kind = error && typeof error === 'object' ? (error as { kind?: unknown }).kind : undefined;
+  return typeof kind === 'string' && transientKinds.has(kind as ErrorKind);
+}
+
+export const maxRetries = 2;
+
+export function shouldRetry(failureCount: number, error: unknown): boolean {
+  return failureCount < maxRetries && isTransient(error);
+}
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        // Changes are pushed (data.changed), so an answer stays good until one says otherwise;
+        // the stale time only bounds how long a missed event (a dropped link) can go unnoticed.
+        staleTime: 30_000,
+        retry: shouldRetry,
+        retryDelay: (attempt) => Math.min(500 * 2 ** attempt, 4000),
+        // Structural sharing (on by default) keeps the object of an identical answer, so a live
+        // change that touches other data does not redraw the charts.
+        structuralSharing: true,
+        refetchOnWindowFocus: false,
+      },
+    },
+  });
+}
+
+export const queryClient = createQueryClient();
+
+let stopWatching: (() => void) | null = null;
+
+/**
+ * Marks answers stale on the main process's change events, from the start of the page (before
+ * any screen listens), so a change that arrives while a prefetched answer is on its way is not
+ * lost: the screen that takes that answer finds it stale and reads it again.
+ */
+export function watchDataChanges(client: QueryClient = queryClient): () => void {
+  const api: SpotfolioBridge = bridge();
+  const stops = [
+    api.on('data.changed', ({ kinds }) => {
+      for (const method of methodsChangedBy(kinds)) {
+        void client.invalidateQueries({ queryKey: [method] });
+      }
+    }),
+    api.on('connection.state', () => {
+      void client.invalidateQueries({ queryKey: ['app.status'] });
+    }),
+  ];
+  return () => stops.forEach((stop) => stop());
+}
+
+/** Installs the one change watcher of the page's query client. */
+export function startDataLayer(): void {
+  stopWatching ??= watchDataChanges(queryClient);
+}
+
+/** Starts a call before any component asks for it; the component then finds it in the cache. */
+export function prefetchBridge<K extends MethodName>(method: K, input?: MethodInput<K>): void {
+  void queryClient.prefetchQuery({
+    queryKey: bridgeKey(method, input),
+    queryFn: () => callBridge(method, input),
+  });
+}
+
+/** What a screen reads of a query. */
+export interface QueryState<T> {
+  data: T | undefined;
+  error: unknown;
+  /** True while the first answer for this key is awaited; reloads behind shown data are quiet. */
+  loading: boolean;
+  reload: () => void;
+}
+
+/**
+ * Reads only data, error and status, so a reload behind data on screen (fetchStatus) re-renders
+ * nothing until its answer differs. A fetch with no data yet puts the query back to pending.
+ */
+function toState<T>(result: UseQueryResult<T>): QueryState<T> {
+  const { refetch } = result;
+  return {
+    data: result.data,
+    error: result.error ?? undefined,
+    loading: result.isPending,
+    reload: () => void refetch(),
+  };
+}
+
+type BridgeQueryOptions<K extends MethodName, T> = Omit<
+  UseQueryOptions<MethodResult<K>, Error, T>,
+  'queryKey' | 'queryFn'
+>;
+
+/** A bridge call's answer, cached under its method and input. */
+export function useBridgeQuery<K extends MethodName, T = MethodResult<K>>(
+  method: K,
+  input?: MethodInput<K>,
+  options?: BridgeQueryOptions<K, T>,
+): QueryState<T> {
+  return toState(
+    useQuery({
+      queryKey: bridgeKey(method, input),
+      queryFn: () => callBridge(method, input),
+      ...options,
+    }),
+  );
+}

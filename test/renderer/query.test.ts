@@ -1,0 +1,181 @@
+/**
+ * The renderer's data layer (renderer/src/lib/query.ts) over a real TanStack QueryClient: keys per
+ * bridge method and input, change events marking exactly the answers they feed as stale, retries
+ * for transient errors only, an identical answer keeping its object, and a prefetched answer that
+ * a change overtook being read again by the screen that takes it.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { QueryObserver, type QueryClient } from '@tanstack/react-query';
+import type { DataKind } from '../../shared/types';
+import {
+  bridgeKey,
+  callBridge,
+  createQueryClient,
+  invalidatedBy,
+  isTransient,
+  methodsChangedBy,
+  shouldRetry,
+  watchDataChanges,
+} from '../../renderer/src/lib/query';
+
+type Listener = (payload: unknown) => void;
+
+/** A window.spotfolio with two methods whose answers the test sets, and events it emits. */
+function fakeBridge() {
+  const listeners = new Map<string, Set<Listener>>();
+  const calls: string[] = [];
+  const answers = { funds: () => ({ rows: [{ asset: 'btc', free: '1.5' }] }), open: () => [] };
+  return {
+    calls,
+    answers,
+    funds: {
+      list: async () => {
+        calls.push('funds.list');
+        return answers.funds();
+      },
+    },
+    orders: {
+      open: async (input: unknown) => {
+        calls.push(`orders.open ${JSON.stringify(input)}`);
+        return answers.open();
+      },
+    },
+    on(event: string, listener: Listener) {
+      const set = listeners.get(event) ?? new Set();
+      listeners.set(event, set);
+      set.add(listener);
+      return () => void set.delete(listener);
+    },
+    emit(event: string, payload: unknown) {
+      for (const listener of listeners.get(event) ?? []) listener(payload);
+    },
+  };
+}
+
+let fake: ReturnType<typeof fakeBridge>;
+let client: QueryClient;
+let stop: () => void;
+const host = globalThis as unknown as { window?: { spotfolio: unknown } };
+const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
+
+beforeEach(() => {
+  fake = fakeBridge();
+  host.window = { spotfolio: fake };
+  client = createQueryClient();
+  stop = watchDataChanges(client);
+});
+
+afterEach(() => {
+  stop();
+  client.clear();
+  delete host.window;
+});
+
+function observe(method: 'funds.list' | 'orders.open', input?: object) {
+  const observer = new QueryObserver(client, {
+    queryKey: bridgeKey(method, input as never),
+    queryFn: () => callBridge(method, input as never),
+  });
+  const results: unknown[] = [];
+  const unsubscribe = observer.subscribe((result) => {
+    if (result.data !== undefined) results.push(result.data);
+  });
+  return { observer, results, unsubscribe };
+}
+
+describe('query keys and calls', () => {
+  it('keys a call by its method and input, and calls the method of that name', async () => {
+    expect(bridgeKey('funds.list')).toEqual(['funds.list', {}]);
+    expect(bridgeKey('orders.open', { symbol: 'btcusdt' })).toEqual([
+      'orders.open',
+      { symbol: 'btcusdt' },
+    ]);
+    await callBridge('orders.open', { symbol: 'btcusdt' });
+    expect(fake.calls).toEqual(['orders.open {"symbol":"btcusdt"}']);
+  });
+});
+
+describe('change events', () => {
+  it('name, for every data kind, the answers it makes stale', () => {
+    const kinds: DataKind[] = [
+      'profiles',
+      'funds',
+      'portfolio',
+      'prices',
+      'withdrawals',
+      'deposits',
+      'subAccounts',
+      'orders',
+      'trades',
+      'settings',
+      'notifications',
+    ];
+    for (const kind of kinds) expect(invalidatedBy[kind].length).toBeGreaterThan(0);
+    expect(methodsChangedBy(['funds', 'prices'])).toContain('funds.list');
+    expect(methodsChangedBy(['orders'])).not.toContain('funds.list');
+    // Each method once, however many kinds name it.
+    const both = methodsChangedBy(['funds', 'prices']);
+    expect(new Set(both).size).toBe(both.length);
+  });
+
+  it('read the answers on screen again, and leave the others alone', async () => {
+    const funds = observe('funds.list');
+    const orders = observe('orders.open', {});
+    await settle();
+    expect(fake.calls).toEqual(['funds.list', 'orders.open {}']);
+
+    fake.emit('data.changed', { profileId: 'p', kinds: ['funds'] });
+    await settle();
+    expect(fake.calls).toEqual(['funds.list', 'orders.open {}', 'funds.list']);
+    expect(client.getQueryState(bridgeKey('orders.open', {}))?.isInvalidated).toBe(false);
+    funds.unsubscribe();
+    orders.unsubscribe();
+  });
+
+  it('mark a prefetched answer a change overtook, so the screen that takes it reads again', async () => {
+    await client.prefetchQuery({
+      queryKey: bridgeKey('funds.list'),
+      queryFn: () => callBridge('funds.list'),
+    });
+    fake.emit('data.changed', { profileId: 'p', kinds: ['prices'] });
+    expect(client.getQueryState(bridgeKey('funds.list'))?.isInvalidated).toBe(true);
+    fake.answers.funds = () => ({ rows: [{ asset: 'btc', free: '2' }] });
+    const funds = observe('funds.list');
+    // The prefetched answer is shown at once, then the newer one replaces it.
+    expect(funds.observer.getCurrentResult().data).toEqual({
+      rows: [{ asset: 'btc', free: '1.5' }],
+    });
+    await settle();
+    expect(fake.calls).toEqual(['funds.list', 'funds.list']);
+    expect(funds.results.at(-1)).toEqual({ rows: [{ asset: 'btc', free: '2' }] });
+    funds.unsubscribe();
+  });
+});
+
+describe('answers', () => {
+  it('keep their object when the same answer comes again', async () => {
+    const funds = observe('funds.list');
+    await settle();
+    const first = funds.observer.getCurrentResult().data;
+    fake.emit('data.changed', { profileId: 'p', kinds: ['funds'] });
+    await settle();
+    expect(fake.calls).toEqual(['funds.list', 'funds.list']);
+    expect(funds.observer.getCurrentResult().data).toBe(first);
+    funds.unsubscribe();
+  });
+});
+
+describe('retries', () => {
+  it('are made for transient failures only, and a bounded number of times', () => {
+    const failure = (kind: string) => ({ kind, message: 'failed' });
+    expect(isTransient(failure('network'))).toBe(true);
+    expect(isTransient(failure('server'))).toBe(true);
+    for (const kind of ['invalid-input', 'permission', 'auth', 'rate-limited', 'no-profile']) {
+      expect(shouldRetry(0, failure(kind))).toBe(false);
+    }
+    expect(isTransient(new Error('plain'))).toBe(false);
+    expect(shouldRetry(0, failure('network'))).toBe(true);
+    expect(shouldRetry(1, failure('network'))).toBe(true);
+    expect(shouldRetry(2, failure('network'))).toBe(false);
+  });
+});
