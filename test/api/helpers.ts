@@ -1,5 +1,5 @@
 /**
- * Shared pieces of the app-core suites: temp data folders, the secret store the run uses (the OS
+ * Shared pieces of the api suites: temp data folders, the secret store the run uses (the OS
  * keychain when SPOTFOLIO_KEYRING=1, else the in-memory store), a browser-mode bridge client that
  * speaks the WebSocket wire format and records every message, and polling for background work.
  */

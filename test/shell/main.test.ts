@@ -7,7 +7,7 @@ const created = vi.hoisted(() => ({
   closed: 0,
 }));
 
-// The composition root is app-core's and needs a data folder; main.ts is tested around it.
+// The composition root (electron/app.ts) needs a data folder; main.ts is tested around it.
 vi.mock('../../electron/app', async () => ({
   createApp: async (options: Record<string, unknown>) => {
     created.options.push(options);
