@@ -4,7 +4,8 @@
  * which the renderer checks by too. decimal.js alone would also take "1e3", "0x1f" or "NaN".
  */
 import Decimal from 'decimal.js';
-import { isSignedDecimalText, type DecimalText } from '../../shared/decimal';
+import { isSignedDecimalText } from '../../shared/decimal';
+import type { DecimalText } from '../../shared/types';
 
 /** Text that is not a (signed) decimal where an amount was expected. */
 export class DecimalTextError extends Error {

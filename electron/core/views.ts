@@ -6,8 +6,8 @@
  * Each mapper names the fields it reads; the exchange client's parsed wire records have them, so
  * they are passed as they are, and core needs nothing from the client.
  */
-import type { DecimalText } from '../../shared/decimal';
 import type {
+  DecimalText,
   OrderSide,
   OrderStatus,
   OrderType,
