@@ -33,6 +33,9 @@ const logger = createLogger();
 
 // The same folder name browser mode uses by default (~/.config/Spotfolio on Linux).
 app.setName('Spotfolio');
+// Everything the app writes (the databases, their -wal/-shm, backups, Chromium's profile) holds
+// balances, addresses and history: readable by the user alone, whichever part creates it.
+process.umask(0o077);
 
 // `npm run dev` serves the renderer from Vite's dev server; a packaged app or a production build
 // never does, whatever the environment says.

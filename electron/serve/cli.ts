@@ -87,9 +87,12 @@ function ensureRendererBuilt(rendererDir: string): void {
  */
 export async function serve(argv: string[]): Promise<void> {
   const args = parseServeArgs(argv);
+  // Everything the app writes (the databases, their -wal/-shm, backups, logs) holds balances,
+  // addresses and history: readable by the user alone, whichever part of the app creates it.
+  process.umask(0o077);
   const rendererDir = join(repoRoot, 'out', 'renderer');
   ensureRendererBuilt(rendererDir);
-  mkdirSync(args.dataDir, { recursive: true });
+  mkdirSync(args.dataDir, { recursive: true, mode: 0o700 });
   const toStderr = (line: string) => void process.stderr.write(`${line}\n`);
 
   let app: SpotfolioApp | undefined;

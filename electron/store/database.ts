@@ -5,7 +5,7 @@
  * NEWER app version is the one exception: it is refused untouched, so a downgrade never destroys it.
  */
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { MIGRATIONS, type Migration } from './migrations';
 
@@ -51,7 +51,10 @@ export interface OpenDatabaseOptions {
 
 export function openDatabase(options: OpenDatabaseOptions): OpenedDatabase {
   const migrations = options.migrations ?? MIGRATIONS;
-  mkdirSync(options.dataDir, { recursive: true });
+  // The folder and its files hold balances, addresses and history: the user's alone. An older
+  // folder or file made with looser modes is tightened too. (Modes mean little on Windows.)
+  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+  ownerOnly(options.dataDir, 0o700);
   const path = join(options.dataDir, options.fileName ?? DEFAULT_FILE_NAME);
   const attempt = tryOpen(path, migrations);
   if (attempt.ok) return { db: attempt.db, path };
@@ -83,6 +86,8 @@ function tryOpen(path: string, migrations: readonly Migration[]): Attempt {
   let db: Database.Database | undefined;
   try {
     db = new Database(path);
+    // Before the first read: SQLite then creates the -wal and -shm with the file's own mode.
+    for (const suffix of ['', '-wal', '-shm', '-journal']) ownerOnly(path + suffix, 0o600);
     // Setting journal_mode is the first read of the header: a non-database fails here.
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
@@ -157,6 +162,15 @@ function validateMigrations(migrations: readonly Migration[]): void {
       );
     }
   });
+}
+
+/** Sets an existing path's mode; one the user does not own (made by root, say) is left as is. */
+function ownerOnly(path: string, mode: number): void {
+  try {
+    if (existsSync(path)) chmodSync(path, mode);
+  } catch {
+    // Opening it is what matters; SQLite reports that on its own.
+  }
 }
 
 /** Renames the file and its -wal/-shm companions to `<name>.corrupt-<timestamp>[-wal|-shm]`. */
