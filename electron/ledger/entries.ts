@@ -1,0 +1,188 @@
+/**
+ * Ledger entries: every known movement of the user's money, as decimal text (as the exchange and
+ * the store give it), and the replay of holdings from them.
+ *
+ * An account is "main" or a sub-account's e-mail. Times are Unix milliseconds (UTC).
+ */
+import type { WithdrawStatus } from '../../shared/market';
+import { amount, ZERO, type Amount } from './decimal';
+
+export const MAIN_ACCOUNT = 'main';
+
+export type TradeSide = 'BUY' | 'SELL';
+
+/** One own trade (a fill), as `myTrades` reports it. */
+export interface TradeEntry {
+  kind: 'trade';
+  id: string;
+  account: string;
+  symbol: string;
+  base: string;
+  quote: string;
+  side: TradeSide;
+  /** Base quantity. */
+  qty: string;
+  price: string;
+  /** Quote quantity (qty × price as the exchange rounded it). */
+  quoteQty: string;
+  commission: string;
+  commissionAsset: string;
+  time: number;
+}
+
+/** One withdrawal; the balance loses amount + fee while it is pending or done. */
+export interface WithdrawalEntry {
+  kind: 'withdrawal';
+  id: string;
+  account: string;
+  asset: string;
+  amount: string;
+  fee: string;
+  status: WithdrawStatus;
+  time: number;
+  txId?: string;
+}
+
+/** A transfer between two of the user's own accounts (main and sub-accounts). */
+export interface TransferEntry {
+  kind: 'transfer';
+  id: string;
+  fromAccount: string;
+  toAccount: string;
+  asset: string;
+  amount: string;
+  time: number;
+}
+
+/** The user's own cost for an inferred credit: a total, in any asset with a price path. */
+export interface UserCostBasis {
+  amount: string;
+  currency: string;
+}
+
+/**
+ * A movement the known records do not explain, inferred from balance snapshots: a credit
+ * ("deposit or other credit", positive amount) or a debit (negative). It happened somewhere in
+ * (from, to]; `time` is where the ledger places it (see reconcile.ts for the rule).
+ */
+export interface InferredEntry {
+  kind: 'inferred';
+  id: string;
+  account: string;
+  asset: string;
+  /** Signed decimal text: positive credit, negative debit. */
+  amount: string;
+  from: number;
+  to: number;
+  time: number;
+  /** The user's label for it ("salary", "gift"), a record the user keeps. */
+  label?: string;
+  costBasis?: UserCostBasis;
+}
+
+export type LedgerEntry = TradeEntry | WithdrawalEntry | TransferEntry | InferredEntry;
+
+/** The part of the balance a withdrawal takes: nothing once it failed or was cancelled. */
+export function withdrawalDebits(status: WithdrawStatus): boolean {
+  return status === 'success' || status === 'pending';
+}
+
+/** Same-time order: a credit first (it may fund what follows), a debit last. */
+function rank(entry: LedgerEntry): number {
+  if (entry.kind !== 'inferred') return 1;
+  return entry.amount.startsWith('-') ? 2 : 0;
+}
+
+/** Entries in ledger order: by time, then credit / known movement / debit, then as given. */
+export function sortEntries(entries: readonly LedgerEntry[]): LedgerEntry[] {
+  return entries
+    .map((entry, index) => ({ entry, index, rank: rank(entry) }))
+    .sort((a, b) => a.entry.time - b.entry.time || a.rank - b.rank || a.index - b.index)
+    .map((item) => item.entry);
+}
+
+export interface BalanceChange {
+  account: string;
+  asset: string;
+  /** Signed. */
+  delta: Amount;
+}
+
+/**
+ * What an entry does to balances. A trade sends its gross sent amount and receives its gross
+ * received amount; the commission is then taken from whichever asset it is charged in (so a fee in
+ * the received asset reduces what arrives, a fee in the sent asset adds to what leaves).
+ */
+export function balanceChanges(entry: LedgerEntry): BalanceChange[] {
+  switch (entry.kind) {
+    case 'trade': {
+      const qty = amount(entry.qty, `trade ${entry.id} qty`);
+      const quoteQty = amount(entry.quoteQty, `trade ${entry.id} quoteQty`);
+      const buy = entry.side === 'BUY';
+      const changes: BalanceChange[] = [
+        { account: entry.account, asset: entry.base, delta: buy ? qty : qty.negated() },
+        { account: entry.account, asset: entry.quote, delta: buy ? quoteQty.negated() : quoteQty },
+      ];
+      const commission = amount(entry.commission, `trade ${entry.id} commission`);
+      if (!commission.isZero()) {
+        changes.push({
+          account: entry.account,
+          asset: entry.commissionAsset,
+          delta: commission.negated(),
+        });
+      }
+      return changes;
+    }
+    case 'withdrawal': {
+      if (!withdrawalDebits(entry.status)) return [];
+      const total = amount(entry.amount, `withdrawal ${entry.id} amount`).plus(
+        amount(entry.fee, `withdrawal ${entry.id} fee`),
+      );
+      return [{ account: entry.account, asset: entry.asset, delta: total.negated() }];
+    }
+    case 'transfer': {
+      const moved = amount(entry.amount, `transfer ${entry.id} amount`);
+      return [
+        { account: entry.fromAccount, asset: entry.asset, delta: moved.negated() },
+        { account: entry.toAccount, asset: entry.asset, delta: moved },
+      ];
+    }
+    case 'inferred':
+      return [
+        {
+          account: entry.account,
+          asset: entry.asset,
+          delta: amount(entry.amount, `inferred entry ${entry.id} amount`),
+        },
+      ];
+  }
+}
+
+/** Balances per account and asset, and summed over accounts. */
+export interface Holdings {
+  byAccount: Map<string, Map<string, Amount>>;
+  total: Map<string, Amount>;
+}
+
+function addTo(map: Map<string, Amount>, asset: string, delta: Amount): void {
+  map.set(asset, (map.get(asset) ?? ZERO).plus(delta));
+}
+
+/**
+ * Holdings of every asset at `time` (entries at or before it count), replayed from the entries
+ * alone; without a time, after every entry. Assets that come back to zero stay listed at 0.
+ */
+export function holdingsAt(entries: readonly LedgerEntry[], time = Infinity): Holdings {
+  const byAccount = new Map<string, Map<string, Amount>>();
+  const total = new Map<string, Amount>();
+  for (const entry of entries) {
+    if (entry.time > time) continue;
+    for (const change of balanceChanges(entry)) {
+      let account = byAccount.get(change.account);
+      if (!account) byAccount.set(change.account, (account = new Map()));
+      addTo(account, change.asset, change.delta);
+      addTo(total, change.asset, change.delta);
+    }
+  }
+  return { byAccount, total };
+}

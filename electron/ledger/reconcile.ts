@@ -1,0 +1,178 @@
+/**
+ * Reconciliation: the exchange's interface has no deposit history, so what the known movements
+ * (trades and their fees, withdrawals and their fees, transfers) do not explain between two
+ * balance observations becomes an inferred entry, a credit ("deposit or other credit") or a debit.
+ *
+ * Where an inferred entry is placed inside its interval (t0, t1]:
+ * - a credit at t1, the latest moment the records allow, so a holding period is never counted from
+ *   earlier than it can have started and its basis is valued when it was surely there; but when a
+ *   known movement inside the interval already needed the funds (the replay would go below zero),
+ *   at that movement instead, ordered before it, so replayed holdings and lots never go negative;
+ * - a debit at t1: until then the funds were there as far as the records know.
+ * When a credit had to be larger than the net difference to keep the replay at or above zero, the
+ * rest leaves again as a debit at t1 (something came in and something went out).
+ */
+import { decimalText, ZERO, amount, type Amount } from './decimal';
+import {
+  balanceChanges,
+  sortEntries,
+  type InferredEntry,
+  type LedgerEntry,
+  type UserCostBasis,
+} from './entries';
+
+/**
+ * Balances of one account at one time, covering every movement at or before it. A full snapshot
+ * (`complete`) lists every asset held, so an asset it omits is at 0; a live balance event is a
+ * partial one and says nothing of the assets it omits.
+ */
+export interface BalanceSnapshot {
+  account: string;
+  time: number;
+  balances: Readonly<Record<string, string>>;
+  complete: boolean;
+}
+
+/** What the user recorded about an inferred entry, kept under its id across reconciliations. */
+export interface InferredAnnotation {
+  label?: string;
+  costBasis?: UserCostBasis;
+}
+
+export interface ReconcileOptions {
+  /**
+   * The account held nothing before this time. Default: one millisecond before the earliest
+   * entry or snapshot.
+   */
+  openedAt?: number;
+  annotations?: ReadonlyMap<string, InferredAnnotation>;
+}
+
+interface Observation {
+  time: number;
+  balance: Amount;
+}
+
+interface Movement {
+  time: number;
+  delta: Amount;
+}
+
+/** The stable id of an inferred entry: the same gap in the same interval keeps its id. */
+export function inferredEntryId(
+  account: string,
+  asset: string,
+  from: number,
+  to: number,
+  direction: 'credit' | 'debit',
+): string {
+  return `inferred:${account}:${asset}:${from}:${to}:${direction}`;
+}
+
+/**
+ * The inferred entries that make the known movements agree with every balance observation. Any
+ * inferred entries among `entries` are ignored: the result replaces them.
+ */
+export function reconcile(
+  entries: readonly LedgerEntry[],
+  snapshots: readonly BalanceSnapshot[],
+  options: ReconcileOptions = {},
+): InferredEntry[] {
+  const known = sortEntries(entries.filter((entry) => entry.kind !== 'inferred'));
+  const movements = new Map<string, Map<string, Movement[]>>();
+  const assetsOf = (account: string): Map<string, Movement[]> => {
+    let assets = movements.get(account);
+    if (!assets) movements.set(account, (assets = new Map()));
+    return assets;
+  };
+  for (const entry of known) {
+    for (const change of balanceChanges(entry)) {
+      const assets = assetsOf(change.account);
+      let list = assets.get(change.asset);
+      if (!list) assets.set(change.asset, (list = []));
+      list.push({ time: entry.time, delta: change.delta });
+    }
+  }
+  const ordered = [...snapshots].sort((a, b) => a.time - b.time);
+  for (const snapshot of ordered) {
+    const assets = assetsOf(snapshot.account);
+    for (const asset of Object.keys(snapshot.balances)) {
+      if (!assets.has(asset)) assets.set(asset, []);
+    }
+  }
+  let earliest = Infinity;
+  for (const entry of known) earliest = Math.min(earliest, entry.time);
+  for (const snapshot of ordered) earliest = Math.min(earliest, snapshot.time);
+  const openedAt = options.openedAt ?? earliest - 1;
+
+  const inferred: InferredEntry[] = [];
+  for (const [account, assets] of movements) {
+    const accountSnapshots = ordered.filter((snapshot) => snapshot.account === account);
+    for (const [asset, assetMovements] of assets) {
+      const observations: Observation[] = [{ time: openedAt, balance: ZERO }];
+      for (const snapshot of accountSnapshots) {
+        const text = snapshot.balances[asset];
+        if (text !== undefined) {
+          observations.push({
+            time: snapshot.time,
+            balance: amount(text, `${account} ${asset} balance`),
+          });
+        } else if (snapshot.complete) {
+          observations.push({ time: snapshot.time, balance: ZERO });
+        }
+      }
+      inferred.push(
+        ...reconcileAsset(account, asset, observations, assetMovements, options.annotations),
+      );
+    }
+  }
+  return sortEntries(inferred) as InferredEntry[];
+}
+
+function reconcileAsset(
+  account: string,
+  asset: string,
+  observations: Observation[],
+  movements: Movement[],
+  annotations: ReadonlyMap<string, InferredAnnotation> | undefined,
+): InferredEntry[] {
+  const result: InferredEntry[] = [];
+  const make = (from: number, to: number, time: number, value: Amount): InferredEntry => {
+    const id = inferredEntryId(account, asset, from, to, value.isNegative() ? 'debit' : 'credit');
+    const annotation = annotations?.get(id);
+    return {
+      kind: 'inferred',
+      id,
+      account,
+      asset,
+      amount: decimalText(value),
+      from,
+      to,
+      time,
+      ...(annotation?.label !== undefined ? { label: annotation.label } : {}),
+      ...(annotation?.costBasis !== undefined ? { costBasis: annotation.costBasis } : {}),
+    };
+  };
+  let next = 0;
+  while (next < movements.length && movements[next]!.time <= observations[0]!.time) next++;
+  for (let i = 1; i < observations.length; i++) {
+    const { time: from, balance: start } = observations[i - 1]!;
+    const { time: to, balance: end } = observations[i]!;
+    let running = start;
+    let lowest = start;
+    let firstShortAt: number | null = null;
+    for (; next < movements.length && movements[next]!.time <= to; next++) {
+      const movement = movements[next]!;
+      running = running.plus(movement.delta);
+      if (running.isNegative() && firstShortAt === null) firstShortAt = movement.time;
+      if (running.lt(lowest)) lowest = running;
+    }
+    const unexplained = end.minus(running);
+    const needed = lowest.isNegative() ? lowest.negated() : ZERO;
+    const credit = unexplained.gt(needed) ? unexplained : needed;
+    if (credit.gt(0)) result.push(make(from, to, firstShortAt ?? to, credit));
+    const debit = credit.minus(unexplained);
+    if (debit.gt(0)) result.push(make(from, to, to, debit.negated()));
+  }
+  return result;
+}

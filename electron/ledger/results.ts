@@ -1,0 +1,192 @@
+/**
+ * Figures for screens, in the reporting asset: per asset and in total, for all accounts or one,
+ * and profit and loss over a range.
+ */
+import { SPLIT_PLACES, ZERO, type Amount } from './decimal';
+import { Ledger, reportingPrice, type LedgerOptions, type PriceAt } from './cost-basis';
+import { sortEntries, type LedgerEntry } from './entries';
+
+export interface AssetFigures {
+  asset: string;
+  quantity: Amount;
+  /** Cost basis per unit; null with nothing held. */
+  averageCost: Amount | null;
+  costBasis: Amount;
+  /** Price per unit at the time asked; null with nothing held (no price needed). */
+  price: Amount | null;
+  value: Amount;
+  realizedPnl: Amount;
+  unrealizedPnl: Amount;
+  /** Fees counted for this asset, valued when paid (already inside cost and proceeds for trades). */
+  feesPaid: Amount;
+  /** True when some of the basis still held is an estimate or missing. */
+  basisEstimated: boolean;
+}
+
+export interface LedgerTotals {
+  value: Amount;
+  costBasis: Amount;
+  realizedPnl: Amount;
+  unrealizedPnl: Amount;
+  feesPaid: Amount;
+  /** Basis that came in (inferred credits) minus basis that left (withdrawals, inferred debits). */
+  netFlowsAtCost: Amount;
+  /** Basis of the units paid as withdrawal fees: a cost outside realized P&L. */
+  withdrawalFeeCost: Amount;
+}
+
+export interface LedgerFigures {
+  currency: string;
+  at: number;
+  account: string | null;
+  assets: AssetFigures[];
+  total: LedgerTotals;
+}
+
+export interface FiguresQuery {
+  /** Prices are read at this time (now, for current figures). */
+  at: number;
+  priceAt: PriceAt;
+  /** One account only; all accounts summed when absent. */
+  account?: string;
+}
+
+/** Quantity, cost, value and P&L of every asset the ledger has seen, and their totals. */
+export function ledgerFigures(ledger: Ledger, query: FiguresQuery): LedgerFigures {
+  const currency = ledger.reportingAsset;
+  const byAsset = new Map<string, { quantity: Amount; cost: Amount; estimated: boolean }>();
+  for (const position of ledger.positions.values()) {
+    if (query.account !== undefined && position.account !== query.account) continue;
+    const held = byAsset.get(position.asset) ?? { quantity: ZERO, cost: ZERO, estimated: false };
+    held.quantity = held.quantity.plus(position.quantity);
+    held.cost = held.cost.plus(position.cost);
+    if (!held.estimated && !position.quantity.isZero()) {
+      held.estimated = position
+        .lots()
+        .some((lot) => lot.basis === 'estimated' || lot.basis === 'missing');
+    }
+    byAsset.set(position.asset, held);
+  }
+  const realized = new Map<string, Amount>();
+  for (const disposal of ledger.disposals) {
+    if (query.account !== undefined && disposal.account !== query.account) continue;
+    realized.set(disposal.asset, (realized.get(disposal.asset) ?? ZERO).plus(disposal.gain));
+  }
+  const fees = new Map<string, Amount>();
+  for (const fee of ledger.fees) {
+    if (query.account !== undefined && fee.account !== query.account) continue;
+    fees.set(fee.attributedTo, (fees.get(fee.attributedTo) ?? ZERO).plus(fee.value));
+  }
+  const assets = new Set([...byAsset.keys(), ...realized.keys(), ...fees.keys()]);
+  const rows: AssetFigures[] = [...assets].sort().map((asset) => {
+    const held = byAsset.get(asset) ?? { quantity: ZERO, cost: ZERO, estimated: false };
+    const price = held.quantity.isZero()
+      ? null
+      : reportingPrice(query.priceAt, currency, asset, query.at, 'the value of holdings');
+    const value = price ? held.quantity.times(price) : ZERO;
+    return {
+      asset,
+      quantity: held.quantity,
+      averageCost: held.quantity.isZero()
+        ? null
+        : held.cost.dividedBy(held.quantity).toDecimalPlaces(SPLIT_PLACES),
+      costBasis: held.cost,
+      price,
+      value,
+      realizedPnl: realized.get(asset) ?? ZERO,
+      unrealizedPnl: value.minus(held.cost),
+      feesPaid: fees.get(asset) ?? ZERO,
+      basisEstimated: held.estimated,
+    };
+  });
+  let netFlowsAtCost = ZERO;
+  for (const flow of ledger.flows) {
+    if (query.account !== undefined && flow.account !== query.account) continue;
+    if (flow.kind !== 'withdrawal-fee') netFlowsAtCost = netFlowsAtCost.plus(flow.cost);
+  }
+  let withdrawalFeeCost = ZERO;
+  for (const flow of ledger.flows) {
+    if (query.account !== undefined && flow.account !== query.account) continue;
+    if (flow.kind === 'withdrawal-fee') withdrawalFeeCost = withdrawalFeeCost.minus(flow.cost);
+  }
+  const total: LedgerTotals = {
+    value: sum(rows, (row) => row.value),
+    costBasis: sum(rows, (row) => row.costBasis),
+    realizedPnl: sum(rows, (row) => row.realizedPnl),
+    unrealizedPnl: sum(rows, (row) => row.unrealizedPnl),
+    feesPaid: sum(rows, (row) => row.feesPaid),
+    netFlowsAtCost,
+    withdrawalFeeCost,
+  };
+  return { currency, at: query.at, account: query.account ?? null, assets: rows, total };
+}
+
+function sum<T>(items: readonly T[], pick: (item: T) => Amount): Amount {
+  let total = ZERO;
+  for (const item of items) total = total.plus(pick(item));
+  return total;
+}
+
+export interface RangePnl {
+  currency: string;
+  from: number;
+  to: number;
+  /** Gains and losses of disposals within [from, to]. */
+  realizedPnl: Amount;
+  unrealizedAtFrom: Amount;
+  unrealizedAtTo: Amount;
+  /** realized within + change in unrealized. */
+  pnl: Amount;
+  assets: { asset: string; realizedPnl: Amount; unrealizedChange: Amount; pnl: Amount }[];
+}
+
+/**
+ * P&L over [from, to]: the gains realized within it plus the change in unrealized P&L between
+ * its ends (positions as of each end, priced at each end's time). Entries at `from` count inside.
+ */
+export function pnlForRange(
+  entries: readonly LedgerEntry[],
+  options: LedgerOptions,
+  range: { from: number; to: number; account?: string },
+): RangePnl {
+  const ordered = sortEntries(entries);
+  const ledger = new Ledger(options);
+  let next = 0;
+  while (next < ordered.length && ordered[next]!.time < range.from) ledger.apply(ordered[next++]!);
+  const query = (at: number): FiguresQuery => ({
+    at,
+    priceAt: options.priceAt,
+    ...(range.account !== undefined ? { account: range.account } : {}),
+  });
+  const atFrom = ledgerFigures(ledger, query(range.from));
+  const disposalsBefore = ledger.disposals.length;
+  while (next < ordered.length && ordered[next]!.time <= range.to) ledger.apply(ordered[next++]!);
+  const atTo = ledgerFigures(ledger, query(range.to));
+  const realized = new Map<string, Amount>();
+  for (const disposal of ledger.disposals.slice(disposalsBefore)) {
+    if (range.account !== undefined && disposal.account !== range.account) continue;
+    realized.set(disposal.asset, (realized.get(disposal.asset) ?? ZERO).plus(disposal.gain));
+  }
+  const unrealizedFrom = new Map(atFrom.assets.map((row) => [row.asset, row.unrealizedPnl]));
+  const assets = atTo.assets.map((row) => {
+    const realizedPnl = realized.get(row.asset) ?? ZERO;
+    const unrealizedChange = row.unrealizedPnl.minus(unrealizedFrom.get(row.asset) ?? ZERO);
+    return {
+      asset: row.asset,
+      realizedPnl,
+      unrealizedChange,
+      pnl: realizedPnl.plus(unrealizedChange),
+    };
+  });
+  const realizedPnl = sum(assets, (row) => row.realizedPnl);
+  return {
+    currency: options.reportingAsset,
+    from: range.from,
+    to: range.to,
+    realizedPnl,
+    unrealizedAtFrom: atFrom.total.unrealizedPnl,
+    unrealizedAtTo: atTo.total.unrealizedPnl,
+    pnl: realizedPnl.plus(atTo.total.unrealizedPnl).minus(atFrom.total.unrealizedPnl),
+    assets,
+  };
+}
