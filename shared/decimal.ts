@@ -43,7 +43,7 @@ export function fractionDigits(value: string): number {
  */
 export function normalizeDecimalText(value: string): string {
   if (!isDecimalText(value)) throw new Error(`Not a decimal: ${value}`);
-  const [whole, fraction = ''] = value.split('.');
+  const [whole = '', fraction = ''] = value.split('.');
   const trimmedWhole = whole.replace(/^0+(?=\d)/, '');
   const trimmedFraction = fraction.replace(/0+$/, '');
   return trimmedFraction ? `${trimmedWhole}.${trimmedFraction}` : trimmedWhole;

@@ -3,7 +3,10 @@
  * Nothing here carries a secret: the secret key never leaves the main process.
  */
 
-export type Decimal = string;
+import type { WithdrawStatus } from './market';
+
+/** An amount as exact decimal text ("12.5"): the bridge never carries a float. */
+export type DecimalText = string;
 
 export type ErrorKind =
   | 'invalid-input'
@@ -67,27 +70,28 @@ export interface AppStatus {
 
 export interface AllocationSlice {
   asset: string;
-  value: Decimal;
+  value: DecimalText;
   /** Share of the total, 0..1, as a decimal string. */
-  share: Decimal;
+  share: DecimalText;
 }
 
 export interface PortfolioSummary {
   quoteAsset: string;
-  totalValue: Decimal;
-  change24hValue: Decimal;
-  change24hPercent: Decimal;
+  totalValue: DecimalText;
+  change24hValue: DecimalText;
+  change24hPercent: DecimalText;
   allocation: AllocationSlice[];
   /** Assets held for which no price path to the quote asset exists. */
   unpriced: string[];
   asOf: number | null;
 }
 
-export type HistoryRange = 'day' | 'week' | 'month' | 'year' | 'all';
+export const HISTORY_RANGES = ['day', 'week', 'month', 'year', 'all'] as const;
+export type HistoryRange = (typeof HISTORY_RANGES)[number];
 
 export interface ValuePoint {
   time: number;
-  value: Decimal;
+  value: DecimalText;
   /** 'snapshot': recorded while running; 'backfill': current holdings at past prices. */
   source: 'snapshot' | 'backfill';
 }
@@ -100,13 +104,13 @@ export interface PortfolioHistory {
 
 export interface FundRow {
   asset: string;
-  free: Decimal;
-  locked: Decimal;
-  reservedFee: Decimal | null;
-  total: Decimal;
+  free: DecimalText;
+  locked: DecimalText;
+  reservedFee: DecimalText | null;
+  total: DecimalText;
   /** Price of one unit in the quote asset; null when no price path exists. */
-  price: Decimal | null;
-  value: Decimal | null;
+  price: DecimalText | null;
+  value: DecimalText | null;
 }
 
 export interface FundsView {
@@ -116,13 +120,13 @@ export interface FundsView {
   stale: boolean;
 }
 
-export type WithdrawStatus = 'success' | 'failed' | 'pending' | 'cancelled';
+export type { WithdrawStatus };
 
 export interface WithdrawView {
   id: string;
   coin: string;
-  amount: Decimal;
-  transactionFee: Decimal;
+  amount: DecimalText;
+  transactionFee: DecimalText;
   status: WithdrawStatus;
   partnerTransfer: boolean;
   address: string | null;
@@ -158,9 +162,9 @@ export interface NetworkView {
   withdrawEnable: boolean;
   memoRequired: boolean;
   confirmations: number;
-  withdrawFee: Decimal;
-  withdrawMin: Decimal;
-  withdrawMax: Decimal;
+  withdrawFee: DecimalText;
+  withdrawMin: DecimalText;
+  withdrawMax: DecimalText;
 }
 
 export interface CoinView {
@@ -183,9 +187,9 @@ export interface DepositAddressView {
 export interface SubAccountView {
   email: string;
   status: string;
-  portfolio: Decimal;
+  portfolio: DecimalText;
   createdAt: number;
-  balances: { asset: string; balance: Decimal }[];
+  balances: { asset: string; balance: DecimalText }[];
 }
 
 export interface SubAccountsView {
@@ -207,7 +211,7 @@ export interface TransferOutcome {
   state: 'completed' | 'partial' | 'failed' | 'unknown';
   legs: TransferLeg[];
   asset: string;
-  amount: Decimal;
+  amount: DecimalText;
   /** Where the funds are now, as far as is known; for the user to finish a partial move. */
   fundsAt: string | null;
 }
@@ -217,14 +221,17 @@ export interface SubTransferView {
   asset: string;
   fromEmail: string;
   toEmail: string;
-  qty: Decimal;
+  qty: DecimalText;
   status: string;
   time: number;
 }
 
-export type OrderSide = 'buy' | 'sell';
-export type OrderType = 'limit' | 'stop_limit';
-export type OrderStatus = 'idle' | 'wait' | 'done' | 'cancel';
+export const ORDER_SIDES = ['buy', 'sell'] as const;
+export type OrderSide = (typeof ORDER_SIDES)[number];
+export const ORDER_TYPES = ['limit', 'stop_limit'] as const;
+export type OrderType = (typeof ORDER_TYPES)[number];
+export const ORDER_STATUSES = ['idle', 'wait', 'done', 'cancel'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 export interface OrderView {
   id: number;
@@ -233,10 +240,10 @@ export interface OrderView {
   side: OrderSide;
   type: OrderType;
   status: OrderStatus;
-  price: Decimal;
-  stopPrice: Decimal | null;
-  origQty: Decimal;
-  executedQty: Decimal;
+  price: DecimalText;
+  stopPrice: DecimalText | null;
+  origQty: DecimalText;
+  executedQty: DecimalText;
   createdTime: number;
   updatedTime: number;
 }
@@ -246,10 +253,10 @@ export interface OwnTradeView {
   symbol: string;
   orderId: number;
   side: OrderSide;
-  price: Decimal;
-  qty: Decimal;
-  quoteQty: Decimal;
-  fee: Decimal;
+  price: DecimalText;
+  qty: DecimalText;
+  quoteQty: DecimalText;
+  fee: DecimalText;
   feeCurrency: string;
   isBuyerMaker: boolean;
   time: number;
@@ -257,7 +264,7 @@ export interface OwnTradeView {
 
 export interface TradesPage extends Page<OwnTradeView> {
   /** Fees paid over the whole filtered set, per asset. */
-  feesByAsset: { asset: string; fee: Decimal }[];
+  feesByAsset: { asset: string; fee: DecimalText }[];
 }
 
 export interface SymbolView {
@@ -266,8 +273,8 @@ export interface SymbolView {
   quoteAsset: string;
   baseAssetPrecision: number;
   quoteAssetPrecision: number;
-  tickSize: Decimal;
-  minPrice: Decimal;
+  tickSize: DecimalText;
+  minPrice: DecimalText;
   orderTypes: OrderType[];
 }
 
@@ -275,36 +282,36 @@ export interface TickerView {
   symbol: string;
   baseAsset: string;
   quoteAsset: string;
-  lastPrice: Decimal;
-  openPrice: Decimal;
-  highPrice: Decimal;
-  lowPrice: Decimal;
-  volume: Decimal;
-  bidPrice: Decimal;
-  askPrice: Decimal;
+  lastPrice: DecimalText;
+  openPrice: DecimalText;
+  highPrice: DecimalText;
+  lowPrice: DecimalText;
+  volume: DecimalText;
+  bidPrice: DecimalText;
+  askPrice: DecimalText;
   at: number;
 }
 
 export interface KlineView {
   time: number;
-  open: Decimal;
-  high: Decimal;
-  low: Decimal;
-  close: Decimal;
-  volume: Decimal;
+  open: DecimalText;
+  high: DecimalText;
+  low: DecimalText;
+  close: DecimalText;
+  volume: DecimalText;
 }
 
 export interface DepthView {
   symbol: string;
-  bids: [Decimal, Decimal][];
-  asks: [Decimal, Decimal][];
+  bids: [DecimalText, DecimalText][];
+  asks: [DecimalText, DecimalText][];
   at: number;
 }
 
 export interface PublicTradeView {
   id: number;
-  price: Decimal;
-  qty: Decimal;
+  price: DecimalText;
+  qty: DecimalText;
   time: number;
   isBuyerMaker: boolean;
 }
@@ -316,7 +323,8 @@ export interface AccountView {
   updateTime: number;
 }
 
-export type Theme = 'light' | 'dark' | 'system';
+export const THEMES = ['light', 'dark', 'system'] as const;
+export type Theme = (typeof THEMES)[number];
 
 export interface NotificationSettings {
   fills: boolean;
@@ -331,7 +339,7 @@ export interface Settings {
   privacyMode: boolean;
   hideSmallBalances: boolean;
   /** Balances worth less than this (in the quote asset) are "small". */
-  smallBalanceThreshold: Decimal;
+  smallBalanceThreshold: DecimalText;
   notifications: NotificationSettings;
 }
 
@@ -348,8 +356,8 @@ export interface NotificationView {
 
 export interface BalanceUpdate {
   asset: string;
-  free: Decimal;
-  locked: Decimal;
+  free: DecimalText;
+  locked: DecimalText;
   time: number;
 }
 
@@ -360,9 +368,9 @@ export interface OrderUpdate {
   side: OrderSide;
   type: OrderType;
   status: OrderStatus;
-  price: Decimal;
-  origQty: Decimal;
-  executedQty: Decimal;
+  price: DecimalText;
+  origQty: DecimalText;
+  executedQty: DecimalText;
   time: number;
 }
 
@@ -371,9 +379,9 @@ export interface OwnTradeUpdate {
   orderId: number;
   symbol: string;
   side: OrderSide;
-  price: Decimal;
-  qty: Decimal;
-  fee: Decimal;
+  price: DecimalText;
+  qty: DecimalText;
+  fee: DecimalText;
   feeCurrency: string;
   time: number;
 }
@@ -395,6 +403,10 @@ export type DataKind =
   | 'trades'
   | 'settings'
   | 'notifications';
+
+/** The separators a CSV export may use. */
+export const CSV_DELIMITERS = [',', ';', '\t'] as const;
+export type CsvDelimiter = (typeof CSV_DELIMITERS)[number];
 
 export interface CsvExport {
   fileName: string;

@@ -4,8 +4,9 @@
  * (so handlers only ever see parsed, typed input), and whatever goes wrong comes back as a typed
  * BridgeErrorPayload. It never throws.
  */
-import type { ZodError } from 'zod';
-import { methodSpec, type BridgeHandlers, type CallOutcome } from '../../shared/contract';
+import { z, type ZodError } from 'zod';
+import type { BridgeHandlers, CallOutcome } from '../../shared/contract';
+import { methodSchema } from '../../shared/contract-schemas';
 import type { BridgeErrorPayload } from '../../shared/types';
 import { toBridgeError } from './errors';
 
@@ -28,9 +29,91 @@ function quoteName(method: unknown): string {
   return printable.length > 80 ? `${printable.slice(0, 80)}…` : printable;
 }
 
+/** What a value of zod's expected type is called in a message. */
+function describeExpected(issue: z.core.$ZodRawIssue): string {
+  const expected = 'expected' in issue ? String(issue.expected) : '';
+  const schema = issue.inst;
+  const integer =
+    expected === 'int' ||
+    (schema instanceof z.ZodNumber && schema.format !== null && schema.format.includes('int'));
+  if (integer) return 'an integer';
+  switch (expected) {
+    case 'string':
+      return 'text';
+    case 'number':
+      return 'a number';
+    case 'boolean':
+      return 'true or false';
+    case 'object':
+      return 'an object';
+    case 'array':
+      return 'a list';
+    default:
+      return expected ? `of type ${expected}` : 'of another type';
+  }
+}
+
+function listOf(values: readonly unknown[]): string {
+  return values
+    .map((value) => (typeof value === 'string' ? `"${value}"` : String(value)))
+    .join(', ');
+}
+
+/**
+ * Messages for the bridge's input checks, naming the field: a field that is absent is "missing", a
+ * field of the wrong type says which type it must be ("orderId must be an integer"), never the
+ * other way round. Messages a schema gives itself (an amount's format, a refinement) win over
+ * these; issues about the whole input are left to inputErrorPayload.
+ */
+export function bridgeInputErrorMap(issue: z.core.$ZodRawIssue): string | undefined {
+  const field = (issue.path ?? []).map(String).join('.');
+  if (!field) return undefined;
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.input === undefined
+        ? `Missing field "${field}"`
+        : `${field} must be ${describeExpected(issue)}`;
+    case 'invalid_value':
+      return issue.values.length === 1
+        ? `${field} must be ${listOf(issue.values)}`
+        : `${field} must be one of ${listOf(issue.values)}`;
+    case 'invalid_union': {
+      // A discriminated union (export.csv's kind) reports on the discriminator's path.
+      const options = 'options' in issue && Array.isArray(issue.options) ? issue.options : null;
+      if (!options) return undefined;
+      const present =
+        typeof issue.input === 'object' && issue.input !== null
+          ? (issue.input as Record<string, unknown>)[String(issue.discriminator)]
+          : undefined;
+      return present === undefined
+        ? `Missing field "${field}"`
+        : `${field} must be one of ${listOf(options)}`;
+    }
+    case 'too_small':
+    case 'too_big': {
+      const small = issue.code === 'too_small';
+      const inclusive = issue.inclusive !== false;
+      const bound = small
+        ? inclusive
+          ? 'at least'
+          : 'greater than'
+        : inclusive
+          ? 'at most'
+          : 'less than';
+      const limit = small ? issue.minimum : issue.maximum;
+      if (issue.origin === 'number' || issue.origin === 'int')
+        return `${field} must be ${bound} ${String(limit)}`;
+      if (issue.origin === 'string') return `${field} must be ${bound} ${String(limit)} characters`;
+      return undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
 /**
  * The first zod issue as a payload naming the field at fault. Extra fields are reported by name
- * ("profile.extra") and a missing field says so, rather than zod's generic type message.
+ * ("profile.extra"); the field messages come from bridgeInputErrorMap.
  */
 export function inputErrorPayload(error: ZodError): BridgeErrorPayload {
   const issue = error.issues[0];
@@ -43,8 +126,6 @@ export function inputErrorPayload(error: ZodError): BridgeErrorPayload {
       issue.keys.length === 1
         ? `Unexpected field "${issue.keys[0]}"`
         : `Unexpected fields ${issue.keys.map((key) => `"${key}"`).join(', ')}`;
-  } else if (issue.code === 'invalid_type' && issue.input === undefined && path.length > 0) {
-    message = `Missing field "${path.join('.')}"`;
   } else if (issue.code === 'invalid_type' && path.length === 0) {
     message = `The input must be ${issue.expected === 'object' ? 'an object' : issue.expected}`;
   }
@@ -58,8 +139,9 @@ export function createDispatcher(handlers: BridgeHandlers, options: DispatcherOp
 
   const dispatch: Dispatch = async (method, rawInput) => {
     try {
-      const spec = typeof method === 'string' ? methodSpec(method) : undefined;
-      if (typeof method !== 'string' || !spec) {
+      // An own property of the schema table, never an inherited one ("__proto__", "toString").
+      const schema = typeof method === 'string' ? methodSchema(method) : undefined;
+      if (typeof method !== 'string' || !schema) {
         return {
           ok: false,
           error: { kind: 'invalid-input', message: `Unknown method ${quoteName(method)}` },
@@ -73,7 +155,9 @@ export function createDispatcher(handlers: BridgeHandlers, options: DispatcherOp
         return { ok: false, error: toBridgeError(new Error(`No handler for ${method}`)) };
       }
       // A call without an argument means "no fields", which every all-optional schema accepts.
-      const parsed = spec.input.safeParse(rawInput === undefined ? {} : rawInput);
+      const parsed = schema.safeParse(rawInput === undefined ? {} : rawInput, {
+        error: bridgeInputErrorMap,
+      });
       if (!parsed.success) return { ok: false, error: inputErrorPayload(parsed.error) };
       const value = await handler(parsed.data);
       return { ok: true, value };

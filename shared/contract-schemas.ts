@@ -1,0 +1,299 @@
+/**
+ * The bridge's input schemas: what the main process accepts for each method of the contract
+ * (shared/contract.ts), checked before any handler runs. zod lives here and only here: the main
+ * process imports this file; the preload and the renderer never do (they take only the types
+ * derived from it, which cost nothing at run time). shared/contract.ts checks at compile time that
+ * this table and the contract name exactly the same methods.
+ *
+ * Every fact these schemas check is defined once elsewhere in shared/: what decimal text looks
+ * like (decimal.ts), how symbols, assets and networks are written, the candle intervals and the
+ * withdraw statuses (market.ts), and the enumerations of types.ts.
+ */
+import { z } from 'zod';
+import { DECIMAL_PATTERN, MAX_DECIMAL_LENGTH, normalizeDecimalText } from './decimal';
+import {
+  ASSET_PATTERN,
+  KLINE_INTERVALS,
+  NETWORK_PATTERN,
+  SYMBOL_PATTERN,
+  WITHDRAW_STATUSES,
+} from './market';
+import {
+  CSV_DELIMITERS,
+  HISTORY_RANGES,
+  ORDER_SIDES,
+  ORDER_STATUSES,
+  ORDER_TYPES,
+  THEMES,
+} from './types';
+
+// ---- Shared input pieces -------------------------------------------------------------------
+
+const none = z.object({}).strict();
+
+/**
+ * An amount as decimal text, normalised before anything uses it: "007.50" becomes "7.5", so the
+ * exchange, the journal and the checks of decimals all see one spelling. A number is refused by
+ * name: a float cannot carry an exact amount.
+ */
+export const decimalInput = z
+  .string({
+    error: (issue) =>
+      issue.input === undefined ? undefined : 'Amounts are text like "12.5", not numbers',
+  })
+  .trim()
+  .max(MAX_DECIMAL_LENGTH, 'Amount is too long')
+  .regex(DECIMAL_PATTERN, 'Enter a number like 12.5 (digits and one dot)')
+  .transform(normalizeDecimalText);
+
+export const positiveDecimalInput = decimalInput.refine(
+  (value) => value !== '0',
+  'Amount must be greater than zero',
+);
+
+export const symbolInput = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(SYMBOL_PATTERN, 'Unknown symbol format (e.g. btcusdt)');
+
+export const assetInput = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(ASSET_PATTERN, 'Unknown asset format (e.g. btc)');
+
+export const networkInput = z
+  .string()
+  .trim()
+  .min(1, 'Pick a network')
+  .regex(NETWORK_PATTERN, 'Unknown network format');
+
+export const emailInput = z.string().trim().toLowerCase().email('Enter an e-mail address').max(254);
+
+const urlInput = (protocols: string[], message: string) =>
+  z
+    .string()
+    .trim()
+    .max(2048)
+    .refine((value) => {
+      try {
+        return protocols.includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    }, message);
+
+const timeInput = z.int().nonnegative().max(8_640_000_000_000);
+const offsetInput = z.int().nonnegative().max(100_000_000).default(0);
+const limitInput = (max: number, fallback: number) => z.int().min(1).max(max).default(fallback);
+const profileIdInput = z.string().min(1).max(64);
+const sortDir = z.enum(['asc', 'desc']).default('desc');
+const delimiterInput = z.enum(CSV_DELIMITERS).default(',');
+
+export const withdrawFilterInput = z
+  .object({
+    coin: assetInput.optional(),
+    transferType: z.enum(['onchain', 'partner']).optional(),
+    status: z.enum(WITHDRAW_STATUSES).optional(),
+    startTime: timeInput.optional(),
+    endTime: timeInput.optional(),
+    search: z.string().trim().max(200).optional(),
+  })
+  .strict();
+
+export const tradeFilterInput = z
+  .object({
+    symbol: symbolInput.optional(),
+    side: z.enum(ORDER_SIDES).optional(),
+    startTime: timeInput.optional(),
+    endTime: timeInput.optional(),
+  })
+  .strict();
+
+export const transferFilterInput = z.object({ asset: assetInput.optional() }).strict();
+
+export const newOrderInput = z
+  .object({
+    symbol: symbolInput,
+    side: z.enum(ORDER_SIDES),
+    type: z.enum(ORDER_TYPES),
+    quantity: positiveDecimalInput,
+    price: positiveDecimalInput,
+    stopPrice: positiveDecimalInput.optional(),
+  })
+  .strict()
+  .refine((order) => order.type !== 'stop_limit' || order.stopPrice !== undefined, {
+    message: 'A stop-limit order needs a stop price',
+    path: ['stopPrice'],
+  });
+
+export const settingsInput = z
+  .object({
+    quoteAsset: assetInput,
+    theme: z.enum(THEMES),
+    privacyMode: z.boolean(),
+    hideSmallBalances: z.boolean(),
+    smallBalanceThreshold: decimalInput,
+    notifications: z
+      .object({
+        fills: z.boolean(),
+        cancels: z.boolean(),
+        balances: z.boolean(),
+        transfers: z.boolean(),
+      })
+      .strict(),
+  })
+  .strict();
+
+// ---- One schema per method -------------------------------------------------------------------
+
+export const methodSchemas = {
+  'app.status': none,
+
+  'profiles.list': none,
+  'profiles.add': z
+    .object({
+      name: z.string().trim().min(1, 'Give the profile a name').max(60),
+      apiKey: z.string().trim().min(8, 'The API key looks too short').max(256),
+      secretKey: z.string().trim().min(8, 'The secret key looks too short').max(256),
+      baseUrl: urlInput(['http:', 'https:'], 'Base URL must be an http(s) address'),
+      streamUrl: urlInput(['ws:', 'wss:'], 'Stream URL must be a ws(s) address'),
+    })
+    .strict(),
+  'profiles.remove': z.object({ id: profileIdInput }).strict(),
+  'profiles.activate': z.object({ id: profileIdInput }).strict(),
+  'profiles.enterDemo': none,
+
+  'portfolio.summary': none,
+  'portfolio.history': z.object({ range: z.enum(HISTORY_RANGES) }).strict(),
+
+  'funds.list': none,
+  'funds.refresh': none,
+
+  'account.info': none,
+
+  'withdrawals.list': z
+    .object({
+      filter: withdrawFilterInput.default({}),
+      sort: z
+        .object({ field: z.enum(['time', 'amount']).default('time'), dir: sortDir })
+        .strict()
+        .default({ field: 'time', dir: 'desc' }),
+      offset: offsetInput,
+      limit: limitInput(1000, 100),
+    })
+    .strict(),
+  'withdrawals.coins': none,
+  'withdrawals.backfill': z.object({ since: timeInput.optional() }).strict(),
+  'withdrawals.backfillStatus': none,
+
+  'deposits.coins': none,
+  'deposits.address': z.object({ coin: assetInput, network: networkInput }).strict(),
+
+  'subAccounts.list': none,
+  'subAccounts.refresh': none,
+  'subAccounts.transfer': z
+    .object({
+      asset: assetInput,
+      amount: positiveDecimalInput,
+      fromEmail: emailInput,
+      toEmail: emailInput,
+    })
+    .strict()
+    .refine((t) => t.fromEmail !== t.toEmail, {
+      message: 'Source and destination must differ',
+      path: ['toEmail'],
+    }),
+  'subAccounts.history': z
+    .object({
+      filter: transferFilterInput.default({}),
+      offset: offsetInput,
+      limit: limitInput(1000, 100),
+    })
+    .strict(),
+
+  'orders.open': z.object({ symbol: symbolInput.optional() }).strict(),
+  'orders.history': z
+    .object({
+      symbol: symbolInput.optional(),
+      status: z.enum(ORDER_STATUSES).optional(),
+      offset: offsetInput,
+      limit: limitInput(1000, 100),
+    })
+    .strict(),
+  'orders.trades': z
+    .object({
+      filter: tradeFilterInput.default({}),
+      offset: offsetInput,
+      limit: limitInput(1000, 100),
+    })
+    .strict(),
+  'orders.test': newOrderInput,
+  'orders.place': newOrderInput,
+  'orders.cancel': z.object({ symbol: symbolInput, orderId: z.int().positive() }).strict(),
+  'orders.cancelAll': z.object({ symbol: symbolInput }).strict(),
+
+  'market.symbols': none,
+  'market.tickers': none,
+  'market.klines': z
+    .object({
+      symbol: symbolInput,
+      interval: z.enum(KLINE_INTERVALS),
+      limit: limitInput(2000, 200),
+    })
+    .strict(),
+  'market.depth': z
+    .object({ symbol: symbolInput, limit: z.literal([5, 10, 20, 50, 100]).default(20) })
+    .strict(),
+  'market.trades': z.object({ symbol: symbolInput, limit: limitInput(1000, 50) }).strict(),
+  'market.watch': z.object({ symbol: symbolInput }).strict(),
+  'market.unwatch': none,
+
+  'settings.get': none,
+  'settings.update': settingsInput.partial().strict(),
+
+  'export.csv': z.discriminatedUnion('kind', [
+    z
+      .object({
+        kind: z.literal('withdrawals'),
+        filter: withdrawFilterInput.default({}),
+        delimiter: delimiterInput,
+      })
+      .strict(),
+    z
+      .object({
+        kind: z.literal('trades'),
+        filter: tradeFilterInput.default({}),
+        delimiter: delimiterInput,
+      })
+      .strict(),
+    z
+      .object({
+        kind: z.literal('transfers'),
+        filter: transferFilterInput.default({}),
+        delimiter: delimiterInput,
+      })
+      .strict(),
+  ]),
+
+  'activity.feed': z.object({ limit: limitInput(500, 100) }).strict(),
+  'activity.notifications': z.object({ limit: limitInput(500, 100) }).strict(),
+  'activity.markNotificationsRead': none,
+} satisfies Record<`${string}.${string}`, z.ZodType>;
+
+export type MethodSchemas = typeof methodSchemas;
+type SchemaName = keyof MethodSchemas;
+
+/** What the renderer passes to each method (fields with defaults may be left out). */
+export type MethodInputs = { [K in SchemaName]: z.input<MethodSchemas[K]> };
+/** What each handler receives after validation (defaults filled in, text normalised). */
+export type MethodParsedInputs = { [K in SchemaName]: z.output<MethodSchemas[K]> };
+
+/**
+ * The schema of a method, or undefined for any name the table does not hold as its own:
+ * "__proto__", "toString" or "constructor" find nothing here.
+ */
+export function methodSchema(name: string): z.ZodType | undefined {
+  return Object.hasOwn(methodSchemas, name) ? methodSchemas[name as SchemaName] : undefined;
+}
