@@ -8,6 +8,7 @@ import { toOrderView } from '../core/views';
 import type { NewOrder } from '../exchange/client';
 import type { Order } from '../exchange/wire';
 import type { ApiContext, HandlerGroup } from './context';
+import { checkOrderDecimals } from './exchange-rules';
 
 type OrderInput = MethodParsedInput<'orders.place'>;
 
@@ -82,11 +83,14 @@ export function ordersHandlers(ctx: ApiContext) {
       };
     },
     'orders.test': async (input) => {
-      await ctx.session.require().client.trading.testOrder(toNewOrder(input));
+      const { client } = ctx.session.require();
+      await checkOrderDecimals(client, ctx.now(), input);
+      await client.trading.testOrder(toNewOrder(input));
       return { ok: true as const };
     },
     'orders.place': async (input) => {
       const { profile, client } = ctx.session.require();
+      await checkOrderDecimals(client, ctx.now(), input);
       const order = await client.trading.placeOrder(toNewOrder(input));
       remember(profile.id, [order]);
       ctx.log.info(`placed order ${order.id} (${order.symbol} ${order.side} ${order.type})`);

@@ -1,8 +1,9 @@
 /** settings.get / settings.update: the user's preferences, app-wide, in the settings table. */
-import { settingsInput } from '../../shared/contract';
+import { settingsInput } from '../../shared/contract-schemas';
 import type { Settings } from '../../shared/types';
 import type { JsonValue } from '../store/types';
 import type { ApiContext, HandlerGroup } from './context';
+import { checkQuoteAsset } from './exchange-rules';
 
 export const DEFAULT_SETTINGS: Settings = {
   quoteAsset: 'usdt',
@@ -52,6 +53,9 @@ export function settingsHandlers(ctx: ApiContext) {
     'settings.get': async () => ctx.settings(),
     'settings.update': async (input) => {
       const previous = ctx.settings();
+      if (input.quoteAsset !== undefined && input.quoteAsset !== previous.quoteAsset) {
+        await checkQuoteAsset(ctx.session.require().client, ctx.now(), input.quoteAsset);
+      }
       const next = writeSettings(ctx.store.settings, input);
       ctx.emit('data.changed', { profileId: ctx.session.activeProfileId(), kinds: ['settings'] });
       if (next.quoteAsset !== previous.quoteAsset) {

@@ -14,6 +14,7 @@ import type { Store } from '../store';
 import type { SubAccountRow } from '../store/types';
 import type { ApiContext, HandlerGroup } from './context';
 import { AppError, syncFailure, toBridgeError } from './errors';
+import { checkTransferDecimals } from './exchange-rules';
 import { PARENT_EMAIL_KEY, type ActiveSession } from './session';
 
 /**
@@ -139,6 +140,7 @@ export async function transfer(ctx: ApiContext, input: TransferInput): Promise<T
     );
   }
 
+  await checkTransferDecimals(session.client, ctx.now(), input);
   const available = freeBalance(ctx, session, from, asset, parent, subs);
   if (available.lt(amount)) {
     throw new AppError(

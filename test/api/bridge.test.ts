@@ -299,12 +299,117 @@ describe('the whole contract over browser mode', () => {
     });
   });
 
+  it('normalises amounts and refuses more decimals than the market allows, before sending', async () => {
+    const depth = await ok<DepthView>('market.depth', { symbol: 'btcusdt', limit: 5 });
+    const farBelow = (Number(depth.bids[0]![0]) / 2).toFixed(0);
+    const order = { symbol: 'btcusdt', side: 'buy', type: 'limit' };
+    const placed = await ok<OrderView>('orders.place', {
+      ...order,
+      quantity: '0000.00100',
+      price: `00${farBelow}.000`,
+    });
+    expect(placed).toMatchObject({ origQty: '0.001', status: 'wait' });
+    expect(placed.price).toMatch(new RegExp(`^${farBelow}(\\.0+)?$`));
+    await ok('orders.cancel', { symbol: 'btcusdt', orderId: placed.id });
+
+    const ordersBefore = (await ok<Page<OrderView>>('orders.history', { symbol: 'btcusdt' })).total;
+    const tooFine = await client.call('orders.place', {
+      ...order,
+      quantity: '0.001000001',
+      price: farBelow,
+    });
+    expect(tooFine).toEqual({
+      ok: false,
+      error: {
+        kind: 'invalid-input',
+        field: 'quantity',
+        message: 'quantity has 9 decimals; BTCUSDT allows 6',
+      },
+    });
+    const fractionOfTick = await client.call('orders.test', {
+      ...order,
+      quantity: '0.001',
+      price: `${farBelow}.001`,
+    });
+    expect(fractionOfTick).toEqual({
+      ok: false,
+      error: {
+        kind: 'invalid-input',
+        field: 'price',
+        message: 'price has 3 decimals; BTCUSDT allows 2',
+      },
+    });
+    // Trailing zeros are not decimals: "0.0010000000" is 0.001.
+    expect(
+      await ok('orders.test', { ...order, quantity: '0.0010000000', price: `${farBelow}.10` }),
+    ).toEqual({ ok: true });
+    const unknownMarket = await client.call('orders.test', {
+      ...order,
+      symbol: 'dogeusdt',
+      quantity: '1',
+      price: '1',
+    });
+    expect(unknownMarket).toMatchObject({
+      ok: false,
+      error: {
+        kind: 'invalid-input',
+        field: 'symbol',
+        message: 'DOGEUSDT is not a market of this exchange',
+      },
+    });
+    const transfer = await client.call('subAccounts.transfer', {
+      asset: 'btc',
+      // BTC is traded with 6 decimals against USDT and quoted with 8 in ETHBTC: 8 is allowed.
+      amount: '0.000000001',
+      fromEmail: parentEmail,
+      toEmail: subEmails[0],
+    });
+    expect(transfer).toEqual({
+      ok: false,
+      error: {
+        kind: 'invalid-input',
+        field: 'amount',
+        message: 'amount has 9 decimals; BTC allows 8',
+      },
+    });
+    const wrongType = await client.call('orders.cancel', { symbol: 'btcusdt', orderId: '12' });
+    expect(wrongType).toEqual({
+      ok: false,
+      error: { kind: 'invalid-input', field: 'orderId', message: 'orderId must be an integer' },
+    });
+    const prototypeName = await client.call('__proto__.toString', {});
+    expect(prototypeName).toMatchObject({
+      ok: false,
+      error: { kind: 'invalid-input', message: 'Unknown method __proto__.toString' },
+    });
+    // Nothing refused above reached the exchange.
+    expect((await ok<Page<OrderView>>('orders.history', { symbol: 'btcusdt' })).total).toBe(
+      ordersBefore,
+    );
+  });
+
   it('keeps settings, exports CSV and lists activity', async () => {
     const settings = await ok<Settings>('settings.get');
     expect(settings).toMatchObject({ quoteAsset: 'usdt', theme: 'system', privacyMode: false });
     const updated = await ok<Settings>('settings.update', { theme: 'dark', privacyMode: true });
     expect(updated).toMatchObject({ theme: 'dark', privacyMode: true, quoteAsset: 'usdt' });
     expect(await ok<Settings>('settings.get')).toEqual(updated);
+    const unlisted = await client.call('settings.update', { quoteAsset: 'xyz' });
+    expect(unlisted).toEqual({
+      ok: false,
+      error: {
+        kind: 'invalid-input',
+        field: 'quoteAsset',
+        message: 'The exchange lists no asset XYZ; it quotes prices in BTC, USDT',
+      },
+    });
+    expect((await ok<Settings>('settings.get')).quoteAsset).toBe('usdt');
+    expect(await ok<Settings>('settings.update', { quoteAsset: 'BTC' })).toMatchObject({
+      quoteAsset: 'btc',
+    });
+    expect(await ok<Settings>('settings.update', { quoteAsset: 'usdt' })).toMatchObject({
+      quoteAsset: 'usdt',
+    });
 
     const csv = await ok<CsvExport>('export.csv', { kind: 'trades' });
     expect(csv.rows).toBeGreaterThan(0);

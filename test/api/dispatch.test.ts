@@ -25,7 +25,21 @@ const klines = async () => [];
 describe('dispatch', () => {
   it('refuses a method that is not in the contract', async () => {
     const { dispatch } = dispatcherWith({});
-    for (const name of ['nope.method', 'funds', 'toString', '__proto__.x', 'app.constructor', 42]) {
+    const names = [
+      'nope.method',
+      'funds',
+      'toString',
+      '__proto__',
+      'constructor',
+      'hasOwnProperty',
+      '__proto__.x',
+      '__proto__.toString',
+      'constructor.name',
+      'app.constructor',
+      'app.__proto__',
+      42,
+    ];
+    for (const name of names) {
       const outcome = await dispatch(name, {});
       expect(outcome.ok).toBe(false);
       if (!outcome.ok) {
@@ -54,8 +68,116 @@ describe('dispatch', () => {
       interval: '1h',
       limit: 'ten',
     });
-    expect(outcome).toMatchObject({ ok: false, error: { kind: 'invalid-input', field: 'limit' } });
+    expect(outcome).toEqual({
+      ok: false,
+      error: { kind: 'invalid-input', field: 'limit', message: 'limit must be an integer' },
+    });
     expect(received).toEqual([]);
+  });
+
+  it('reports a wrong type as a wrong type, never as a missing field', async () => {
+    const { dispatch, received } = dispatcherWith({
+      'orders.cancel': async () => ({}),
+      'orders.place': async () => ({}),
+      'settings.update': async () => ({}),
+      'withdrawals.list': async () => ({}),
+      'market.depth': async () => ({}),
+      'export.csv': async () => ({}),
+    });
+    const cases: [string, unknown, string, string][] = [
+      [
+        'orders.cancel',
+        { symbol: 'btcusdt', orderId: '12' },
+        'orderId',
+        'orderId must be an integer',
+      ],
+      [
+        'orders.cancel',
+        { symbol: 'btcusdt', orderId: 1.5 },
+        'orderId',
+        'orderId must be an integer',
+      ],
+      [
+        'orders.cancel',
+        { symbol: 'btcusdt', orderId: null },
+        'orderId',
+        'orderId must be an integer',
+      ],
+      ['orders.cancel', { symbol: 'btcusdt' }, 'orderId', 'Missing field "orderId"'],
+      ['orders.cancel', { symbol: 7, orderId: 1 }, 'symbol', 'symbol must be text'],
+      [
+        'orders.cancel',
+        { symbol: 'btcusdt', orderId: 0 },
+        'orderId',
+        'orderId must be greater than 0',
+      ],
+      [
+        'orders.place',
+        { symbol: 'btcusdt', side: 'buy', type: 'limit', quantity: 0.5, price: '10' },
+        'quantity',
+        'Amounts are text like "12.5", not numbers',
+      ],
+      [
+        'orders.place',
+        { symbol: 'btcusdt', side: 'hold', type: 'limit', quantity: '1', price: '10' },
+        'side',
+        'side must be one of "buy", "sell"',
+      ],
+      [
+        'settings.update',
+        { privacyMode: 'yes' },
+        'privacyMode',
+        'privacyMode must be true or false',
+      ],
+      [
+        'settings.update',
+        { notifications: [] },
+        'notifications',
+        'notifications must be an object',
+      ],
+      [
+        'withdrawals.list',
+        { filter: { startTime: '2024' } },
+        'filter.startTime',
+        'filter.startTime must be an integer',
+      ],
+      ['withdrawals.list', { limit: 5000 }, 'limit', 'limit must be at most 1000'],
+      [
+        'market.depth',
+        { symbol: 'btcusdt', limit: 7 },
+        'limit',
+        'limit must be one of 5, 10, 20, 50, 100',
+      ],
+      [
+        'export.csv',
+        { kind: 'orders' },
+        'kind',
+        'kind must be one of "withdrawals", "trades", "transfers"',
+      ],
+      ['export.csv', {}, 'kind', 'Missing field "kind"'],
+    ];
+    for (const [method, input, field, message] of cases) {
+      expect(await dispatch(method, input), `${method} ${JSON.stringify(input)}`).toEqual({
+        ok: false,
+        error: { kind: 'invalid-input', field, message },
+      });
+    }
+    expect(received).toEqual([]);
+  });
+
+  it('normalises amounts before the handler sees them', async () => {
+    const { dispatch, received } = dispatcherWith({ 'orders.place': async () => ({}) });
+    const outcome = await dispatch('orders.place', {
+      symbol: 'BTCUSDT',
+      side: 'buy',
+      type: 'limit',
+      quantity: '000.00100',
+      price: ' 0061250.50 ',
+    });
+    expect(outcome).toEqual({ ok: true, value: {} });
+    expect(received).toEqual([
+      { symbol: 'btcusdt', side: 'buy', type: 'limit', quantity: '0.001', price: '61250.5' },
+    ]);
   });
 
   it('names an extra field', async () => {

@@ -3,9 +3,8 @@
  * precision. The main process validates again; these give immediate, specific messages.
  */
 import Decimal from 'decimal.js';
+import { DECIMAL_PATTERN } from '../../../shared/decimal';
 import type { SubAccountsView } from '../../../shared/types';
-
-const amountPattern = /^\d+(\.\d+)?$/;
 
 export interface AmountCheck {
   ok: boolean;
@@ -19,7 +18,7 @@ export function checkAmount(
   const label = options.label ?? 'Amount';
   const value = input.trim();
   if (!value) return { ok: false, message: `Enter ${label.toLowerCase()}` };
-  if (!amountPattern.test(value))
+  if (!DECIMAL_PATTERN.test(value))
     return { ok: false, message: `${label}: digits and one dot only, like 12.5` };
   const decimal = new Decimal(value);
   if (decimal.lte(0)) return { ok: false, message: `${label} must be greater than zero` };
@@ -50,7 +49,7 @@ export function isEmail(value: string): boolean {
 
 /** quantity × price, for the order form's total. null when either is not a number. */
 export function orderTotal(quantity: string, price: string): string | null {
-  if (!amountPattern.test(quantity.trim()) || !amountPattern.test(price.trim())) return null;
+  if (!DECIMAL_PATTERN.test(quantity.trim()) || !DECIMAL_PATTERN.test(price.trim())) return null;
   return new Decimal(quantity.trim()).times(new Decimal(price.trim())).toString();
 }
 
