@@ -74,7 +74,7 @@ export default defineConfig({
   preload: {
     build: {
       outDir: 'out/preload',
-      // A sandboxed preload can require nothing but 'electron': bundle zod and shared/ into it.
+      // A sandboxed preload can require nothing but 'electron': bundle shared/ into it.
       externalizeDeps: false,
       // A sandboxed preload must be CommonJS.
       rollupOptions: {
