@@ -10,7 +10,7 @@ import { ExchangeError, type EndpointName, type ExchangeClient, type Order } fro
 import type { Store } from '../store';
 import type { EventName, EventPayloads } from '../../shared/contract';
 import type { BackfillProgress, DataKind, DepositAddressView } from '../../shared/types';
-import { SystemClock, type Clock, type TimerHandle } from '../sandbox/clock';
+import { SystemClock, type Clock, type TimerHandle } from '../core/clock';
 import { PacingBudget, SyncStoppedError, untilStopped } from './pacing';
 import type { SyncStorePort } from './port';
 import { storePort } from './store-port';

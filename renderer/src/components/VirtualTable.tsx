@@ -1,23 +1,25 @@
-import {
-  useCallback,
-  useEffect,
-  useLayoutEffect,
-  useRef,
-  useState,
-  type KeyboardEvent,
-  type ReactNode,
-} from 'react';
-import { PageCache, pagesForRange, visibleWindow } from '../lib/virtual';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { hashKey, useQueries, type QueryKey } from '@tanstack/react-query';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { pagesForRange } from '../lib/pages';
+
+export interface TablePage<T> {
+  rows: T[];
+  total: number;
+}
 
 export interface VirtualTableProps<T> {
-  /** Changes whenever the query changes: the cache is dropped and the list scrolls to the top. */
-  queryKey: string;
-  /** Bumped when the data behind the same query changed: visible pages are fetched again. */
-  refreshToken: number;
+  /**
+   * The query key of the page at `offset` (the bridge method and its whole input). Pages of one
+   * query differ only in offset: when the rest changes, the list starts again at the top.
+   */
+  pageKey: (offset: number, limit: number) => QueryKey;
+  loadPage: (offset: number, limit: number) => Promise<TablePage<T>>;
   rowHeight: number;
   pageSize: number;
-  loadPage: (offset: number, limit: number) => Promise<{ rows: T[]; total: number }>;
-  onTotal?: (total: number) => void;
+  /** The query's row count once known, null while its first page loads. */
+  onTotal?: (total: number | null) => void;
+  /** A page that failed to load (after its retries), or undefined once none does. */
   onError?: (error: unknown) => void;
   header: ReactNode;
   renderRow: (row: T | undefined, index: number) => ReactNode;
@@ -27,117 +29,75 @@ export interface VirtualTableProps<T> {
 }
 
 const overscan = 8;
+/** Pages read on screen, plus this many rows ahead of the last one, so a scroll finds them. */
+const lookahead = 0.5;
 
 /**
- * A table that renders only the rows on screen (plus a few) and loads the data in pages as it
- * scrolls, so 100,000 records scroll as smoothly as 100.
+ * A table that renders only the rows on screen (plus a few; TanStack Virtual) and loads the data
+ * in pages as it scrolls (each page a query: cached, and read again when its data changes), so
+ * 100,000 records scroll as smoothly as 100.
  */
 export function VirtualTable<T>(props: VirtualTableProps<T>) {
-  const { queryKey, refreshToken, rowHeight, pageSize, loadPage, onTotal, onError } = props;
+  const { pageKey, loadPage, rowHeight, pageSize, onTotal, onError } = props;
   const viewport = useRef<HTMLDivElement>(null);
-  const cache = useRef(new PageCache<T>(40));
-  const inFlight = useRef(new Set<number>());
-  const generation = useRef(0);
-  const [total, setTotal] = useState<number | null>(null);
-  const [scrollTop, setScrollTop] = useState(0);
-  const [viewportHeight, setViewportHeight] = useState(400);
-  const [, setVersion] = useState(0);
-  const frame = useRef<number | null>(null);
+  const identity = hashKey(pageKey(0, pageSize));
+  // The count of the query on screen survives pages whose answers are still on their way.
+  const [known, setKnown] = useState<{ identity: string; total: number } | null>(null);
+  const lastTotal = known?.identity === identity ? known.total : null;
 
-  const rowWindow = visibleWindow({
-    scrollTop,
-    viewportHeight,
-    rowHeight,
-    total: total ?? 0,
+  const virtualizer = useVirtualizer({
+    count: lastTotal ?? 0,
+    getScrollElement: () => viewport.current,
+    estimateSize: () => rowHeight,
     overscan,
+    useFlushSync: false,
+  });
+  const items = virtualizer.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const end = (items.at(-1)?.index ?? -1) + 1;
+  const pages = useMemo(
+    () =>
+      lastTotal === null
+        ? [0]
+        : pagesForRange(first, Math.min(lastTotal, end + pageSize * lookahead), pageSize),
+    [first, end, lastTotal, pageSize],
+  );
+
+  const results = useQueries({
+    queries: pages.map((page) => ({
+      queryKey: pageKey(page * pageSize, pageSize),
+      queryFn: () => loadPage(page * pageSize, pageSize),
+      // Pages scrolled past are dropped soon, so scrolling 100,000 rows keeps memory flat.
+      gcTime: 30_000,
+    })),
   });
 
-  const refetchAfter = useRef(new Set<number>());
-  const fetchPage = useCallback(
-    function fetchPage(page: number, force = false): void {
-      if (inFlight.current.has(page)) {
-        // Newer data was announced while this page was on its way: read it once more after.
-        if (force) refetchAfter.current.add(page);
-        return;
-      }
-      if (!force && cache.current.has(page)) return;
-      const started = generation.current;
-      inFlight.current.add(page);
-      const settle = () => {
-        inFlight.current.delete(page);
-        if (refetchAfter.current.delete(page)) fetchPage(page, true);
-      };
-      loadPage(page * pageSize, pageSize).then(
-        (result) => {
-          if (started !== generation.current) return;
-          cache.current.set(page, result.rows, page);
-          setTotal(result.total);
-          onTotal?.(result.total);
-          setVersion((v) => v + 1);
-          settle();
-        },
-        (error: unknown) => {
-          if (started !== generation.current) return;
-          onError?.(error);
-          settle();
-        },
-      );
-    },
-    [loadPage, pageSize, onTotal, onError],
+  const newest = results.reduce<(typeof results)[number] | undefined>(
+    (best, result) =>
+      result.data && (!best?.data || result.dataUpdatedAt > best.dataUpdatedAt) ? result : best,
+    undefined,
   );
+  const total = newest?.data?.total ?? lastTotal;
+  // Derived state, set while rendering: React renders again at once with it.
+  if (total !== null && total !== lastTotal) setKnown({ identity, total });
+  const error = results.find((result) => result.error)?.error ?? undefined;
 
-  // A new query: forget everything and start at the top.
+  useEffect(() => onTotal?.(total), [total, onTotal]);
+  useEffect(() => onError?.(error), [error, onError]);
+
+  // A new query starts at the top.
+  const shownIdentity = useRef(identity);
   useEffect(() => {
-    generation.current++;
-    cache.current.clear();
-    inFlight.current.clear();
-    refetchAfter.current.clear();
-    setTotal(null);
-    setScrollTop(0);
-    if (viewport.current) viewport.current.scrollTop = 0;
-    fetchPage(0);
-  }, [queryKey, fetchPage]);
+    if (shownIdentity.current === identity) return;
+    shownIdentity.current = identity;
+    virtualizer.scrollToOffset(0);
+  }, [identity, virtualizer]);
 
-  // Same query, newer data: re-read the pages on screen, drop the rest.
-  useEffect(() => {
-    if (refreshToken === 0) return;
-    const needed = pagesForRange(rowWindow.start, Math.max(rowWindow.end, 1), pageSize);
-    const keep = new Map(needed.map((page) => [page, cache.current.get(page)]));
-    cache.current.clear();
-    for (const [page, rows] of keep) if (rows) cache.current.set(page, rows, page);
-    for (const page of needed) fetchPage(page, true);
-    // Only a new token should trigger this; the window is read at that moment.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [refreshToken]);
-
-  useEffect(() => {
-    if (total === null) return;
-    const end = Math.min(total, rowWindow.end + pageSize / 2);
-    for (const page of pagesForRange(rowWindow.start, end, pageSize)) fetchPage(page);
-  }, [rowWindow.start, rowWindow.end, total, pageSize, fetchPage]);
-
-  useLayoutEffect(() => {
-    const element = viewport.current;
-    if (!element) return;
-    const observer = new ResizeObserver(() => setViewportHeight(element.clientHeight));
-    observer.observe(element);
-    setViewportHeight(element.clientHeight);
-    return () => observer.disconnect();
-  }, []);
-
-  const onScroll = () => {
-    if (frame.current !== null) return;
-    frame.current = requestAnimationFrame(() => {
-      frame.current = null;
-      if (viewport.current) setScrollTop(viewport.current.scrollTop);
-    });
+  const rowOf = (index: number): T | undefined => {
+    const page = Math.floor(index / pageSize);
+    const at = pages.indexOf(page);
+    return at < 0 ? undefined : results[at]?.data?.rows[index - page * pageSize];
   };
-  useEffect(
-    () => () => {
-      if (frame.current !== null) cancelAnimationFrame(frame.current);
-    },
-    [],
-  );
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const element = viewport.current;
@@ -160,22 +120,6 @@ export function VirtualTable<T>(props: VirtualTableProps<T>) {
     }
   };
 
-  const rows: ReactNode[] = [];
-  for (let index = rowWindow.start; index < rowWindow.end; index++) {
-    rows.push(
-      <div
-        key={index}
-        className="vrow"
-        role="row"
-        aria-rowindex={index + 2}
-        style={{ height: rowHeight }}
-        data-index={index}
-      >
-        {props.renderRow(cache.current.row(index, pageSize), index)}
-      </div>,
-    );
-  }
-
   return (
     <div
       className="vtable"
@@ -188,23 +132,37 @@ export function VirtualTable<T>(props: VirtualTableProps<T>) {
       <div className="vrow vhead" role="row" aria-rowindex={1}>
         {props.header}
       </div>
-      {total === 0 ? (
-        props.empty
-      ) : (
-        <div
-          ref={viewport}
-          className="vviewport"
-          tabIndex={0}
-          onScroll={onScroll}
-          onKeyDown={onKeyDown}
-          aria-label={`${props.label}, scroll with the arrow keys`}
-          data-testid={props.testId ? `${props.testId}-viewport` : undefined}
-        >
-          <div style={{ height: rowWindow.totalHeight, position: 'relative' }}>
-            <div style={{ transform: `translateY(${rowWindow.offsetTop}px)` }}>{rows}</div>
+      {/* The viewport stays mounted when the query matches nothing, so the windowing keeps
+          measuring the same element when rows come back. */}
+      <div
+        ref={viewport}
+        className="vviewport"
+        tabIndex={0}
+        onKeyDown={onKeyDown}
+        aria-label={`${props.label}, scroll with the arrow keys`}
+        data-testid={props.testId ? `${props.testId}-viewport` : undefined}
+      >
+        {total === 0 ? (
+          props.empty
+        ) : (
+          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+            <div style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
+              {items.map((item) => (
+                <div
+                  key={item.index}
+                  className="vrow"
+                  role="row"
+                  aria-rowindex={item.index + 2}
+                  style={{ height: rowHeight }}
+                  data-index={item.index}
+                >
+                  {props.renderRow(rowOf(item.index), item.index)}
+                </div>
+              ))}
+            </div>
           </div>
-        </div>
-      )}
+        )}
+      </div>
     </div>
   );
 }

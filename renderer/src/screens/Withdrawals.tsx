@@ -5,7 +5,7 @@ import { formatDateTime } from '../../../shared/format';
 import { useApp } from '../context';
 import { bridge } from '../lib/bridge';
 import { useBridgeEvent } from '../lib/hooks';
-import { useBridgeQuery } from '../lib/query';
+import { bridgeKey, queryClient, useBridgeQuery } from '../lib/query';
 import {
   Amount,
   CopyButton,
@@ -18,7 +18,8 @@ import {
 import { VirtualTable } from '../components/VirtualTable';
 import { dateInputToMs } from '../lib/dates';
 
-type WithdrawFilter = NonNullable<MethodInput<'withdrawals.list'>['filter']>;
+type WithdrawPageInput = MethodInput<'withdrawals.list'>;
+type WithdrawFilter = NonNullable<WithdrawPageInput['filter']>;
 
 export const withdrawRowHeight = 40;
 const pageSize = 200;
@@ -45,7 +46,6 @@ export function Withdrawals() {
   const [sortDir, setSortDir] = useState<'asc' | 'desc'>('desc');
   const [total, setTotal] = useState<number | null>(null);
   const [listError, setListError] = useState<unknown>(undefined);
-  const [refreshToken, setRefreshToken] = useState(0);
   const [exporting, setExporting] = useState(false);
   const [exportError, setExportError] = useState<unknown>(undefined);
 
@@ -63,22 +63,25 @@ export function Withdrawals() {
     if (search.trim()) f.search = search.trim();
     return f;
   }, [coin, transferType, status, from, to, search]);
-  const queryKey = JSON.stringify([filter, sortDir]);
-
-  const loadPage = useCallback(
-    (offset: number, limit: number) =>
-      bridge().withdrawals.list({ filter, sort: { field: 'time', dir: sortDir }, offset, limit }),
+  const pageInput = useCallback(
+    (offset: number, limit: number): WithdrawPageInput => ({
+      filter,
+      sort: { field: 'time', dir: sortDir },
+      offset,
+      limit,
+    }),
     [filter, sortDir],
   );
-  const onError = useCallback((error: unknown) => setListError(error), []);
-  const onTotal = useCallback((n: number) => {
-    setTotal(n);
-    setListError(undefined);
-  }, []);
-
-  useBridgeEvent('data.changed', (payload) => {
-    if (payload.kinds.includes('withdrawals')) setRefreshToken((t) => t + 1);
-  });
+  const pageKey = useCallback(
+    (offset: number, limit: number) => bridgeKey('withdrawals.list', pageInput(offset, limit)),
+    [pageInput],
+  );
+  const loadPage = useCallback(
+    (offset: number, limit: number) => bridge().withdrawals.list(pageInput(offset, limit)),
+    [pageInput],
+  );
+  const retryList = () =>
+    void queryClient.refetchQueries({ queryKey: ['withdrawals.list'], type: 'active' });
 
   const exportCsv = async () => {
     setExporting(true);
@@ -221,17 +224,14 @@ export function Withdrawals() {
         )}
       </div>
       {exportError !== undefined && <InlineError error={exportError} />}
-      {listError !== undefined && (
-        <ErrorBox error={listError} onRetry={() => setRefreshToken((t) => t + 1)} />
-      )}
+      {listError !== undefined && <ErrorBox error={listError} onRetry={retryList} />}
       <VirtualTable<WithdrawView>
-        queryKey={queryKey}
-        refreshToken={refreshToken}
+        pageKey={pageKey}
         rowHeight={withdrawRowHeight}
         pageSize={pageSize}
         loadPage={loadPage}
-        onTotal={onTotal}
-        onError={onError}
+        onTotal={setTotal}
+        onError={setListError}
         label="Withdraw history"
         testId="withdraw-table"
         header={
