@@ -16,7 +16,7 @@ import Decimal from 'decimal.js';
 import { Pool } from 'undici';
 import { createApp } from '../electron/app';
 import { sign } from '../electron/exchange/sign';
-import { startSandbox } from '../electron/sandbox/index';
+import { startSandbox } from '../electron/sandbox/testing';
 import { DemoSecretStore } from '../electron/secrets';
 import { startBrowserMode } from '../electron/serve/host';
 import type { SpotfolioBridge } from '../shared/contract';

@@ -18,12 +18,12 @@ import { runInNewContext } from 'node:vm';
 import { Worker } from 'node:worker_threads';
 import { WebSocketServer } from 'ws';
 import { AuthTokens } from '../electron/sandbox/auth-tokens';
-import { SystemClock } from '../electron/sandbox/clock';
+import { SystemClock } from '../electron/core/clock';
 import { MatchingEngine } from '../electron/sandbox/engine';
 import { SandboxEvents } from '../electron/sandbox/events';
 import { parseFixed } from '../electron/sandbox/fixed';
 import { Ledger } from '../electron/sandbox/ledger';
-import { attachStreamServer } from '../electron/sandbox/streams';
+import { attachStreamServer } from '../electron/sandbox/streams/server';
 import { figure, percentile, type Bench } from './figure';
 
 const CONNECTIONS = 1000;

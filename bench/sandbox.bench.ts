@@ -10,7 +10,7 @@ import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'undici';
-import { ManualClock } from '../electron/sandbox/clock';
+import { ManualClock } from '../electron/core/clock';
 import { MatchingEngine } from '../electron/sandbox/engine';
 import { SandboxEvents } from '../electron/sandbox/events';
 import { parseFixed } from '../electron/sandbox/fixed';

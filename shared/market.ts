@@ -82,3 +82,13 @@ const STATUS_BY_CODE = new Map<number, WithdrawStatus>(
 export function withdrawStatusOf(code: number): WithdrawStatus {
   return STATUS_BY_CODE.get(code) ?? 'pending';
 }
+
+/** The account streams of the WebSocket interface; subscribing to them needs an auth_key. */
+export const PRIVATE_STREAM_NAMES = ['outboundAccountPosition', 'orderUpdate', 'ownTrade'] as const;
+export type PrivateStream = (typeof PRIVATE_STREAM_NAMES)[number];
+/** The same names as a set of strings, so any stream name can be looked up. */
+export const PRIVATE_STREAMS: ReadonlySet<string> = new Set<string>(PRIVATE_STREAM_NAMES);
+
+export function isPrivateStream(name: string): name is PrivateStream {
+  return PRIVATE_STREAMS.has(name);
+}

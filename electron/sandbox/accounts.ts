@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Clock } from './clock';
+import type { Clock } from '../core/clock';
 import { errors } from './errors';
 import { formatFixed, parseFixed } from './fixed';
 import type { Ledger } from './ledger';

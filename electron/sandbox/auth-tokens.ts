@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Clock } from './clock';
+import type { Clock } from '../core/clock';
 
 /** Validity of a WebSocket auth token: 30 minutes, extended by 30 minutes on each new request. */
 export const AUTH_TOKEN_SECONDS = 1800;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Clock } from './clock';
+import type { Clock } from '../core/clock';
 import { errors } from './errors';
 import type { SandboxEvents, SandboxOrderSnapshot } from './events';
 import {
@@ -11,6 +11,20 @@ import {
   SCALE,
   type ParsedDecimal,
 } from './fixed';
+import {
+  addTrade,
+  appendCandle,
+  candleBounds,
+  candleFrom,
+  candleStart,
+  klineRow,
+  openCandle,
+  parseKlineSpan,
+  prependCandle,
+  type Candle,
+  type KlineRow,
+  type KlineSpan,
+} from './klines';
 import type { Holding, Ledger } from './ledger';
 
 export interface MarketConfig {
@@ -80,9 +94,6 @@ export interface Ticker {
   at: number;
 }
 
-/** [start time, open, high, low, close, base volume] */
-export type Kline = [number, string, string, string, string, string];
-
 export interface OrderInput {
   symbol: string;
   side: OrderSide;
@@ -105,23 +116,8 @@ export interface TradeListFilter extends OrderListFilter {
   fromId?: number;
 }
 
-export const KLINE_INTERVALS: Record<string, number> = {
-  '1m': 60_000,
-  '5m': 300_000,
-  '15m': 900_000,
-  '30m': 1_800_000,
-  '1h': 3_600_000,
-  '2h': 7_200_000,
-  '4h': 14_400_000,
-  '6h': 21_600_000,
-  '12h': 43_200_000,
-  '1d': 86_400_000,
-  '1w': 604_800_000,
-};
-
-/** Weeks start on Monday; 1970-01-01 was a Thursday, so Monday is 4 days after the epoch. */
-const WEEK_OFFSET_MS = 4 * 86_400_000;
 const DAY_MS = 86_400_000;
+const MINUTE_SPAN = parseKlineSpan('1m')!;
 /** Fees as divisors (0.1% and 0.2%): floor(amount / 500) is floor(amount × 2 / 1000), one op. */
 const MAKER_FEE_DIVISOR = 1000n;
 const TAKER_FEE_DIVISOR = 500n;
@@ -184,15 +180,6 @@ interface Fill {
 interface OwnFill {
   fill: Fill;
   side: OrderSide;
-}
-
-interface Candle {
-  start: number;
-  open: bigint;
-  high: bigint;
-  low: bigint;
-  close: bigint;
-  volume: bigint;
 }
 
 interface Market {
@@ -766,32 +753,22 @@ export class MatchingEngine {
   }
 
   private addToCandle(market: Market, time: number, price: bigint, quantity: bigint): void {
-    const start = time - (time % 60_000);
+    const start = candleStart(MINUTE_SPAN, time);
     const candles = market.candles;
     const last = candles[candles.length - 1];
     if (last && last.start === start) {
-      if (price > last.high) last.high = price;
-      if (price < last.low) last.low = price;
-      last.close = price;
-      last.volume += quantity;
+      addTrade(last, price, quantity);
       return;
     }
-    const candle = { start, open: price, high: price, low: price, close: price, volume: quantity };
     if (!last || last.start < start) {
-      candles.push(candle);
+      candles.push(openCandle(start, price, quantity));
       return;
     }
     // A trade dated before the newest candle (only while seeding history).
     const index = lowerBound(candles, start, (c) => c.start);
     const found = candles[index];
-    if (found && found.start === start) {
-      if (price > found.high) found.high = price;
-      if (price < found.low) found.low = price;
-      found.close = price;
-      found.volume += quantity;
-    } else {
-      candles.splice(index, 0, candle);
-    }
+    if (found && found.start === start) addTrade(found, price, quantity);
+    else candles.splice(index, 0, openCandle(start, price, quantity));
   }
 
   // ------------------------------------------------------------------------------------------
@@ -967,74 +944,72 @@ export class MatchingEngine {
     return [...this.markets.keys()].map((symbol) => this.ticker(symbol));
   }
 
+  /** The REST klines, as decimal text (the server writes them as JSON numbers). */
   klines(
     symbol: string,
     query: { interval: string; limit: number; startTime?: number; endTime?: number },
-  ): Kline[] {
-    const market = this.market(symbol);
-    const size = KLINE_INTERVALS[query.interval];
-    if (size === undefined) throw errors.invalid('interval');
-    const offset = query.interval === '1w' ? WEEK_OFFSET_MS : 0;
-    const align = (t: number) => Math.floor((t - offset) / size) * size + offset;
-    const candles = market.candles;
+  ): KlineRow[] {
+    const span = parseKlineSpan(query.interval);
+    if (span === undefined) throw errors.invalid('interval');
+    return this.candles(symbol, span, query).map(klineRow);
+  }
+
+  /**
+   * Candles of `span` merged from the 1-minute candles: those opening in [startTime, endTime],
+   * at most `limit`, the oldest ones from startTime or else the newest ones. Candles without
+   * trades are left out.
+   */
+  candles(
+    symbol: string,
+    span: KlineSpan,
+    query: { limit: number; startTime?: number; endTime?: number },
+  ): Candle[] {
+    const minutes = this.market(symbol).candles;
     const lo =
       query.startTime === undefined
         ? 0
         : lowerBound(
-            candles,
-            align(query.startTime) < query.startTime
-              ? align(query.startTime) + size
-              : align(query.startTime),
+            minutes,
+            candleStart(span, query.startTime) < query.startTime
+              ? candleBounds(span, query.startTime)[1] + 1
+              : query.startTime,
             (c) => c.start,
           );
     const hi =
       query.endTime === undefined
-        ? candles.length
-        : lowerBound(candles, align(query.endTime) + size, (c) => c.start);
-    const result: Kline[] = [];
-    const merge = (kline: Kline | undefined, candle: Candle, forward: boolean): Kline => {
-      if (!kline) {
-        return [
-          align(candle.start),
-          formatFixed(candle.open),
-          formatFixed(candle.high),
-          formatFixed(candle.low),
-          formatFixed(candle.close),
-          formatFixed(candle.volume),
-        ];
-      }
-      const high = parseFixed(kline[2])!;
-      const low = parseFixed(kline[3])!;
-      if (forward) kline[4] = formatFixed(candle.close);
-      else kline[1] = formatFixed(candle.open);
-      if (candle.high > high) kline[2] = formatFixed(candle.high);
-      if (candle.low < low) kline[3] = formatFixed(candle.low);
-      kline[5] = formatFixed(parseFixed(kline[5])! + candle.volume);
-      return kline;
-    };
+        ? minutes.length
+        : lowerBound(minutes, candleBounds(span, query.endTime)[1] + 1, (c) => c.start);
+    const result: Candle[] = [];
+    let current: Candle | undefined;
     if (query.startTime !== undefined) {
-      let current: Kline | undefined;
       for (let i = lo; i < hi; i++) {
-        const candle = candles[i]!;
-        if (current && current[0] !== align(candle.start)) {
+        const minute = minutes[i]!;
+        const start = candleStart(span, minute.start);
+        if (current && current.start === start) {
+          appendCandle(current, minute);
+          continue;
+        }
+        if (current) {
           result.push(current);
-          current = undefined;
           if (result.length >= query.limit) return result;
         }
-        current = merge(current, candle, true);
+        current = candleFrom(start, minute);
       }
       if (current && result.length < query.limit) result.push(current);
       return result;
     }
-    let current: Kline | undefined;
     for (let i = hi - 1; i >= lo; i--) {
-      const candle = candles[i]!;
-      if (current && current[0] !== align(candle.start)) {
+      const minute = minutes[i]!;
+      const start = candleStart(span, minute.start);
+      if (current && current.start === start) {
+        prependCandle(current, minute);
+        continue;
+      }
+      if (current) {
         result.push(current);
-        current = undefined;
         if (result.length >= query.limit) break;
       }
-      current = merge(current, candle, false);
+      current = candleFrom(start, minute);
     }
     if (current && result.length < query.limit) result.push(current);
     return result.reverse();

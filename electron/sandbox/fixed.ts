@@ -3,10 +3,11 @@
  * 10^18. Prices and quantities have far fewer decimals, so products divided back by SCALE stay
  * exact; fees round down, and the ledger books exactly what it charged, so nothing is lost.
  */
+import { DECIMAL_PATTERN } from '../../shared/decimal';
+
 export const DECIMALS = 18;
 export const SCALE = 10n ** 18n;
 
-const DECIMAL_PATTERN = /^\d+(\.\d+)?$/;
 const ZEROS = '0'.repeat(DECIMALS);
 
 /** A decimal string as the engine needs it, parsed once per distinct string. */

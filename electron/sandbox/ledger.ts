@@ -1,4 +1,4 @@
-import type { Clock } from './clock';
+import type { Clock } from '../core/clock';
 import { errors } from './errors';
 import type { SandboxEvents } from './events';
 import { formatFixed } from './fixed';

@@ -1,4 +1,4 @@
-import type { Clock } from './clock';
+import type { Clock } from '../core/clock';
 import { errors } from './errors';
 
 export interface Limit {
@@ -25,7 +25,7 @@ interface IpState {
 
 /**
  * Fixed-window limits per endpoint and API key (client IP for NONE endpoints), with the back-off
- * and escalating IP bans of decisions.md, all on the sandbox clock.
+ * and escalating IP bans of docs/exchange-notes.md, all on the sandbox clock.
  */
 export class RateLimiter {
   enabled: boolean;

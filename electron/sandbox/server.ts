@@ -2,10 +2,12 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Account, Accounts, ApiKey, SecurityType } from './accounts';
 import type { AuthTokens } from './auth-tokens';
-import type { Clock } from './clock';
-import { KLINE_INTERVALS, type MatchingEngine } from './engine';
+import type { Clock } from '../core/clock';
+import { isKlineInterval, KLINE_INTERVALS } from '../../shared/market';
+import type { MatchingEngine } from './engine';
 import { errors, SandboxError } from './errors';
-import { formatFixed, mulFixed, SCALE } from './fixed';
+import { formatFixed, mulFixed, parseFixed, SCALE } from './fixed';
+import { klineRowsJson } from './klines';
 import type { Ledger } from './ledger';
 import type { Limit, RateLimiter } from './rate-limits';
 import { optionalInteger, type Wallet } from './wallet';
@@ -45,47 +47,22 @@ export interface ServerDeps {
   wallet: Wallet;
   authTokens: AuthTokens;
   limiter: RateLimiter;
-  faults: FaultInjector;
+  interceptor?: RequestInterceptor;
 }
 
-type Fault =
-  { kind: 'error-before' | 'error-after'; status?: number } | { kind: 'latency'; ms: number };
+/**
+ * A hook that runs before each request is handled; tests install one to inject faults (see
+ * testing/faults.ts), the product none. It may throw (the request fails without being handled) or
+ * return a promise (the request waits for it). What it gives back is an HTTP status to answer with
+ * once the request has been handled (its effect kept), or undefined to answer normally.
+ */
+export interface RequestInterceptor {
+  before(method: string, path: string): number | undefined | Promise<number | undefined>;
+}
 
-/** Faults for the next matching requests (admin.faults). */
-export class FaultInjector {
-  private rules: { method?: string; path: string; fault: Fault; remaining: number }[] = [];
-
-  inject(match: { method?: string; path: string }, fault: Fault, times = 1): void {
-    const rule: { method?: string; path: string; fault: Fault; remaining: number } = {
-      path: match.path,
-      fault,
-      remaining: times,
-    };
-    if (match.method !== undefined) rule.method = match.method.toUpperCase();
-    this.rules.push(rule);
-  }
-
-  clear(): void {
-    this.rules = [];
-  }
-
-  /** Takes the faults that apply to this request (one use of each matching rule). */
-  take(method: string, path: string): Fault[] {
-    if (this.rules.length === 0) return [];
-    const taken: Fault[] = [];
-    for (const rule of this.rules) {
-      if (
-        rule.remaining > 0 &&
-        rule.path === path &&
-        (rule.method === undefined || rule.method === method)
-      ) {
-        rule.remaining--;
-        taken.push(rule.fault);
-      }
-    }
-    this.rules = this.rules.filter((rule) => rule.remaining > 0);
-    return taken;
-  }
+/** A body already serialized (the klines, whose amounts go out as JSON numbers). */
+class JsonText {
+  constructor(readonly text: string) {}
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -162,7 +139,7 @@ export function createRequestHandler(
   const endpoints = buildEndpoints(deps);
 
   const send = (res: ServerResponse, status: number, body: unknown, retryAfter?: number): void => {
-    const text = JSON.stringify(body);
+    const text = body instanceof JsonText ? body.text : JSON.stringify(body);
     const headers: Record<string, string | number> = {
       'content-type': 'application/json; charset=utf-8',
       'content-length': Buffer.byteLength(text),
@@ -200,11 +177,10 @@ export function createRequestHandler(
     if (!endpoint) throw errors.notFound();
     if (tooLarge) throw errors.payloadTooLarge(MAX_BODY_BYTES);
 
-    let errorAfter: number | undefined;
-    for (const fault of deps.faults.take(method, path)) {
-      if (fault.kind === 'latency') await new Promise((resolve) => setTimeout(resolve, fault.ms));
-      else if (fault.kind === 'error-before') throw errors.internal(fault.status ?? 500);
-      else errorAfter = fault.status ?? 500;
+    let statusAfter: number | undefined;
+    if (deps.interceptor) {
+      const outcome = deps.interceptor.before(method, path);
+      statusAfter = outcome instanceof Promise ? await outcome : outcome;
     }
 
     const ip = clientIp(req);
@@ -246,7 +222,7 @@ export function createRequestHandler(
       ctx.account = account;
     }
     const result = endpoint.handle(ctx);
-    if (errorAfter !== undefined) throw errors.internal(errorAfter);
+    if (statusAfter !== undefined) throw errors.internal(statusAfter);
     send(res, 200, result);
   };
 
@@ -359,9 +335,7 @@ function buildEndpoints(deps: ServerDeps): Map<string, Endpoint> {
     handle: ({ params }) => {
       const symbol = symbolParam(params)!;
       const interval = params.interval ?? '1m';
-      if (KLINE_INTERVALS[interval] === undefined) {
-        throw errors.invalid('interval', Object.keys(KLINE_INTERVALS).join(', '));
-      }
+      if (!isKlineInterval(interval)) throw errors.invalid('interval', KLINE_INTERVALS.join(', '));
       const query: { interval: string; limit: number; startTime?: number; endTime?: number } = {
         interval,
         limit: boundedInteger(params, 'limit', 500, 1, 2000),
@@ -373,7 +347,7 @@ function buildEndpoints(deps: ServerDeps): Map<string, Endpoint> {
       if (startTime !== undefined && endTime !== undefined && startTime > endTime) {
         throw errors.invalid('startTime', 'must not be after endTime');
       }
-      return engine.klines(symbol, query);
+      return new JsonText(klineRowsJson(engine.klines(symbol, query)));
     },
   });
   add('GET', 'depth', {
@@ -510,7 +484,7 @@ function buildEndpoints(deps: ServerDeps): Map<string, Endpoint> {
     security: 'USER_DATA',
     limit: perSecond(1),
     handle: (ctx) => ({
-      accountType: 'SPOT',
+      accountType: 'default',
       canTrade: ctx.key!.canTrade,
       canWithdraw: account(ctx).parentId === undefined,
       updateTime: clock.now(),
@@ -598,17 +572,12 @@ function buildEndpoints(deps: ServerDeps): Map<string, Endpoint> {
 export function usdtPrice(engine: MatchingEngine, asset: string): bigint {
   if (asset === 'usdt') return SCALE;
   const direct = engine.hasSymbol(asset + 'usdt') ? engine.lastPrice(asset + 'usdt') : undefined;
-  if (direct !== undefined) return parseDecimal(direct);
+  if (direct !== undefined) return parseFixed(direct)!;
   if (engine.hasSymbol(asset + 'btc') && engine.hasSymbol('btcusdt')) {
     const viaBtc = engine.lastPrice(asset + 'btc');
     const btc = engine.lastPrice('btcusdt');
     if (viaBtc !== undefined && btc !== undefined)
-      return mulFixed(parseDecimal(viaBtc), parseDecimal(btc));
+      return mulFixed(parseFixed(viaBtc)!, parseFixed(btc)!);
   }
   return 0n;
-}
-
-function parseDecimal(text: string): bigint {
-  const [whole = '0', fraction = ''] = text.split('.');
-  return BigInt(whole) * SCALE + BigInt((fraction + '0'.repeat(18)).slice(0, 18));
 }

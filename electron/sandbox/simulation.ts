@@ -10,21 +10,24 @@
  * trade sequence.
  */
 import Decimal from 'decimal.js';
-import type { Clock, TimerHandle } from './clock';
+import type { Clock, TimerHandle } from '../core/clock';
+import { addressFor } from './addresses';
 import type { MarketConfig, MatchingEngine, Order } from './engine';
 import { SandboxError } from './errors';
-import type { SandboxAdmin } from './index';
+import { formatFixed, parseFixed } from './fixed';
+import type { Ledger } from './ledger';
 import type { SeededRandom } from './random';
-import { defaultCoins, type NetworkInfo } from './wallet';
-import { MAKER_EMAIL } from './world';
+import { defaultCoins, type NetworkInfo, type Wallet } from './wallet';
 
 export interface SimulationDeps {
   clock: Clock;
   random: SeededRandom;
   engine: MatchingEngine;
-  admin: SandboxAdmin;
+  ledger: Ledger;
+  wallet: Wallet;
   makerAccountId: number;
-  demoEmail: string;
+  /** The demo user, whose deposits and withdrawals the simulation makes; none in an empty world. */
+  demoAccountId: number | undefined;
   ratePerSecond: number;
 }
 
@@ -88,11 +91,8 @@ class MarketSimulation {
   private nextWithdrawOrderId = 1;
   private readonly pendingWithdrawals: string[] = [];
   private readonly withdrawNetworks: NetworkInfo[];
-  /** The 'empty' world has no demo user: then there are no deposits or withdrawals to show. */
-  private readonly demoUserExists: boolean;
 
   constructor(private readonly deps: SimulationDeps) {
-    this.demoUserExists = accountExists(deps.admin, deps.demoEmail);
     this.intervalMs = Math.max(1, Math.round(1000 / deps.ratePerSecond));
     this.markets = deps.engine.symbols().map((config) => this.initialState(config));
     // Networks a withdrawal can use without a memo (requestWithdrawal takes no tag).
@@ -128,10 +128,10 @@ class MarketSimulation {
     try {
       switch (action) {
         case 'deposit':
-          if (this.demoUserExists) this.deposit();
+          if (this.deps.demoAccountId !== undefined) this.deposit(this.deps.demoAccountId);
           break;
         case 'withdrawal':
-          if (this.demoUserExists) this.withdrawal();
+          if (this.deps.demoAccountId !== undefined) this.withdrawal(this.deps.demoAccountId);
           break;
         case 'fillDemo':
           this.fillDemoOrder();
@@ -266,14 +266,27 @@ class MarketSimulation {
 
   /** The world funds the maker generously; this only guards against a world that did not. */
   private fundMaker(): void {
-    const { admin } = this.deps;
-    const free = new Map(admin.balances(MAKER_EMAIL).map((b) => [b.asset, new Decimal(b.free)]));
+    const { makerAccountId } = this.deps;
+    const free = this.freeBalances(makerAccountId);
     const floor = new Decimal(MAKER_FUNDS).div(1000);
     const assets = new Set(this.markets.flatMap((m) => [m.config.baseAsset, m.config.quoteAsset]));
     for (const asset of assets) {
       if ((free.get(asset) ?? new Decimal(0)).lt(floor))
-        admin.credit(MAKER_EMAIL, asset, MAKER_FUNDS);
+        this.credit(makerAccountId, asset, MAKER_FUNDS);
     }
+  }
+
+  private freeBalances(accountId: number): Map<string, Decimal> {
+    return new Map(
+      this.deps.ledger
+        .assetsOf(accountId)
+        .map(([asset, balance]) => [asset, new Decimal(formatFixed(balance.free))]),
+    );
+  }
+
+  private credit(accountId: number, asset: string, amount: string): void {
+    this.deps.ledger.credit(accountId, asset, parseFixed(amount)!);
+    this.deps.ledger.flush();
   }
 
   /**
@@ -303,33 +316,33 @@ class MarketSimulation {
   }
 
   /** A deposit to the demo user: a few lots of one asset of a random market. */
-  private deposit(): void {
-    const { random, admin, demoEmail } = this.deps;
+  private deposit(demoAccountId: number): void {
+    const { random } = this.deps;
     const market = random.pick(this.markets);
     const lots = random.int(1, 5);
     if (random.next() < 0.5) {
-      admin.credit(demoEmail, market.config.baseAsset, this.quantity(market, lots * 10));
+      this.credit(demoAccountId, market.config.baseAsset, this.quantity(market, lots * 10));
     } else {
       const value = market.lot.times(lots).times(this.price(market, market.midTicks));
       // Cents for amounts of 1 and more, satoshi-like precision below.
       const decimals = Math.min(market.config.quoteAssetPrecision, value.gte(1) ? 2 : 8);
       const amount = value.toDecimalPlaces(decimals, Decimal.ROUND_DOWN);
-      if (amount.gt(0)) admin.credit(demoEmail, market.config.quoteAsset, amount.toFixed());
+      if (amount.gt(0)) this.credit(demoAccountId, market.config.quoteAsset, amount.toFixed());
     }
   }
 
   /** Settles the oldest pending withdrawal (mostly successfully), or requests a new one. */
-  private withdrawal(): void {
-    const { random, admin, demoEmail } = this.deps;
+  private withdrawal(demoAccountId: number): void {
+    const { random, wallet } = this.deps;
     if (
       this.pendingWithdrawals.length >= MAX_PENDING_WITHDRAWALS ||
       (this.pendingWithdrawals.length > 0 && random.next() < 0.5)
     ) {
       const id = this.pendingWithdrawals.shift()!;
-      admin.settleWithdrawal(id, random.next() < 0.8 ? 'success' : 'failed');
+      wallet.settleWithdrawal(id, random.next() < 0.8 ? 'success' : 'failed');
       return;
     }
-    const free = new Map(admin.balances(demoEmail).map((b) => [b.asset, new Decimal(b.free)]));
+    const free = this.freeBalances(demoAccountId);
     const candidates = this.withdrawNetworks.filter((network) => {
       const balance = free.get(network.coin);
       // A tenth of the balance must reach the network's minimum and cover the fee.
@@ -345,38 +358,14 @@ class MarketSimulation {
       network.withdrawMin,
       balance.times(random.int(1, 5)).div(100).toDecimalPlaces(6, Decimal.ROUND_DOWN),
     );
-    const { id } = admin.requestWithdrawal(demoEmail, {
+    const { id } = wallet.requestWithdrawal(demoAccountId, {
       coin: network.coin,
       network: network.network,
       amount: amount.toFixed(),
-      address: this.address(network.network),
+      address: addressFor(network.network, random),
       // Marks the simulation's withdrawals in the demo user's history.
       withdrawOrderId: `sim-withdrawal-${this.nextWithdrawOrderId++}`,
     });
     this.pendingWithdrawals.push(id);
-  }
-
-  /** A destination address shaped like the network's (deterministic from the seed). */
-  private address(network: string): string {
-    const hex = this.deps.random.hex(40);
-    switch (network) {
-      case 'BTC':
-        return `bc1q${hex.slice(0, 38)}`;
-      case 'TRX':
-        return `T${hex.slice(0, 33)}`;
-      case 'SOL':
-        return hex.slice(0, 40);
-      default:
-        return `0x${hex}`;
-    }
-  }
-}
-
-function accountExists(admin: SandboxAdmin, email: string): boolean {
-  try {
-    admin.balances(email);
-    return true;
-  } catch {
-    return false;
   }
 }

@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
-import type { Clock } from './clock';
+import { WITHDRAW_STATUS_CODES as WITHDRAW_STATUS } from '../../shared/market';
+import type { Clock } from '../core/clock';
+import { addressFor, explorerUrl, seededSource, txIdFor } from './addresses';
 import { lowerBound } from './engine';
 import { errors } from './errors';
 import { formatFixed, parseFixed } from './fixed';
 import type { Ledger } from './ledger';
-import { SeededRandom } from './random';
 
 export interface NetworkInfo {
   coin: string;
@@ -31,7 +31,6 @@ export interface CoinInfo {
   networkList: NetworkInfo[];
 }
 
-export const WITHDRAW_STATUS = { success: 0, failed: 1, pending: 2, cancelled: 3 } as const;
 export const NINETY_DAYS_MS = 90 * 86_400_000;
 
 interface WithdrawEntry {
@@ -311,44 +310,13 @@ export class Wallet {
         `Deposits of ${coin.coin} on network ${network.network} are currently disabled`,
       );
     }
-    const digest = createHash('sha256')
-      .update(`${this.seed}:${accountId}:${coin.coin}:${network.network}`)
-      .digest('hex');
-    let address: string;
-    let url: string;
-    switch (network.network) {
-      case 'BTC':
-        address = 'bc1q' + digest.slice(0, 38);
-        url = `https://mempool.space/address/${address}`;
-        break;
-      case 'TRX':
-        address =
-          'T' + Buffer.from(digest, 'hex').toString('base64url').replace(/[-_]/g, 'x').slice(0, 33);
-        url = `https://tronscan.org/#/address/${address}`;
-        break;
-      case 'SOL':
-        address = Buffer.from(digest, 'hex')
-          .toString('base64url')
-          .replace(/[-_0lIO]/g, 'z')
-          .slice(0, 43);
-        url = `https://solscan.io/account/${address}`;
-        break;
-      case 'XRP':
-        address =
-          'r' +
-          Buffer.from(digest, 'hex')
-            .toString('base64url')
-            .replace(/[-_0lIO]/g, 'p')
-            .slice(0, 33);
-        url = `https://xrpscan.com/account/${address}`;
-        break;
-      default:
-        address = '0x' + digest.slice(0, 40);
-        url = `https://etherscan.io/address/${address}`;
-    }
-    const tag = network.memoRequired
-      ? String(parseInt(digest.slice(40, 48), 16) % 1_000_000_000)
-      : '';
+    // From the world's seed, never from the account's keys (see addresses.ts).
+    const random = seededSource(
+      `deposit-address:${this.seed}:${accountId}:${coin.coin}:${network.network}`,
+    );
+    const address = addressFor(network.network, random);
+    const url = explorerUrl(network.network, address);
+    const tag = network.memoRequired ? String(random.int(1, 999_999_999)) : '';
     return { address, coin: coin.coin, tag, url };
   }
 
@@ -427,8 +395,9 @@ export class Wallet {
     entry.lastUpdated = this.clock.now();
     if (outcome === 'success') {
       entry.status = WITHDRAW_STATUS.success;
-      if (!entry.partnerTransfer)
-        entry.txId = '0x' + createHash('sha256').update(`tx:${this.seed}:${id}`).digest('hex');
+      if (!entry.partnerTransfer && entry.network !== undefined) {
+        entry.txId = txIdFor(entry.network, seededSource(`withdraw-tx:${this.seed}:${id}`));
+      }
     } else {
       entry.status = WITHDRAW_STATUS.failed;
       entry.failureInfo = 'The destination address rejected the transfer; the amount was refunded';
@@ -455,7 +424,7 @@ export class Wallet {
     accountId: number,
     input: { count: number; fromMs: number; toMs: number; seed?: number },
   ): number {
-    const random = new SeededRandom(input.seed ?? this.seed);
+    const random = seededSource(`withdraw-history:${input.seed ?? this.seed}`);
     const count = Math.max(0, Math.floor(input.count));
     const step = count > 1 ? (input.toMs - input.fromMs) / (count - 1) : 0;
     const statuses = [0, 0, 0, 0, 0, 1, 2, 3];
@@ -469,22 +438,24 @@ export class Wallet {
       const amountText = (min * (1 + random.int(0, 400) / 10)).toFixed(6);
       const status = i % 11 === 0 ? statuses[(i / 11) % statuses.length]! : random.pick(statuses);
       const id = String(this.nextWithdrawId++);
-      const txHash = random.hex(64);
+      const address = addressFor(net.network, random);
+      const txId = txIdFor(net.network, random);
+      const withdrawOrderId = `wd-${random.hex(12)}`;
       this.insert({
         id,
         accountId,
         coin: coin.coin,
         network: partner ? undefined : net.network,
-        address: partner ? undefined : this.depositLikeAddress(net.network, txHash),
+        address: partner ? undefined : address,
         amount: parseFixed(amountText)!,
         transactionFee: parseFixed(partner ? coin.partnerTransferFee : net.withdrawFee)!,
         createdAt,
         lastUpdated:
           createdAt + (status === WITHDRAW_STATUS.pending ? 0 : random.int(60_000, 3_600_000)),
         status,
-        withdrawOrderId: random.next() < 0.3 ? `wd-${txHash.slice(0, 12)}` : undefined,
+        withdrawOrderId: random.next() < 0.3 ? withdrawOrderId : undefined,
         partnerTransfer: partner,
-        txId: partner || status !== WITHDRAW_STATUS.success ? undefined : '0x' + txHash,
+        txId: partner || status !== WITHDRAW_STATUS.success ? undefined : txId,
         failureInfo:
           status === WITHDRAW_STATUS.failed
             ? 'Withdrawal rejected by the network: invalid destination address'
@@ -493,13 +464,6 @@ export class Wallet {
       });
     }
     return count;
-  }
-
-  private depositLikeAddress(networkName: string, digest: string): string {
-    if (networkName === 'BTC') return 'bc1q' + digest.slice(0, 38);
-    if (networkName === 'XRP') return 'r' + digest.slice(0, 33);
-    if (networkName === 'TRX') return 'T' + digest.slice(0, 33);
-    return '0x' + digest.slice(0, 40);
   }
 
   /** GET /sapi/v1/crypto/withdraws: every filter, the 90-day rule, newest first, offset/limit. */

@@ -1,4 +1,5 @@
 import type { Accounts } from './accounts';
+import { addressFor, seededSource } from './addresses';
 import type { MarketConfig, MatchingEngine } from './engine';
 import { formatFixed, parseFixed } from './fixed';
 import type { Ledger } from './ledger';
@@ -191,7 +192,7 @@ export function buildWorld(kind: 'demo' | 'empty', deps: WorldDeps): BuiltWorld 
     coin: 'usdt',
     network: 'TRX',
     amount: '150',
-    address: 'TQ4demoPendingWithdrawalAddress0001',
+    address: addressFor('TRX', seededSource(`pending-withdrawal:${deps.seed}`)),
     withdrawOrderId: 'demo-pending-1',
   });
 

@@ -5,7 +5,7 @@
  * like a deposit address, must not wait behind a backfill), deposit addresses 1 a minute.
  * A call holds a slot from its start until one period after its answer.
  */
-import type { Clock, TimerHandle } from '../sandbox/clock';
+import type { Clock, TimerHandle } from '../core/clock';
 import type { EndpointName } from '../exchange';
 
 export interface BudgetLimit {

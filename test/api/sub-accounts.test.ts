@@ -7,7 +7,7 @@
 import Decimal from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type SpotfolioApp } from '../../electron/app';
-import { startSandbox, type Sandbox } from '../../electron/sandbox';
+import { startSandbox, type TestSandbox as Sandbox } from '../../electron/sandbox/testing';
 import type { EventPayloads } from '../../shared/contract';
 import type { TransferOutcome } from '../../shared/types';
 import { eventually, tempDir, testSecretStore } from './helpers';

@@ -7,7 +7,7 @@ import Decimal from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExchangeClient } from '../../electron/exchange/client';
 import { ExchangeError } from '../../electron/exchange/errors';
-import { startSandbox, type Sandbox } from '../../electron/sandbox/index';
+import { startSandbox, type TestSandbox as Sandbox } from '../../electron/sandbox/testing';
 import { clientFor, isHex32, parentOf, restingBuyPrice, subsOf } from './helpers';
 
 let sandbox: Sandbox;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../electron/sandbox/clock';
+import { ManualClock } from '../../electron/core/clock';
 import { RateLimiter, type LimiterClock } from '../../electron/exchange/limits';
 
 function limiterOn(clock: ManualClock, marginMs = 0): RateLimiter {

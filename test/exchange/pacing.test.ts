@@ -6,7 +6,7 @@
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../electron/sandbox/index';
+import { startSandbox, type TestSandbox as Sandbox } from '../../electron/sandbox/testing';
 import { clientFor } from './helpers';
 
 let sandbox: Sandbox;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExchangeClient } from '../../electron/exchange/client';
 import { StreamClient, type StreamState } from '../../electron/exchange/stream';
 import type { OrderUpdateEvent } from '../../electron/exchange/wire';
-import { startSandbox, type Sandbox } from '../../electron/sandbox/index';
+import { startSandbox, type TestSandbox as Sandbox } from '../../electron/sandbox/testing';
 import { clientFor, parentOf, restingBuyPrice } from './helpers';
 
 let sandbox: Sandbox;

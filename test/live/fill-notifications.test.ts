@@ -8,7 +8,7 @@ import { request } from 'undici';
 import type { SpotfolioApp } from '../../electron/app';
 import { ManualClock } from '../../electron/core/clock';
 import { sign } from '../../electron/exchange/sign';
-import { startSandbox, type Sandbox } from '../../electron/sandbox';
+import { startSandbox, type TestSandbox as Sandbox } from '../../electron/sandbox/testing';
 import { eventually } from '../api/helpers';
 import { startLiveApp, type LiveApp } from './helpers';
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SpotfolioApp } from '../../electron/app';
-import { startSandbox, type Sandbox } from '../../electron/sandbox';
+import { startSandbox, type TestSandbox as Sandbox } from '../../electron/sandbox/testing';
 import { openStore } from '../../electron/store';
 import type { ProfileView } from '../../shared/types';
 import { eventually } from '../api/helpers';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../electron/sandbox/clock';
+import { ManualClock } from '../../electron/core/clock';
 import { MatchingEngine, type MarketConfig } from '../../electron/sandbox/engine';
 import { SandboxError } from '../../electron/sandbox/errors';
 import { SandboxEvents } from '../../electron/sandbox/events';

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../electron/sandbox/clock';
-import { startSandbox, type Sandbox } from '../../electron/sandbox/index';
+import { ManualClock } from '../../electron/core/clock';
+import { startSandbox, type TestSandbox } from '../../electron/sandbox/testing';
 import { raw, signed, worldKeys } from './helpers';
 
-let sandbox: Sandbox | undefined;
+let sandbox: TestSandbox | undefined;
 afterEach(async () => {
   await sandbox?.close();
   sandbox = undefined;

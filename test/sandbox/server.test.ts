@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../electron/sandbox/clock';
-import { startSandbox, type Sandbox } from '../../electron/sandbox/index';
+import { ManualClock } from '../../electron/core/clock';
+import { startSandbox, type TestSandbox } from '../../electron/sandbox/testing';
 import { verifySignature } from '../../electron/sandbox/server';
 import { DECIMAL, hmacHex, raw, shape, signed, worldKeys } from './helpers';
 
-let sandbox: Sandbox;
+let sandbox: TestSandbox;
 let keys: ReturnType<typeof worldKeys>;
 
 beforeAll(async () => {
@@ -96,7 +96,11 @@ describe('general and market data endpoints', () => {
       for (const k of body) {
         expect(k).toHaveLength(6);
         expect(typeof k[0]).toBe('number');
-        for (const v of k.slice(1)) expect(v).toMatch(DECIMAL);
+        // Six JSON numbers, as the interface shows them.
+        for (const v of k.slice(1)) {
+          expect(typeof v).toBe('number');
+          expect(String(v)).toMatch(DECIMAL);
+        }
       }
     }
     const days = (
@@ -573,6 +577,8 @@ describe('account, funds, auth token', () => {
       canWithdraw: 'boolean',
       updateTime: 'number',
     });
+    // The only account type the interface shows.
+    expect(account.accountType).toBe('default');
     expect((await signed(sandbox, keys.readOnly, 'GET', 'account')).body.canTrade).toBe(false);
     const funds = (await signed(sandbox, keys.trade, 'GET', 'funds')).body;
     const assets = funds.map((f: { asset: string }) => f.asset);

@@ -6,7 +6,7 @@
 import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { ManualClock } from '../../electron/sandbox/clock';
+import { ManualClock } from '../../electron/core/clock';
 import { startSandbox, type Sandbox } from '../../electron/sandbox/index';
 
 const START = Date.UTC(2026, 2, 1, 9);

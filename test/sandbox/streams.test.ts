@@ -12,18 +12,15 @@ import { WebSocket } from 'ws';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AuthTokens } from '../../electron/sandbox/auth-tokens';
-import { ManualClock, type Clock, type TimerHandle } from '../../electron/sandbox/clock';
+import { ManualClock, type Clock, type TimerHandle } from '../../electron/core/clock';
 import { MatchingEngine } from '../../electron/sandbox/engine';
 import { SandboxEvents } from '../../electron/sandbox/events';
 import { Ledger } from '../../electron/sandbox/ledger';
 import { DEMO_MARKETS } from '../../electron/sandbox/world';
-import { startSandbox, type Sandbox } from '../../electron/sandbox/index';
-import {
-  attachStreamServer,
-  klineBounds,
-  parseKlineInterval,
-  textFrame,
-} from '../../electron/sandbox/streams';
+import { startSandbox, type TestSandbox } from '../../electron/sandbox/testing';
+import { candleBounds, parseKlineSpan } from '../../electron/sandbox/klines';
+import { textFrame } from '../../electron/sandbox/streams/connection';
+import { attachStreamServer } from '../../electron/sandbox/streams/server';
 
 type Message = Record<string, unknown> & {
   event?: string;
@@ -139,7 +136,7 @@ interface Keys {
 
 /** A signed REST call (all parameters in the query string), as the interface describes. */
 async function signed(
-  sandbox: Sandbox,
+  sandbox: TestSandbox,
   keys: Keys,
   method: 'GET' | 'POST' | 'DELETE',
   path: string,
@@ -160,21 +157,21 @@ async function signed(
   return body;
 }
 
-async function authKey(sandbox: Sandbox, keys: Keys): Promise<string> {
+async function authKey(sandbox: TestSandbox, keys: Keys): Promise<string> {
   const body = await signed(sandbox, keys, 'POST', '/sapi/v1/create_auth_token');
   expect(typeof body.auth_key).toBe('string');
   return body.auth_key as string;
 }
 
 async function depth(
-  sandbox: Sandbox,
+  sandbox: TestSandbox,
   symbol: string,
 ): Promise<{ asks: string[][]; bids: string[][] }> {
   const response = await fetch(`${sandbox.baseUrl}/sapi/v1/depth?symbol=${symbol}&limit=5`);
   return (await response.json()) as { asks: string[][]; bids: string[][] };
 }
 
-async function tickSize(sandbox: Sandbox, symbol: string): Promise<Decimal> {
+async function tickSize(sandbox: TestSandbox, symbol: string): Promise<Decimal> {
   const response = await fetch(`${sandbox.baseUrl}/sapi/v1/exchangeInfo`);
   const info = (await response.json()) as {
     symbols: { symbol: string; filters: { filterType: string; tickSize?: string }[] }[];
@@ -184,7 +181,7 @@ async function tickSize(sandbox: Sandbox, symbol: string): Promise<Decimal> {
 }
 
 /** A price strictly inside the spread (the best bid plus one tick), so an order there is the best. */
-async function insideBid(sandbox: Sandbox, symbol: string): Promise<string> {
+async function insideBid(sandbox: TestSandbox, symbol: string): Promise<string> {
   const book = await depth(sandbox, symbol);
   const tick = await tickSize(sandbox, symbol);
   const bid = new Decimal(book.bids[0]![0]!);
@@ -196,7 +193,7 @@ async function insideBid(sandbox: Sandbox, symbol: string): Promise<string> {
 
 let accountCounter = 0;
 /** A fresh account with a trading key and funds in both assets of btcusdt. */
-function newTrader(sandbox: Sandbox): { email: string; keys: Keys } {
+function newTrader(sandbox: TestSandbox): { email: string; keys: Keys } {
   const email = `trader${++accountCounter}@streams.test`;
   sandbox.admin.createAccount({ email });
   const keys = sandbox.admin.createApiKey(email, { canTrade: true });
@@ -207,13 +204,13 @@ function newTrader(sandbox: Sandbox): { email: string; keys: Keys } {
 
 const SYMBOL = 'btcusdt';
 
-function parentKeys(sandbox: Sandbox): Keys {
+function parentKeys(sandbox: TestSandbox): Keys {
   const parent = sandbox.world.accounts.find((a) => a.role === 'parent')!;
   return parent.keys.find((k) => k.canTrade)!;
 }
 
 describe('sandbox streams: connection rules and errors', () => {
-  let sandbox: Sandbox;
+  let sandbox: TestSandbox;
   let clock: ManualClock;
 
   beforeAll(async () => {
@@ -436,7 +433,7 @@ describe('sandbox streams: connection rules and errors', () => {
 });
 
 describe('sandbox streams: connection lifetime', () => {
-  let sandbox: Sandbox;
+  let sandbox: TestSandbox;
   let clock: ManualClock;
 
   beforeAll(async () => {
@@ -467,7 +464,7 @@ describe('sandbox streams: connection lifetime', () => {
 });
 
 describe('sandbox streams: public payloads', () => {
-  let sandbox: Sandbox;
+  let sandbox: TestSandbox;
   let clock: ManualClock;
 
   beforeAll(async () => {
@@ -591,12 +588,66 @@ describe('sandbox streams: public payloads', () => {
 
     const { price, qty } = await takeBestAsk('0.003');
     clock.advance(5000);
-    const after = (await client.data(`${SYMBOL}@kline_7m`)).data as Record<string, string | number>;
-    expect(after.c).toBe(price);
-    expect(new Decimal(after.v as string).minus(before.v as string).toFixed()).toBe(qty);
-    expect(new Decimal(after.h as string).gte(price)).toBe(true);
-    expect(new Decimal(after.l as string).lte(price)).toBe(true);
+    const after = (await client.data(`${SYMBOL}@kline_7m`)).data as Record<string, number>;
+    // Amounts are JSON numbers, as the interface shows them.
+    for (const key of ['o', 'h', 'l', 'c', 'v']) expect(typeof after[key]).toBe('number');
+    expect(after.c).toBe(Number(price));
+    expect(new Decimal(String(after.v)).minus(String(before.v)).toFixed()).toBe(qty);
+    expect(new Decimal(String(after.h)).gte(price)).toBe(true);
+    expect(new Decimal(String(after.l)).lte(price)).toBe(true);
     expect(after.E).toBe(clock.now());
+    client.close();
+  });
+
+  it('gives the same candles on the kline streams as the REST klines for the same trades', async () => {
+    // A fresh minute, so the candles compared hold only this test's trades and the history.
+    clock.advance(60_000 - (clock.now() % 60_000));
+    const intervals = ['1m', '1h', '1d'];
+    const streams = intervals.map((interval) => `${SYMBOL}@kline_${interval}`);
+    const client = await StreamTestClient.connect(sandbox.streamUrl);
+    await client.request({ event: 'subscribe', streams });
+    await Promise.all(streams.map((stream) => client.data(stream)));
+
+    const asRow = (data: Record<string, number>) => [
+      data.t,
+      data.o,
+      data.h,
+      data.l,
+      data.c,
+      data.v,
+    ];
+    const restCandle = async (interval: string, startTime: number) => {
+      const response = await fetch(
+        `${sandbox.baseUrl}/sapi/v1/klines?symbol=${SYMBOL}&interval=${interval}&startTime=${startTime}&limit=1`,
+      );
+      const rows = (await response.json()) as unknown[][];
+      expect(rows).toHaveLength(1);
+      for (const value of rows[0]!) expect(typeof value).toBe('number');
+      return rows[0];
+    };
+    const compare = async () => {
+      for (const [i, stream] of streams.entries()) {
+        const data = (await client.data(stream)).data as Record<string, number>;
+        expect(await restCandle(intervals[i]!, data.t!)).toEqual(asRow(data));
+      }
+    };
+
+    await takeBestAsk('0.002');
+    await takeBestAsk('0.004');
+    clock.advance(5000);
+    await compare();
+
+    // Into the next minute: the 1m stream first sends the closed candle in its final state.
+    await takeBestAsk('0.001');
+    clock.advance(59_999 - (clock.now() % 60_000));
+    await client.flush();
+    clock.advance(1);
+    const closed = (await client.data(streams[0]!)).data as Record<string, number>;
+    expect(await restCandle('1m', closed.t!)).toEqual(asRow(closed));
+    await client.flush();
+    await takeBestAsk('0.003');
+    clock.advance(5000);
+    await compare();
     client.close();
   });
 
@@ -675,7 +726,7 @@ describe('sandbox streams: public payloads', () => {
 });
 
 describe('sandbox streams: private streams', () => {
-  let sandbox: Sandbox;
+  let sandbox: TestSandbox;
   let clock: ManualClock;
 
   beforeAll(async () => {
@@ -972,26 +1023,26 @@ describe('sandbox streams: building blocks', () => {
 
   it('aligns kline intervals like the REST klines: minutes from the epoch, weeks on Monday, months on the 1st', () => {
     const time = Date.UTC(2026, 4, 14, 15, 37, 12); // a Thursday
-    expect(klineBounds(parseKlineInterval('15m')!, time)).toEqual([
+    expect(candleBounds(parseKlineSpan('15m')!, time)).toEqual([
       Date.UTC(2026, 4, 14, 15, 30),
       Date.UTC(2026, 4, 14, 15, 45) - 1,
     ]);
-    expect(klineBounds(parseKlineInterval('1w')!, time)).toEqual([
+    expect(candleBounds(parseKlineSpan('1w')!, time)).toEqual([
       Date.UTC(2026, 4, 11),
       Date.UTC(2026, 4, 18) - 1,
     ]);
-    expect(klineBounds(parseKlineInterval('1M')!, time)).toEqual([
+    expect(candleBounds(parseKlineSpan('1M')!, time)).toEqual([
       Date.UTC(2026, 4, 1),
       Date.UTC(2026, 5, 1) - 1,
     ]);
-    expect(klineBounds(parseKlineInterval('3M')!, time)).toEqual([
+    expect(candleBounds(parseKlineSpan('3M')!, time)).toEqual([
       Date.UTC(2026, 3, 1),
       Date.UTC(2026, 6, 1) - 1,
     ]);
-    expect(parseKlineInterval('0m')).toBeUndefined();
-    expect(parseKlineInterval('07m')).toBeUndefined();
-    expect(parseKlineInterval('10000d')).toBeUndefined();
-    expect(parseKlineInterval('1y')).toBeUndefined();
+    expect(parseKlineSpan('0m')).toBeUndefined();
+    expect(parseKlineSpan('07m')).toBeUndefined();
+    expect(parseKlineSpan('10000d')).toBeUndefined();
+    expect(parseKlineSpan('1y')).toBeUndefined();
   });
 });
 

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../electron/sandbox/clock';
-import { startSandbox, type Sandbox } from '../../electron/sandbox/index';
+import { ManualClock } from '../../electron/core/clock';
+import { startSandbox, type TestSandbox } from '../../electron/sandbox/testing';
 import { formatUtc } from '../../electron/sandbox/wallet';
 import { raw, shape, signed, worldKeys } from './helpers';
 
 const NOW = Date.UTC(2026, 5, 1, 12);
 const DAY = 86_400_000;
-let sandbox: Sandbox;
+let sandbox: TestSandbox;
 let keys: ReturnType<typeof worldKeys>;
 
 beforeAll(async () => {
@@ -28,6 +28,43 @@ type Record_ = {
   failureInfo: string;
 };
 const toMs = (text: string) => Date.parse(text.replace(' ', 'T') + 'Z');
+
+const BASE58 = '[1-9A-HJ-NP-Za-km-z]';
+/** What an address of each network looks like. */
+const ADDRESS_SHAPES: Record<string, RegExp> = {
+  BTC: /^bc1q[02-9ac-hj-np-z]{38}$/,
+  ETH: /^0x[0-9a-f]{40}$/,
+  BSC: /^0x[0-9a-f]{40}$/,
+  ARBITRUM: /^0x[0-9a-f]{40}$/,
+  TRX: new RegExp(`^T${BASE58}{33}$`),
+  SOL: new RegExp(`^${BASE58}{32,44}$`),
+  XRP: new RegExp(`^r${BASE58}{24,34}$`),
+};
+/** What a transaction id of each network looks like. */
+const TX_ID_SHAPES: Record<string, RegExp> = {
+  BTC: /^[0-9a-f]{64}$/,
+  ETH: /^0x[0-9a-f]{64}$/,
+  BSC: /^0x[0-9a-f]{64}$/,
+  ARBITRUM: /^0x[0-9a-f]{64}$/,
+  TRX: /^[0-9a-f]{64}$/,
+  SOL: new RegExp(`^${BASE58}{86,88}$`),
+  XRP: /^[0-9A-F]{64}$/,
+};
+
+/** Whether `text` holds 12 or more consecutive characters of any of the world's API keys. */
+function sharesKeyMaterial(text: string): boolean {
+  const lower = text.toLowerCase();
+  for (const account of sandbox.world.accounts) {
+    for (const key of account.keys) {
+      for (const material of [key.apiKey, key.secretKey]) {
+        for (let i = 0; i + 12 <= material.length; i++) {
+          if (lower.includes(material.slice(i, i + 12).toLowerCase())) return true;
+        }
+      }
+    }
+  }
+  return false;
+}
 
 describe('coins and deposit addresses', () => {
   it('lists coins with networks, memos and disabled deposits/withdrawals', async () => {
@@ -109,6 +146,30 @@ describe('coins and deposit addresses', () => {
     expect(memo.tag).not.toBe('');
   });
 
+  it('gives deposit addresses shaped like their networks, not derived from the keys', async () => {
+    const coins = (await signed(sandbox, keys.trade, 'GET', 'coins')).body as {
+      coin: string;
+      networkList: { network: string; depositEnable: boolean }[];
+    }[];
+    let checked = 0;
+    for (const coin of coins) {
+      for (const network of coin.networkList.filter((n) => n.depositEnable)) {
+        const { address } = (
+          await signed(sandbox, keys.trade, 'GET', 'crypto/deposits/address', {
+            coin: coin.coin,
+            network: network.network,
+          })
+        ).body as { address: string };
+        expect(address, `${coin.coin} on ${network.network}`).toMatch(
+          ADDRESS_SHAPES[network.network]!,
+        );
+        expect(sharesKeyMaterial(address)).toBe(false);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(8);
+  });
+
   it('refuses unknown coins, unknown networks and disabled deposits clearly', async () => {
     const unknownCoin = await signed(sandbox, keys.trade, 'GET', 'crypto/deposits/address', {
       coin: 'doge',
@@ -164,6 +225,20 @@ describe('withdraw history', () => {
       }
       expect(r.failureInfo === '').toBe(r.status !== 1);
     }
+  });
+
+  it('shows addresses and txIds shaped like their networks, not derived from the keys', async () => {
+    const records = await query({ limit: 1000 });
+    const networks = new Set<string>();
+    for (const r of records.filter((r) => !r.partnerTransfer)) {
+      networks.add(r.network!);
+      expect(r.address, `${r.coin} on ${r.network}`).toMatch(ADDRESS_SHAPES[r.network!]!);
+      if (r.txId !== undefined) expect(r.txId).toMatch(TX_ID_SHAPES[r.network!]!);
+      for (const text of [r.address!, r.txId ?? '', r.withdrawOrderId ?? '']) {
+        expect(sharesKeyMaterial(text), text).toBe(false);
+      }
+    }
+    expect(networks.size).toBeGreaterThanOrEqual(4);
   });
 
   it('filters by coin, transferType, status and withdrawOrderId, pages with offset and limit', async () => {
@@ -285,7 +360,8 @@ describe('withdraw history', () => {
     const done = (
       await signed(sandbox, subKey, 'GET', 'crypto/withdraws', { coin: 'btc', status: 0 })
     ).body;
-    expect(done.find((r: Record_) => r.id === ok.id).txId).toMatch(/^0x[0-9a-f]{64}$/);
+    // A Bitcoin transaction id: 64 hex digits.
+    expect(done.find((r: Record_) => r.id === ok.id).txId).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('answers a filtered query on 100k records', async () => {

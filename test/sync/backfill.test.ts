@@ -3,7 +3,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ExchangeClient } from '../../electron/exchange';
-import { ManualClock } from '../../electron/sandbox/clock';
+import { ManualClock } from '../../electron/core/clock';
 import { SyncEngine } from '../../electron/sync';
 import { WINDOW_MS } from '../../electron/sync/withdrawals';
 import type { BackfillProgress } from '../../shared/types';

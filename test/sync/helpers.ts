@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ExchangeClient } from '../../electron/exchange';
-import { startSandbox, type Sandbox } from '../../electron/sandbox';
+import { startSandbox, type TestSandbox as Sandbox } from '../../electron/sandbox/testing';
 import { openStore, type Store } from '../../electron/store';
 import type { EventName, EventPayloads } from '../../shared/contract';
 

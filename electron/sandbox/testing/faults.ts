@@ -1,0 +1,81 @@
+/**
+ * Fault injection for tests: the next matching requests fail before or after being handled (a
+ * 5xx whose effect did or did not happen), or are delayed. Installed into the sandbox's request
+ * handler as its interceptor; the product never installs one.
+ */
+import { errors } from '../errors';
+import type { RequestInterceptor } from '../server';
+
+export type Fault =
+  { kind: 'error-before' | 'error-after'; status?: number } | { kind: 'latency'; ms: number };
+
+export interface FaultMatch {
+  method?: string;
+  path: string;
+}
+
+interface FaultRule {
+  method?: string;
+  path: string;
+  fault: Fault;
+  remaining: number;
+}
+
+export class FaultInjector implements RequestInterceptor {
+  private rules: FaultRule[] = [];
+
+  inject(match: FaultMatch, fault: Fault, times = 1): void {
+    const rule: FaultRule = { path: match.path, fault, remaining: times };
+    if (match.method !== undefined) rule.method = match.method.toUpperCase();
+    this.rules.push(rule);
+  }
+
+  clear(): void {
+    this.rules = [];
+  }
+
+  before(method: string, path: string): number | undefined | Promise<number | undefined> {
+    const faults = this.take(method, path);
+    if (faults.length === 0) return undefined;
+    if (faults.some((fault) => fault.kind === 'latency')) return this.apply(faults);
+    return applyWithoutDelay(faults);
+  }
+
+  /** The faults in the order they were injected, delays included. */
+  private async apply(faults: Fault[]): Promise<number | undefined> {
+    let statusAfter: number | undefined;
+    for (const fault of faults) {
+      if (fault.kind === 'latency') await new Promise((resolve) => setTimeout(resolve, fault.ms));
+      else if (fault.kind === 'error-before') throw errors.internal(fault.status ?? 500);
+      else statusAfter = fault.status ?? 500;
+    }
+    return statusAfter;
+  }
+
+  /** Takes the faults that apply to this request (one use of each matching rule). */
+  private take(method: string, path: string): Fault[] {
+    if (this.rules.length === 0) return [];
+    const taken: Fault[] = [];
+    for (const rule of this.rules) {
+      if (
+        rule.remaining > 0 &&
+        rule.path === path &&
+        (rule.method === undefined || rule.method === method)
+      ) {
+        rule.remaining--;
+        taken.push(rule.fault);
+      }
+    }
+    this.rules = this.rules.filter((rule) => rule.remaining > 0);
+    return taken;
+  }
+}
+
+function applyWithoutDelay(faults: Fault[]): number | undefined {
+  let statusAfter: number | undefined;
+  for (const fault of faults) {
+    if (fault.kind === 'error-before') throw errors.internal(fault.status ?? 500);
+    if (fault.kind === 'error-after') statusAfter = fault.status ?? 500;
+  }
+  return statusAfter;
+}
