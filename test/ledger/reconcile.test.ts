@@ -1,0 +1,150 @@
+/**
+ * Reconciliation against balance snapshots: what the known movements do not explain becomes
+ * inferred credits and debits, placed by the rule in reconcile.ts, and the replay then agrees with
+ * every snapshot.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  decimalText,
+  holdingsAt,
+  inferredEntryId,
+  reconcile,
+  type BalanceSnapshot,
+  type LedgerEntry,
+} from '../../electron/ledger';
+import { trade } from './fixtures';
+
+const KNOWN: LedgerEntry[] = [
+  // 400 USDT spent at t=5 before any deposit is on record.
+  trade({
+    id: '1',
+    symbol: 'ETHUSDT',
+    side: 'BUY',
+    qty: '0.2',
+    price: '2000',
+    quoteQty: '400',
+    commission: '0.0002',
+    commissionAsset: 'ETH',
+    time: 5,
+  }),
+  {
+    kind: 'withdrawal',
+    id: 'w1',
+    account: 'main',
+    asset: 'USDT',
+    amount: '100',
+    fee: '1',
+    status: 'success',
+    time: 15,
+  },
+  {
+    kind: 'withdrawal',
+    id: 'w2',
+    account: 'main',
+    asset: 'USDT',
+    amount: '5000',
+    fee: '1',
+    status: 'cancelled',
+    time: 16,
+  },
+  trade({
+    id: '2',
+    symbol: 'BNBUSDT',
+    side: 'BUY',
+    qty: '2',
+    price: '400',
+    quoteQty: '800',
+    time: 27,
+  }),
+  trade({
+    id: '3',
+    symbol: 'BNBUSDT',
+    side: 'SELL',
+    qty: '1',
+    price: '500',
+    quoteQty: '500',
+    time: 28,
+  }),
+];
+
+const SNAPSHOTS: BalanceSnapshot[] = [
+  { account: 'main', time: 10, complete: true, balances: { USDT: '1000', ETH: '0.1998' } },
+  { account: 'main', time: 20, complete: true, balances: { USDT: '700', ETH: '0.1998' } },
+  // A live balance event: only BNB changed; it says nothing of the others.
+  { account: 'main', time: 25, complete: false, balances: { BNB: '5' } },
+  { account: 'main', time: 30, complete: true, balances: { USDT: '0', ETH: '0.1998', BNB: '6' } },
+];
+
+describe('reconcile', () => {
+  const inferred = reconcile(KNOWN, SNAPSHOTS, { openedAt: 0 });
+
+  it('infers what the movements do not explain, placed by the rule, in ledger order', () => {
+    expect(inferred.map((e) => [e.asset, e.amount, e.from, e.to, e.time])).toEqual([
+      // (0, 10]: 1,000 held after spending 400: a credit of 1,400, needed by the buy at t=5.
+      ['USDT', '1400', 0, 10, 5],
+      // (10, 20]: 1,000 − 101 (the cancelled withdrawal moves nothing) = 899 where 700 is seen.
+      ['USDT', '-199', 10, 20, 20],
+      // (20, 25]: BNB from 0 (absent from the full snapshot at 20) to 5: a credit at the end.
+      ['BNB', '5', 20, 25, 25],
+      // (20, 30]: 700 − 800 goes below zero at t=27 (a credit of 100 needed there), then +500
+      // gives 400 where 0 is seen: the rest, 500, left as a debit at the end.
+      ['USDT', '100', 20, 30, 27],
+      ['USDT', '-500', 20, 30, 30],
+    ]);
+    expect(inferred[0]!.id).toBe(inferredEntryId('main', 'USDT', 0, 10, 'credit'));
+  });
+
+  it('makes the replay agree with every snapshot and never go below zero', () => {
+    const all = [...KNOWN, ...inferred];
+    for (const snapshot of SNAPSHOTS) {
+      const held = holdingsAt(all, snapshot.time).byAccount.get('main')!;
+      for (const [asset, balance] of Object.entries(snapshot.balances)) {
+        expect(decimalText(held.get(asset)!), `${asset} at ${snapshot.time}`).toBe(balance);
+      }
+    }
+    for (let time = 0; time <= 30; time++) {
+      for (const [asset, balance] of holdingsAt(all, time).total) {
+        expect(balance.isNegative(), `${asset} at ${time}`).toBe(false);
+      }
+    }
+  });
+
+  it('keeps the user label and basis under the same id, and replaces inferred entries given', () => {
+    const id = inferredEntryId('main', 'USDT', 0, 10, 'credit');
+    const again = reconcile([...KNOWN, ...inferred], SNAPSHOTS, {
+      openedAt: 0,
+      annotations: new Map([
+        [id, { label: 'Salary', costBasis: { amount: '1400', currency: 'USDT' } }],
+      ]),
+    });
+    expect(again).toHaveLength(inferred.length);
+    expect(again[0]).toMatchObject({
+      id,
+      label: 'Salary',
+      costBasis: { amount: '1400', currency: 'USDT' },
+    });
+  });
+
+  it('reconciles each account on its own', () => {
+    const entries: LedgerEntry[] = [
+      {
+        kind: 'transfer',
+        id: 't1',
+        fromAccount: 'main',
+        toAccount: 'sub@x',
+        asset: 'BTC',
+        amount: '1',
+        time: 5,
+      },
+    ];
+    const result = reconcile(entries, [
+      { account: 'main', time: 10, complete: true, balances: {} },
+      { account: 'sub@x', time: 10, complete: true, balances: { BTC: '1.5' } },
+    ]);
+    expect(result.map((e) => [e.account, e.asset, e.amount, e.time])).toEqual([
+      // main must have had the 1 BTC it sent: a credit needed at the transfer.
+      ['main', 'BTC', '1', 5],
+      ['sub@x', 'BTC', '0.5', 10],
+    ]);
+  });
+});
