@@ -11,7 +11,7 @@ import {
   taxYear,
   type LedgerEntry,
 } from '../../electron/ledger';
-import { ENTRIES, priceAt, T } from './fixtures';
+import { ENTRIES, priceAt } from './fixtures';
 
 const ledger = buildLedger(ENTRIES, { method: 'fifo', reportingAsset: 'USDT', priceAt });
 
