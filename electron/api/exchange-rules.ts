@@ -32,23 +32,29 @@ export function listedSymbols(client: SymbolSource, now: number): Promise<Symbol
   return symbols;
 }
 
-function tooManyDecimals(field: string, value: string, allowed: number, where: string): void {
+function tooManyDecimals(
+  field: string,
+  value: string,
+  allowed: number,
+  where: string,
+  why = '',
+): void {
   const digits = fractionDigits(value);
   if (digits > allowed) {
     throw new AppError(
       'invalid-input',
-      `${field} has ${digits} decimals; ${where.toUpperCase()} allows ${allowed}`,
+      `${field} has ${digits} decimals; ${where.toUpperCase()} allows ${allowed}${why}`,
       field,
     );
   }
 }
 
 /** Decimals of a price on this market: those of its tick size, else of its quote asset. */
-function priceDecimals(market: SymbolInfo): number {
+function priceDecimals(market: SymbolInfo): { places: number; why: string } {
   const tickSize = market.filters.find((filter) => filter.tickSize !== undefined)?.tickSize;
-  return tickSize !== undefined
-    ? fractionDigits(normalizeDecimalText(tickSize))
-    : market.quoteAssetPrecision;
+  if (tickSize === undefined) return { places: market.quoteAssetPrecision, why: '' };
+  const tick = normalizeDecimalText(tickSize);
+  return { places: fractionDigits(tick), why: ` (tick size ${tick})` };
 }
 
 export interface OrderAmounts {
@@ -74,10 +80,10 @@ export async function checkOrderDecimals(
     );
   }
   tooManyDecimals('quantity', order.quantity, market.baseAssetPrecision, order.symbol);
-  const pricePlaces = priceDecimals(market);
-  tooManyDecimals('price', order.price, pricePlaces, order.symbol);
+  const { places, why } = priceDecimals(market);
+  tooManyDecimals('price', order.price, places, order.symbol, why);
   if (order.stopPrice !== undefined)
-    tooManyDecimals('stopPrice', order.stopPrice, pricePlaces, order.symbol);
+    tooManyDecimals('stopPrice', order.stopPrice, places, order.symbol, why);
 }
 
 /**

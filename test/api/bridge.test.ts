@@ -336,7 +336,7 @@ describe('the whole contract over browser mode', () => {
       error: {
         kind: 'invalid-input',
         field: 'price',
-        message: 'price has 3 decimals; BTCUSDT allows 2',
+        message: 'price has 3 decimals; BTCUSDT allows 2 (tick size 0.01)',
       },
     });
     // Trailing zeros are not decimals: "0.0010000000" is 0.001.
