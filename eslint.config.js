@@ -132,6 +132,16 @@ const LAYER_POLICIES = [
       },
     },
   },
+  // The sandbox's fault injection and admin surface are for tests: not even demo mode or the rest
+  // of the sandbox loads them.
+  {
+    from: { element: { isUnknown: false } },
+    disallow: { to: { file: { path: 'electron/sandbox/testing/**' } } },
+  },
+  {
+    from: { file: { path: 'electron/sandbox/testing/**' } },
+    allow: { to: layers('sandbox', ...MAY_IMPORT.sandbox) },
+  },
   // Tests and benches drive any part.
   { from: layers('test', 'bench'), allow: { to: { element: { isUnknown: false } } } },
 ];

@@ -17,6 +17,7 @@ const TARGETS = [
   'electron/api/handlers.ts',
   'electron/store/index.ts',
   'electron/sandbox/index.ts',
+  'electron/sandbox/testing/index.ts',
   'electron/exchange/wire.ts',
   'electron/exchange/client.ts',
   'electron/sync/index.ts',
@@ -83,6 +84,16 @@ describe('the layer rules', () => {
         "export const load = () => import('../sandbox');\n",
       ],
       [
+        "demo mode loading the sandbox's test-only fault injection",
+        'electron/demo.ts',
+        "export const load = () => import('./sandbox/testing');\n",
+      ],
+      [
+        'the sandbox itself importing its test-only admin surface',
+        'electron/sandbox/lint-fixture-admin.ts',
+        "import * as testing from './testing';\nexport const admin = testing;\n",
+      ],
+      [
         'the sandbox importing the exchange client (it may use the wire schemas only)',
         'electron/sandbox/lint-fixture.ts',
         "import { ExchangeClient } from '../exchange/client';\nexport const client = ExchangeClient;\n",
@@ -146,9 +157,9 @@ describe('the layer rules', () => {
         "import { compareText } from '../lib/sorting';\nexport const parts = [compareText, () => import('./PortfolioCharts')];\n",
       ],
       [
-        'a test importing the sandbox',
+        'a test importing the sandbox and its test-only surface',
         'test/sandbox/lint-fixture.ts',
-        "import { startSandbox } from '../../electron/sandbox';\nexport const start = startSandbox;\n",
+        "import { startSandbox } from '../../electron/sandbox';\nimport * as testing from '../../electron/sandbox/testing';\nexport const parts = [startSandbox, testing];\n",
       ],
     ];
 
