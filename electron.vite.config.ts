@@ -6,6 +6,28 @@ import { build, type Plugin } from 'vite';
 /** Native modules: loaded from node_modules at run time, never bundled. */
 const nativeModules = ['better-sqlite3', 'keytar'];
 
+/** The sandbox exchange, which demo mode loads with import() only when it starts. */
+const sandboxEntry = resolve(__dirname, 'electron/sandbox/index.ts');
+
+/**
+ * Keeps the sandbox out of browser mode's one file: its import() is left as a require of
+ * out/serve/sandbox.cjs (built on its own below), so a profile on a real exchange never loads it.
+ */
+function sandboxApart(): Plugin {
+  return {
+    name: 'spotfolio:sandbox-apart',
+    // Before Vite's own resolver, which would otherwise settle the import first.
+    enforce: 'pre',
+    async resolveId(source, importer, options) {
+      if (!importer || !source.includes('sandbox')) return null;
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      if (resolved?.id !== sandboxEntry) return null;
+      // The file the second build below writes beside cli.cjs.
+      return { id: './sandbox.cjs', external: true };
+    },
+  };
+}
+
 /**
  * Browser mode's command (electron/serve/cli.ts, run by `npm start` without Electron and by
  * `npm run serve`) built to out/serve/, after the main build so `electron-vite build` makes it
@@ -32,6 +54,7 @@ function browserModeBuild(): Plugin {
         configFile: false,
         root: __dirname,
         logLevel: 'warn',
+        plugins: [sandboxApart()],
         ssr: { target: 'node', noExternal: true, external: nativeModules },
         build: {
           ssr: true,
@@ -55,6 +78,25 @@ function browserModeBuild(): Plugin {
               codeSplitting: false,
               dynamicImportInCjs: false,
             },
+          },
+        },
+      });
+      await build({
+        configFile: false,
+        root: __dirname,
+        logLevel: 'warn',
+        ssr: { target: 'node', noExternal: true },
+        build: {
+          ssr: true,
+          outDir: resolve(__dirname, 'out/serve'),
+          emptyOutDir: false,
+          target: 'node20',
+          minify: false,
+          reportCompressedSize: false,
+          copyPublicDir: false,
+          rollupOptions: {
+            input: { sandbox: sandboxEntry },
+            output: { format: 'cjs', entryFileNames: '[name].cjs', codeSplitting: false },
           },
         },
       });

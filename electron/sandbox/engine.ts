@@ -340,7 +340,8 @@ export class MatchingEngine {
 
   /**
    * Checks an order's parameters as the REST layer receives them (strings, possibly missing) and
-   * returns the parsed order; throws the error of decisions.md's table otherwise.
+   * returns the parsed order; otherwise throws the matching error of the error table
+   * (docs/exchange-notes.md).
    */
   validateOrder(params: Record<string, string | undefined>): OrderInput {
     const symbol = params.symbol;
@@ -1114,9 +1115,9 @@ export function lowerBound<T>(
 }
 
 /**
- * The paging rule of decisions.md for lists in ascending id order: with `orderId` (or fromId) the
- * first `limit` items whose id is >= it; otherwise the most recent `limit` items. startTime and
- * endTime are inclusive.
+ * The paging rule for lists in ascending id order (docs/exchange-notes.md): with `orderId` (or
+ * fromId) the first `limit` items whose id is >= it; otherwise the most recent `limit` items.
+ * startTime and endTime are inclusive.
  */
 function selectById<T>(
   items: readonly T[],

@@ -33,7 +33,7 @@ export class PublicTrades {
     return this.active.size > 0;
   }
 
-  /** The feed of one trades stream: trades are pushed from the engine, nothing runs or snapshots. */
+  /** One trades stream's feed: the engine pushes its trades; nothing runs or snapshots. */
   feed(stream: string): PublicFeed {
     return {
       start: () => void this.active.add(stream),
