@@ -11,6 +11,8 @@
  * - a debit at t1: until then the funds were there as far as the records know.
  * When a credit had to be larger than the net difference to keep the replay at or above zero, the
  * rest leaves again as a debit at t1 (something came in and something went out).
+ * After the last observation there is nothing to compare with; only a movement that spends more
+ * than the replay holds proves a credit, the least that covers it, placed at that movement.
  */
 import { decimalText, ZERO, amount, type Amount } from './decimal';
 import {
@@ -153,20 +155,14 @@ function reconcileAsset(
       ...(annotation?.costBasis !== undefined ? { costBasis: annotation.costBasis } : {}),
     };
   };
-  let next = 0;
-  while (next < movements.length && movements[next]!.time <= observations[0]!.time) next++;
+  const cursor = { next: 0 };
+  while (cursor.next < movements.length && movements[cursor.next]!.time <= observations[0]!.time) {
+    cursor.next++;
+  }
   for (let i = 1; i < observations.length; i++) {
     const { time: from, balance: start } = observations[i - 1]!;
     const { time: to, balance: end } = observations[i]!;
-    let running = start;
-    let lowest = start;
-    let firstShortAt: number | null = null;
-    for (; next < movements.length && movements[next]!.time <= to; next++) {
-      const movement = movements[next]!;
-      running = running.plus(movement.delta);
-      if (running.isNegative() && firstShortAt === null) firstShortAt = movement.time;
-      if (running.lt(lowest)) lowest = running;
-    }
+    const { running, lowest, firstShortAt } = replayUntil(start, movements, cursor, to);
     const unexplained = end.minus(running);
     const needed = lowest.isNegative() ? lowest.negated() : ZERO;
     const credit = unexplained.gt(needed) ? unexplained : needed;
@@ -174,5 +170,31 @@ function reconcileAsset(
     const debit = credit.minus(unexplained);
     if (debit.gt(0)) result.push(make(from, to, to, debit.negated()));
   }
+  // After the last observation nothing can be compared, but a movement that spends more than the
+  // replay holds proves a credit came first: the least that covers it, by that movement.
+  const last = observations[observations.length - 1]!;
+  const tail = replayUntil(last.balance, movements, cursor, Infinity);
+  if (tail.firstShortAt !== null) {
+    result.push(make(last.time, tail.firstShortAt, tail.firstShortAt, tail.lowest.negated()));
+  }
   return result;
+}
+
+/** Replays movements from `cursor.next` up to `until` (inclusive), advancing the cursor. */
+function replayUntil(
+  start: Amount,
+  movements: Movement[],
+  cursor: { next: number },
+  until: number,
+): { running: Amount; lowest: Amount; firstShortAt: number | null } {
+  let running = start;
+  let lowest = start;
+  let firstShortAt: number | null = null;
+  for (; cursor.next < movements.length && movements[cursor.next]!.time <= until; cursor.next++) {
+    const movement = movements[cursor.next]!;
+    running = running.plus(movement.delta);
+    if (running.isNegative() && firstShortAt === null) firstShortAt = movement.time;
+    if (running.lt(lowest)) lowest = running;
+  }
+  return { running, lowest, firstShortAt };
 }

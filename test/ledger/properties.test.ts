@@ -1,0 +1,336 @@
+/**
+ * Properties over random histories (fast-check): deposits (inferred credits), trades on four
+ * markets (one cross-quote) with fees in every kind of asset, transfers between two accounts and
+ * withdrawals, always within what is held. Reported in USDT.
+ */
+import Decimal from 'decimal.js';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  buildLedger,
+  decimalText,
+  holdingsAt,
+  LedgerDecimal,
+  ledgerFigures,
+  reconcile,
+  type BalanceSnapshot,
+  ZERO,
+  type Amount,
+  type CostMethod,
+  type LedgerEntry,
+  type PriceAt,
+} from '../../electron/ledger';
+
+const ACCOUNTS = ['main', 'sub@x'] as const;
+const COINS = ['BTC', 'ETH', 'BNB'] as const;
+const MARKETS = [
+  { symbol: 'BTCUSDT', base: 'BTC', quote: 'USDT' },
+  { symbol: 'ETHUSDT', base: 'ETH', quote: 'USDT' },
+  { symbol: 'BNBUSDT', base: 'BNB', quote: 'USDT' },
+  { symbol: 'ETHBTC', base: 'ETH', quote: 'BTC' },
+] as const;
+
+interface Op {
+  kind: 'deposit' | 'trade' | 'transfer' | 'withdraw';
+  account: number;
+  coin: number;
+  market: number;
+  buy: boolean;
+  /** Per mille of what is available. */
+  share: number;
+  /** 0 none, 1 in the received asset, 2 in the sent asset, 3 in BNB. */
+  fee: number;
+  /** Price index (USDT markets) or ETHBTC price in 1/10,000. */
+  price: number;
+}
+
+const op = (kinds: Op['kind'][]) =>
+  fc.record({
+    kind: fc.constantFrom(...kinds),
+    account: fc.integer({ min: 0, max: 1 }),
+    coin: fc.integer({ min: 0, max: 3 }),
+    market: fc.integer({ min: 0, max: 3 }),
+    buy: fc.boolean(),
+    share: fc.integer({ min: 1, max: 1000 }),
+    fee: fc.integer({ min: 0, max: 3 }),
+    price: fc.integer({ min: 1, max: 900 }),
+  });
+
+const D = (value: Decimal.Value): Amount => new LedgerDecimal(value);
+const down8 = (value: Amount): Amount => value.toDecimalPlaces(8, Decimal.ROUND_DOWN);
+
+/** USDT prices by time: deterministic, moving, exact. */
+const priceAt: PriceAt = (asset, quote, time) => {
+  if (quote !== 'USDT') return null;
+  const base = { BTC: 60000, ETH: 3000, BNB: 400 }[asset];
+  if (base === undefined) return null;
+  return D(base)
+    .times(
+      D(1).plus(
+        D((time * 37) % 101)
+          .minus(50)
+          .dividedBy(200),
+      ),
+    )
+    .toFixed();
+};
+
+/** Turns random intents into a history that never spends more than is held. */
+function history(ops: Op[]): LedgerEntry[] {
+  const held = new Map<string, Amount>();
+  const get = (account: string, asset: string) => held.get(`${account}/${asset}`) ?? ZERO;
+  const move = (account: string, asset: string, delta: Amount) =>
+    held.set(`${account}/${asset}`, get(account, asset).plus(delta));
+  const entries: LedgerEntry[] = [];
+  ops.forEach((o, index) => {
+    const time = index + 1;
+    const account = ACCOUNTS[o.account]!;
+    const share = D(o.share).dividedBy(1000);
+    switch (o.kind) {
+      case 'deposit': {
+        const asset = o.coin === 3 ? 'USDT' : COINS[o.coin]!;
+        const amount = D(o.share).times(asset === 'USDT' ? 100 : '0.01');
+        move(account, asset, amount);
+        entries.push({
+          kind: 'inferred',
+          id: `d${index}`,
+          account,
+          asset,
+          amount: decimalText(amount),
+          from: time - 1,
+          to: time,
+          time,
+        });
+        return;
+      }
+      case 'trade': {
+        const market = MARKETS[o.market]!;
+        const price =
+          market.quote === 'USDT'
+            ? D(priceAt(market.base, 'USDT', time)!)
+            : D(o.price).dividedBy(10000);
+        const sent = o.buy ? market.quote : market.base;
+        const received = o.buy ? market.base : market.quote;
+        const available = get(account, sent);
+        const qty = o.buy
+          ? down8(available.times(share).dividedBy(price))
+          : down8(available.times(share));
+        const quoteQty = qty.times(price);
+        if (qty.isZero() || quoteQty.isZero()) return;
+        const receivedQty = o.buy ? qty : quoteQty;
+        const sentQty = o.buy ? quoteQty : qty;
+        let commission = down8(receivedQty.times('0.001'));
+        let commissionAsset = received;
+        if (o.fee === 2) commissionAsset = sent;
+        if (o.fee === 3) {
+          commissionAsset = 'BNB';
+          commission = down8(get(account, 'BNB').times('0.01'));
+        }
+        const spentWithFee = commissionAsset === sent ? sentQty.plus(commission) : sentQty;
+        if (
+          o.fee === 0 ||
+          commission.isZero() ||
+          spentWithFee.gt(get(account, sent)) ||
+          (commissionAsset === 'BNB' && commission.gt(get(account, 'BNB')))
+        ) {
+          commission = ZERO;
+        }
+        move(account, sent, sentQty.negated());
+        move(account, received, receivedQty);
+        if (!commission.isZero()) move(account, commissionAsset, commission.negated());
+        entries.push({
+          kind: 'trade',
+          id: String(index),
+          account,
+          symbol: market.symbol,
+          base: market.base,
+          quote: market.quote,
+          side: o.buy ? 'BUY' : 'SELL',
+          qty: decimalText(qty),
+          price: decimalText(price),
+          quoteQty: decimalText(quoteQty),
+          commission: decimalText(commission),
+          commissionAsset,
+          time,
+        });
+        return;
+      }
+      case 'transfer': {
+        const asset = o.coin === 3 ? 'USDT' : COINS[o.coin]!;
+        const to = ACCOUNTS[1 - o.account]!;
+        const amount = down8(get(account, asset).times(share));
+        if (amount.isZero()) return;
+        move(account, asset, amount.negated());
+        move(to, asset, amount);
+        entries.push({
+          kind: 'transfer',
+          id: `t${index}`,
+          fromAccount: account,
+          toAccount: to,
+          asset,
+          amount: decimalText(amount),
+          time,
+        });
+        return;
+      }
+      case 'withdraw': {
+        const asset = o.coin === 3 ? 'USDT' : COINS[o.coin]!;
+        const total = down8(get(account, asset).times(share));
+        const fee = down8(total.times('0.01'));
+        const amount = total.minus(fee);
+        if (amount.isZero()) return;
+        move(account, asset, total.negated());
+        entries.push({
+          kind: 'withdrawal',
+          id: `w${index}`,
+          account,
+          asset,
+          amount: decimalText(amount),
+          fee: decimalText(fee),
+          status: o.share % 5 === 0 ? 'failed' : 'success',
+          time,
+        });
+        if (o.share % 5 === 0) move(account, asset, total);
+        return;
+      }
+    }
+  });
+  return entries;
+}
+
+const ALL = fc.array(op(['deposit', 'trade', 'transfer', 'withdraw']), {
+  minLength: 1,
+  maxLength: 60,
+});
+const METHOD = fc.constantFrom<CostMethod>('fifo', 'average');
+
+describe('ledger properties', () => {
+  it('quantities in lots equal holdings replayed from the entries, per account and asset', () => {
+    fc.assert(
+      fc.property(ALL, METHOD, (ops, method) => {
+        const entries = history(ops);
+        const ledger = buildLedger(entries, { method, reportingAsset: 'USDT', priceAt });
+        expect(ledger.shortfalls).toEqual([]);
+        const replayed = holdingsAt(entries);
+        for (const position of ledger.positions.values()) {
+          const replay = replayed.byAccount.get(position.account)?.get(position.asset) ?? ZERO;
+          expect(decimalText(position.quantity)).toBe(decimalText(replay));
+          if (position.cash) continue;
+          let inLots = ZERO;
+          let costInLots = ZERO;
+          for (const lot of position.lots()) {
+            inLots = inLots.plus(lot.quantity);
+            costInLots = costInLots.plus(lot.cost);
+          }
+          expect(decimalText(inLots)).toBe(decimalText(replay));
+          expect(decimalText(costInLots)).toBe(decimalText(position.cost));
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('realized + unrealized − withdrawal fee cost = value − net flows at cost, exactly', () => {
+    fc.assert(
+      fc.property(ALL, METHOD, (ops, method) => {
+        const entries = history(ops);
+        const ledger = buildLedger(entries, { method, reportingAsset: 'USDT', priceAt });
+        const at = ops.length + 7;
+        for (const account of [undefined, ...ACCOUNTS]) {
+          const { total } = ledgerFigures(ledger, { at, priceAt, ...(account ? { account } : {}) });
+          const pnl = total.realizedPnl.plus(total.unrealizedPnl).minus(total.withdrawalFeeCost);
+          // Starting from nothing, the value change is the value now.
+          if (account === undefined) {
+            expect(decimalText(pnl)).toBe(decimalText(total.value.minus(total.netFlowsAtCost)));
+          }
+          expect(decimalText(total.value)).toBe(
+            decimalText(total.costBasis.plus(total.unrealizedPnl)),
+          );
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('FIFO and average cost realize the same total once everything is sold', () => {
+    const TRADES_AND_TRANSFERS = fc.array(op(['deposit', 'trade', 'transfer']), {
+      minLength: 1,
+      maxLength: 60,
+    });
+    fc.assert(
+      fc.property(TRADES_AND_TRANSFERS, (ops) => {
+        const entries = history(ops);
+        const time = ops.length + 1;
+        // Sell every coin left, in every account, for USDT at the time's price, without a fee.
+        for (const [account, assets] of holdingsAt(entries).byAccount) {
+          for (const [asset, quantity] of assets) {
+            if (asset === 'USDT' || quantity.isZero()) continue;
+            const price = D(priceAt(asset, 'USDT', time)!);
+            entries.push({
+              kind: 'trade',
+              id: `close-${account}-${asset}`,
+              account,
+              symbol: `${asset}USDT`,
+              base: asset,
+              quote: 'USDT',
+              side: 'SELL',
+              qty: decimalText(quantity),
+              price: decimalText(price),
+              quoteQty: decimalText(quantity.times(price)),
+              commission: '0',
+              commissionAsset: 'USDT',
+              time,
+            });
+          }
+        }
+        const realized = (method: CostMethod) =>
+          ledgerFigures(buildLedger(entries, { method, reportingAsset: 'USDT', priceAt }), {
+            at: time,
+            priceAt,
+          }).total.realizedPnl;
+        expect(decimalText(realized('average'))).toBe(decimalText(realized('fifo')));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('reconciling against snapshots of the replay restores every snapshot, never below zero', () => {
+    fc.assert(
+      fc.property(ALL, fc.array(fc.nat(), { minLength: 1, maxLength: 6 }), (ops, picks) => {
+        const entries = history(ops);
+        const times = [...new Set(picks.map((pick) => pick % (ops.length + 1)))];
+        const snapshots: BalanceSnapshot[] = times.flatMap((time) =>
+          ACCOUNTS.map((account) => {
+            const held =
+              holdingsAt(entries, time).byAccount.get(account) ?? new Map<string, Amount>();
+            const balances = Object.fromEntries(
+              [...held].filter(([, v]) => !v.isZero()).map(([k, v]) => [k, decimalText(v)]),
+            );
+            return { account, time, complete: true, balances };
+          }),
+        );
+        // Deposits are what the exchange does not report: forget them and infer them again.
+        const known = entries.filter((entry) => entry.kind !== 'inferred');
+        const all = [...known, ...reconcile(known, snapshots, { openedAt: 0 })];
+        for (const snapshot of snapshots) {
+          const held =
+            holdingsAt(all, snapshot.time).byAccount.get(snapshot.account) ??
+            new Map<string, Amount>();
+          for (const [asset, balance] of held) {
+            expect(decimalText(balance)).toBe(snapshot.balances[asset] ?? '0');
+          }
+        }
+        for (let time = 0; time <= ops.length; time++) {
+          for (const assets of holdingsAt(all, time).byAccount.values()) {
+            for (const balance of assets.values()) expect(balance.isNegative()).toBe(false);
+          }
+        }
+        // And the ledger builds on it without a shortfall.
+        expect(
+          buildLedger(all, { method: 'fifo', reportingAsset: 'USDT', priceAt }).shortfalls,
+        ).toEqual([]);
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
