@@ -8,6 +8,8 @@
 import Decimal from 'decimal.js';
 import type { MethodParsedInput } from '../../shared/contract';
 import type { SubAccountsView, TransferLeg, TransferOutcome } from '../../shared/types';
+import { formatDecimal, parseDecimal } from '../core/decimal';
+import { sameAsset } from '../core/market';
 import { ExchangeError } from '../exchange/errors';
 import { notify } from '../live/notify';
 import type { Store } from '../store';
@@ -62,14 +64,14 @@ function freeBalance(
 ): Decimal {
   const sub = subs.find((s) => s.email.toLowerCase() === email);
   if (sub) {
-    const balance = sub.balances.find((b) => b.asset.toLowerCase() === asset);
-    return new Decimal(balance?.balance ?? '0');
+    const balance = sub.balances.find((b) => sameAsset(b.asset, asset));
+    return parseDecimal(balance?.balance ?? '0', `${email} ${asset} balance`);
   }
   if (parent === null || email === parent) {
     const fund = ctx.store.funds
       .list(session.profile.id)
-      .rows.find((f) => f.asset.toLowerCase() === asset);
-    return new Decimal(fund?.free ?? '0');
+      .rows.find((f) => sameAsset(f.asset, asset));
+    return parseDecimal(fund?.free ?? '0', `${asset} free`);
   }
   return new Decimal(0);
 }
@@ -145,7 +147,7 @@ export async function transfer(ctx: ApiContext, input: TransferInput): Promise<T
   if (available.lt(amount)) {
     throw new AppError(
       'insufficient-balance',
-      `Not enough ${asset.toUpperCase()} in ${from}: ${available.toFixed()} available, ${amount} requested.`,
+      `Not enough ${asset.toUpperCase()} in ${from}: ${formatDecimal(available)} available, ${amount} requested.`,
       'amount',
     );
   }

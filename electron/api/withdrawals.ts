@@ -1,18 +1,8 @@
 /** withdrawals.*: the cached withdraw history (filtered, sorted, paged) and its backfill. */
-import type { WithdrawStatus, WithdrawView } from '../../shared/types';
+import { WITHDRAW_STATUS_CODES, withdrawStatusOf } from '../../shared/market';
+import type { WithdrawView } from '../../shared/types';
 import type { WithdrawRow } from '../store/types';
 import type { ApiContext, HandlerGroup } from './context';
-
-/** 0 Success, 1 Failed, 2 Pending, 3 Cancelled (docs/exchange-notes.md). */
-const STATUS_CODES: Record<WithdrawStatus, number> = {
-  success: 0,
-  failed: 1,
-  pending: 2,
-  cancelled: 3,
-};
-const STATUS_BY_CODE = new Map<number, WithdrawStatus>(
-  Object.entries(STATUS_CODES).map(([name, code]) => [code, name as WithdrawStatus]),
-);
 
 export function toWithdrawView(row: WithdrawRow): WithdrawView {
   return {
@@ -21,7 +11,7 @@ export function toWithdrawView(row: WithdrawRow): WithdrawView {
     amount: row.amount,
     transactionFee: row.transactionFee,
     // A code this version does not know is shown as pending: not final, worth another look.
-    status: STATUS_BY_CODE.get(row.status) ?? 'pending',
+    status: withdrawStatusOf(row.status),
     partnerTransfer: row.partnerTransfer,
     address: row.address,
     network: row.network,
@@ -41,7 +31,7 @@ export function withdrawalsHandlers(ctx: ApiContext) {
       const page = ctx.store.withdraws.page(profile.id, {
         coin: filter.coin,
         type: filter.transferType,
-        status: filter.status === undefined ? undefined : STATUS_CODES[filter.status],
+        status: filter.status === undefined ? undefined : WITHDRAW_STATUS_CODES[filter.status],
         from: filter.startTime,
         to: filter.endTime,
         search: filter.search || undefined,

@@ -3,12 +3,12 @@ import type Database from 'better-sqlite3';
 import type {
   BalanceChange,
   FundInput,
-  FundRow,
+  FundRecordRow,
   FundSnapshotInput,
   FundSnapshotRow,
   FundWithPriceRow,
 } from './types';
-import { decimalText, integerMs, optionalDecimalText, StoreInputError } from './util';
+import { checkDecimalText, integerMs, checkOptionalDecimalText, StoreInputError } from './util';
 
 const FUND_COLUMNS = `asset, free, locked, reserved_fee AS reservedFee, updated_at AS updatedAt`;
 
@@ -36,7 +36,7 @@ export class FundsRepository {
       ON CONFLICT (profile_id, asset) DO UPDATE SET free = excluded.free,
         locked = excluded.locked, updated_at = excluded.updated_at
       WHERE excluded.updated_at >= funds.updated_at`);
-    this.listStatement = db.prepare<[string], FundRow>(
+    this.listStatement = db.prepare<[string], FundRecordRow>(
       `SELECT ${FUND_COLUMNS} FROM funds WHERE profile_id = ? ORDER BY asset`,
     );
     this.viewStatement = db.prepare<
@@ -78,9 +78,9 @@ export class FundsRepository {
           this.insertStatement.run(
             profileId,
             row.asset,
-            decimalText(row.free, `fund ${row.asset} free`),
-            decimalText(row.locked, `fund ${row.asset} locked`),
-            optionalDecimalText(row.reservedFee, `fund ${row.asset} reservedFee`),
+            checkDecimalText(row.free, `fund ${row.asset} free`),
+            checkDecimalText(row.locked, `fund ${row.asset} locked`),
+            checkOptionalDecimalText(row.reservedFee, `fund ${row.asset} reservedFee`),
             asOf,
           );
         }
@@ -92,8 +92,8 @@ export class FundsRepository {
           this.applyChangeStatement.run(
             profileId,
             change.asset,
-            decimalText(change.free, `balance ${change.asset} free`),
-            decimalText(change.locked, `balance ${change.asset} locked`),
+            checkDecimalText(change.free, `balance ${change.asset} free`),
+            checkDecimalText(change.locked, `balance ${change.asset} locked`),
             at,
           );
         }
@@ -119,7 +119,7 @@ export class FundsRepository {
     this.applyChangesTransaction(profileId, changes, at);
   }
 
-  list(profileId: string): { rows: FundRow[]; asOf: number | null } {
+  list(profileId: string): { rows: FundRecordRow[]; asOf: number | null } {
     const rows = this.listStatement.all(profileId);
     return { rows, asOf: latest(rows) };
   }
@@ -132,7 +132,7 @@ export class FundsRepository {
 
   addSnapshot(profileId: string, snapshot: FundSnapshotInput): void {
     integerMs(snapshot.takenAt, 'snapshot takenAt');
-    decimalText(snapshot.totalValue, 'snapshot totalValue');
+    checkDecimalText(snapshot.totalValue, 'snapshot totalValue');
     this.insertSnapshotStatement.run(
       profileId,
       snapshot.quoteAsset,

@@ -42,7 +42,8 @@
  *
  * Rows are camelCase (types.ts); amounts are decimal strings, times integer ms. Writes that take
  * a list run in one transaction. Bad input throws StoreInputError naming the field. Withdraw
- * `status`: 0 Success, 1 Failed, 2 Pending, 3 Cancelled. Prices are per profile; symbols lowercase.
+ * `status` is the exchange's code (WITHDRAW_STATUS_CODES of shared/market.ts). Prices are per
+ * profile; symbols lowercase.
  */
 import type Database from 'better-sqlite3';
 import { openDatabase, schemaVersion } from './database';

@@ -1,6 +1,7 @@
 /** Orders (open and past) and own trades, with filtered, sorted, paged reads. */
 import type Database from 'better-sqlite3';
 import { Decimal } from 'decimal.js';
+import { formatDecimal } from '../core/decimal';
 import type {
   OrderInput,
   OrderQuery,
@@ -13,11 +14,11 @@ import type {
 } from './types';
 import {
   addTimeRange,
-  decimalText,
+  checkDecimalText,
   direction,
   integer,
   integerMs,
-  optionalDecimalText,
+  checkOptionalDecimalText,
   pageBounds,
   StatementCache,
   StoreInputError,
@@ -53,10 +54,10 @@ function checkOrder(order: OrderInput): Record<string, unknown> {
     side: order.side,
     type: order.type,
     status: order.status,
-    price: decimalText(order.price, `${what} price`),
-    stopPrice: optionalDecimalText(order.stopPrice, `${what} stopPrice`),
-    origQty: decimalText(order.origQty, `${what} origQty`),
-    executedQty: decimalText(order.executedQty, `${what} executedQty`),
+    price: checkDecimalText(order.price, `${what} price`),
+    stopPrice: checkOptionalDecimalText(order.stopPrice, `${what} stopPrice`),
+    origQty: checkDecimalText(order.origQty, `${what} origQty`),
+    executedQty: checkDecimalText(order.executedQty, `${what} executedQty`),
     createdTime: integerMs(order.createdTime, `${what} createdTime`),
     updatedTime: integerMs(order.updatedTime, `${what} updatedTime`),
   };
@@ -73,10 +74,10 @@ function checkTrade(trade: OwnTradeInput): unknown[] {
     trade.symbol,
     trade.orderId,
     trade.side,
-    decimalText(trade.price, `${what} price`),
-    decimalText(trade.qty, `${what} qty`),
-    decimalText(trade.quoteQty, `${what} quoteQty`),
-    decimalText(trade.fee, `${what} fee`),
+    checkDecimalText(trade.price, `${what} price`),
+    checkDecimalText(trade.qty, `${what} qty`),
+    checkDecimalText(trade.quoteQty, `${what} quoteQty`),
+    checkDecimalText(trade.fee, `${what} fee`),
     trade.feeCurrency,
     trade.isBuyerMaker ? 1 : 0,
     integerMs(trade.time, `${what} time`),
@@ -266,7 +267,7 @@ export class OrdersRepository {
     }
     return [...sums.entries()]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([asset, fee]) => ({ asset, fee: fee.toFixed() }));
+      .map(([asset, fee]) => ({ asset, fee: formatDecimal(fee) }));
   }
 
   private tradeFilter(

@@ -4,7 +4,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { KlineClose, PriceRow, TickerEventInput, TickerInput } from './types';
-import { decimalText, integerMs } from './util';
+import { checkDecimalText, integerMs } from './util';
 
 const COLUMNS = 'symbol, last, open, high, low, bid, ask, volume, at';
 
@@ -54,7 +54,7 @@ export class PricesRepository {
             symbol,
             interval,
             integerMs(openTime, `${what} open time`),
-            decimalText(close, `${what} close`),
+            checkDecimalText(close, `${what} close`),
           );
         }
         pruneCloses.run(profileId, symbol, interval, keepFrom);
@@ -145,13 +145,13 @@ function checked(row: PriceRow): PriceRow {
   const what = `price ${row.symbol}`;
   return {
     symbol: row.symbol,
-    last: decimalText(row.last, `${what} last`),
-    open: decimalText(row.open, `${what} open`),
-    high: decimalText(row.high, `${what} high`),
-    low: decimalText(row.low, `${what} low`),
-    bid: decimalText(row.bid, `${what} bid`),
-    ask: decimalText(row.ask, `${what} ask`),
-    volume: decimalText(row.volume, `${what} volume`),
+    last: checkDecimalText(row.last, `${what} last`),
+    open: checkDecimalText(row.open, `${what} open`),
+    high: checkDecimalText(row.high, `${what} high`),
+    low: checkDecimalText(row.low, `${what} low`),
+    bid: checkDecimalText(row.bid, `${what} bid`),
+    ask: checkDecimalText(row.ask, `${what} ask`),
+    volume: checkDecimalText(row.volume, `${what} volume`),
     at: integerMs(row.at, `${what} at`),
   };
 }

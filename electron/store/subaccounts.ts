@@ -10,7 +10,7 @@ import type {
 } from './types';
 import {
   addTimeRange,
-  decimalText,
+  checkDecimalText,
   direction,
   integer,
   integerMs,
@@ -111,10 +111,10 @@ export class SubAccountsRepository {
         throw new StoreInputError(`sub-account ${account.email} appears twice`);
       }
       seen.add(account.email);
-      decimalText(account.portfolio, `sub-account ${account.email} portfolio`);
+      checkDecimalText(account.portfolio, `sub-account ${account.email} portfolio`);
       integerMs(account.created_at, `sub-account ${account.email} created_at`);
       for (const entry of account.balance) {
-        decimalText(entry.balance, `sub-account ${account.email} balance of ${entry.symbol}`);
+        checkDecimalText(entry.balance, `sub-account ${account.email} balance of ${entry.symbol}`);
       }
     }
     this.replaceAccountsTransaction(profileId, accounts, fetchedAt);
@@ -139,7 +139,7 @@ export class SubAccountsRepository {
   upsertTransfers(profileId: string, transfers: readonly SubTransferInput[]): void {
     for (const t of transfers) {
       integer(t.txnId, 'transfer txnId');
-      decimalText(t.qty, `transfer ${t.txnId} qty`);
+      checkDecimalText(t.qty, `transfer ${t.txnId} qty`);
       integerMs(t.time, `transfer ${t.txnId} time`);
     }
     this.upsertTransfersTransaction(profileId, transfers);

@@ -1,10 +1,17 @@
 /**
- * Row types of the SQLite cache: camelCase objects, amounts as decimal strings, times as integer
+ * Row types of the SQLite cache: camelCase objects, amounts as decimal text, times as integer
  * ms. The input types are structural so the exchange client's wire types (electron/exchange/wire.ts)
  * can be passed as they are, and so can hand-built objects in tests.
  */
+import type {
+  DecimalText,
+  NotificationKind,
+  OrderSide,
+  OrderStatus,
+  OrderType,
+} from '../../shared/types';
 
-export type Decimal = string;
+export type { NotificationKind, OrderSide, OrderStatus, OrderType };
 
 // ---------------------------------------------------------------------------------------------
 // Profiles and settings
@@ -35,43 +42,44 @@ export type JsonValue =
 /** The wire's Fund (asset, free, locked, reservedFee?). */
 export interface FundInput {
   asset: string;
-  free: Decimal;
-  locked: Decimal;
-  reservedFee?: Decimal | null;
+  free: DecimalText;
+  locked: DecimalText;
+  reservedFee?: DecimalText | null;
 }
 
-export interface FundRow {
+/** A balance as the cache holds it (the bridge's FundRow adds value and price to it). */
+export interface FundRecordRow {
   asset: string;
-  free: Decimal;
-  locked: Decimal;
-  reservedFee: Decimal | null;
+  free: DecimalText;
+  locked: DecimalText;
+  reservedFee: DecimalText | null;
   updatedAt: number;
 }
 
 /** One balance of an outboundAccountPosition event (a asset, b free, l locked). */
 export interface BalanceChange {
   asset: string;
-  free: Decimal;
-  locked: Decimal;
+  free: DecimalText;
+  locked: DecimalText;
 }
 
 /** A fund joined with the latest price of `<asset><quote>` (lowercase symbol) when one is cached. */
-export interface FundWithPriceRow extends FundRow {
+export interface FundWithPriceRow extends FundRecordRow {
   /** The symbol the price comes from, e.g. 'btcusdt'; null when none is cached. */
   priceSymbol: string | null;
   /** Last price in the quote asset: '1' for the quote asset itself, null when no direct pair. */
-  lastPrice: Decimal | null;
+  lastPrice: DecimalText | null;
   /** Open price of the 24h window (for the 24h change), same rules as lastPrice. */
-  openPrice: Decimal | null;
+  openPrice: DecimalText | null;
   priceAt: number | null;
 }
 
 export interface FundSnapshotInput {
   takenAt: number;
   quoteAsset: string;
-  totalValue: Decimal;
+  totalValue: DecimalText;
   /** Per-asset holdings and values at that moment. */
-  assets: { asset: string; total: Decimal; value: Decimal | null }[];
+  assets: { asset: string; total: DecimalText; value: DecimalText | null }[];
 }
 
 export type FundSnapshotRow = FundSnapshotInput;
@@ -79,45 +87,45 @@ export type FundSnapshotRow = FundSnapshotInput;
 /** The wire's Ticker (REST 24hr ticker). */
 export interface TickerInput {
   symbol: string;
-  openPrice: Decimal;
-  lowPrice: Decimal;
-  highPrice: Decimal;
-  lastPrice: Decimal;
-  volume: Decimal;
-  bidPrice: Decimal;
-  askPrice: Decimal;
+  openPrice: DecimalText;
+  lowPrice: DecimalText;
+  highPrice: DecimalText;
+  lastPrice: DecimalText;
+  volume: DecimalText;
+  bidPrice: DecimalText;
+  askPrice: DecimalText;
   at: number;
 }
 
 /** The wire's all-market ticker stream element (s, c, o, h, l, b, a, q, E). */
 export interface TickerEventInput {
   s: string;
-  c: Decimal;
-  o: Decimal;
-  h: Decimal;
-  l: Decimal;
-  b: Decimal;
-  a: Decimal;
-  q: Decimal;
+  c: DecimalText;
+  o: DecimalText;
+  h: DecimalText;
+  l: DecimalText;
+  b: DecimalText;
+  a: DecimalText;
+  q: DecimalText;
   E: number;
 }
 
 export interface PriceRow {
   symbol: string;
-  last: Decimal;
-  open: Decimal;
-  high: Decimal;
-  low: Decimal;
-  bid: Decimal;
-  ask: Decimal;
-  volume: Decimal;
+  last: DecimalText;
+  open: DecimalText;
+  high: DecimalText;
+  low: DecimalText;
+  bid: DecimalText;
+  ask: DecimalText;
+  volume: DecimalText;
   at: number;
 }
 
 /** A finished candle's close. */
 export interface KlineClose {
   openTime: number;
-  close: Decimal;
+  close: DecimalText;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -131,14 +139,14 @@ export interface WithdrawInput {
   id: string | number;
   partnerTransfer: boolean | string;
   address?: string | null;
-  amount: Decimal;
+  amount: DecimalText;
   createdAt: string | number;
   lastUpdated: string | number;
   coin: string;
   withdrawOrderId?: string | null;
   network?: string | null;
   status: number;
-  transactionFee: Decimal;
+  transactionFee: DecimalText;
   failureInfo?: string | null;
   txId?: string | null;
 }
@@ -148,9 +156,9 @@ export interface WithdrawRow {
   coin: string;
   network: string | null;
   address: string | null;
-  amount: Decimal;
-  transactionFee: Decimal;
-  /** 0 Success, 1 Failed, 2 Pending, 3 Cancelled (docs/exchange-notes.md). */
+  amount: DecimalText;
+  transactionFee: DecimalText;
+  /** The exchange's code, as WITHDRAW_STATUS_CODES (shared/market.ts) reads it. */
   status: number;
   partnerTransfer: boolean;
   withdrawOrderId: string | null;
@@ -226,18 +234,18 @@ export interface CoinRow<T extends CoinInput = CoinInput> {
 export interface SubAccountInput {
   email: string;
   status: string;
-  portfolio: Decimal;
+  portfolio: DecimalText;
   created_at: number;
-  balance: { symbol: string; balance: Decimal }[];
+  balance: { symbol: string; balance: DecimalText }[];
 }
 
 export interface SubAccountRow {
   email: string;
   status: string;
-  portfolio: Decimal;
+  portfolio: DecimalText;
   createdAt: number;
   fetchedAt: number;
-  balances: { asset: string; balance: Decimal }[];
+  balances: { asset: string; balance: DecimalText }[];
 }
 
 /** The wire's SubTransferRecord. */
@@ -246,7 +254,7 @@ export interface SubTransferInput {
   asset: string;
   from: string;
   to: string;
-  qty: Decimal;
+  qty: DecimalText;
   status: string;
   time: number;
 }
@@ -256,7 +264,7 @@ export interface SubTransferRow {
   asset: string;
   fromEmail: string;
   toEmail: string;
-  qty: Decimal;
+  qty: DecimalText;
   status: string;
   time: number;
 }
@@ -275,9 +283,6 @@ export interface SubTransferQuery {
 // ---------------------------------------------------------------------------------------------
 // Orders and own trades
 
-import type { OrderSide, OrderStatus, OrderType } from '../../shared/types';
-export type { OrderSide, OrderStatus, OrderType };
-
 /** The wire's Order. */
 export interface OrderInput {
   id: number;
@@ -286,10 +291,10 @@ export interface OrderInput {
   side: OrderSide;
   type: OrderType;
   status: OrderStatus;
-  price: Decimal;
-  stopPrice?: Decimal | null;
-  origQty: Decimal;
-  executedQty: Decimal;
+  price: DecimalText;
+  stopPrice?: DecimalText | null;
+  origQty: DecimalText;
+  executedQty: DecimalText;
   createdTime: number;
   updatedTime: number;
 }
@@ -301,10 +306,10 @@ export interface OrderRow {
   side: OrderSide;
   type: OrderType;
   status: OrderStatus;
-  price: Decimal;
-  stopPrice: Decimal | null;
-  origQty: Decimal;
-  executedQty: Decimal;
+  price: DecimalText;
+  stopPrice: DecimalText | null;
+  origQty: DecimalText;
+  executedQty: DecimalText;
   createdTime: number;
   updatedTime: number;
 }
@@ -327,10 +332,10 @@ export interface OwnTradeInput {
   symbol: string;
   orderId: number;
   side: OrderSide;
-  price: Decimal;
-  qty: Decimal;
-  quoteQty: Decimal;
-  fee: Decimal;
+  price: DecimalText;
+  qty: DecimalText;
+  quoteQty: DecimalText;
+  fee: DecimalText;
   feeCurrency: string;
   isBuyerMaker: boolean;
   time: number;
@@ -352,8 +357,6 @@ export interface OwnTradeQuery {
 
 // ---------------------------------------------------------------------------------------------
 // Notifications and sync state
-
-export type NotificationKind = 'fill' | 'cancel' | 'balance' | 'transfer' | 'order';
 
 export interface NotificationInput {
   kind: NotificationKind;

@@ -1,4 +1,5 @@
 /** Small helpers shared by the repositories: input checks, paging bounds, LIKE escaping. */
+import { isSignedDecimalText } from '../../shared/decimal';
 
 /** Bad input to a repository (a malformed amount, time or paging argument), named precisely. */
 export class StoreInputError extends Error {
@@ -8,18 +9,16 @@ export class StoreInputError extends Error {
   }
 }
 
-const DECIMAL = /^-?\d+(\.\d+)?$/;
-
-/** Returns `value` when it is a decimal string, else throws naming `what`. */
-export function decimalText(value: unknown, what: string): string {
-  if (typeof value !== 'string' || !DECIMAL.test(value)) {
+/** Returns `value` when it is (signed) decimal text, else throws naming `what`. */
+export function checkDecimalText(value: unknown, what: string): string {
+  if (!isSignedDecimalText(value)) {
     throw new StoreInputError(`${what} must be a decimal string, got ${JSON.stringify(value)}`);
   }
   return value;
 }
 
-export function optionalDecimalText(value: unknown, what: string): string | null {
-  return value === undefined || value === null ? null : decimalText(value, what);
+export function checkOptionalDecimalText(value: unknown, what: string): string | null {
+  return value === undefined || value === null ? null : checkDecimalText(value, what);
 }
 
 export function integer(value: unknown, what: string): number {
@@ -79,7 +78,7 @@ const FRACTION_DIGITS = 18;
  * Fractions beyond 18 digits only affect ties in the order, never the stored amount.
  */
 export function amountSortKey(amount: string, what: string): string {
-  const text = decimalText(amount, what);
+  const text = checkDecimalText(amount, what);
   if (text.startsWith('-')) {
     throw new StoreInputError(`${what} must not be negative, got ${JSON.stringify(amount)}`);
   }

@@ -10,7 +10,7 @@ import {
   amountSortKey,
   booleanLike,
   containsPattern,
-  decimalText,
+  checkDecimalText,
   direction,
   pageBounds,
   StatementCache,
@@ -72,7 +72,7 @@ export function normaliseWithdraw(profileId: string, record: WithdrawInput): Wit
   if (!id) throw new StoreInputError('withdraw record id must not be empty');
   if (!record.coin) throw new StoreInputError(`withdraw ${id}: coin must not be empty`);
   const what = `withdraw ${id}`;
-  const amount = decimalText(record.amount, `${what} amount`);
+  const amount = checkDecimalText(record.amount, `${what} amount`);
   const status = record.status;
   if (!Number.isInteger(status)) {
     throw new StoreInputError(`${what} status must be an integer, got ${JSON.stringify(status)}`);
@@ -85,7 +85,7 @@ export function normaliseWithdraw(profileId: string, record: WithdrawInput): Wit
     address: textOrNull(record.address),
     amount,
     amountKey: amountSortKey(amount, `${what} amount`),
-    transactionFee: decimalText(record.transactionFee, `${what} transactionFee`),
+    transactionFee: checkDecimalText(record.transactionFee, `${what} transactionFee`),
     status,
     partnerTransfer: booleanLike(record.partnerTransfer, `${what} partnerTransfer`) ? 1 : 0,
     withdrawOrderId: textOrNull(record.withdrawOrderId),

@@ -1,6 +1,7 @@
 /** The store-backed CSV export: the view's filters, every matching row (not just one page). */
 import type { Store } from '../store';
-import type { CsvExport, WithdrawStatus } from '../../shared/types';
+import { WITHDRAW_STATUS_CODES, WITHDRAW_STATUSES } from '../../shared/market';
+import type { CsvExport } from '../../shared/types';
 import type { OwnTradeQuery, SubTransferQuery, WithdrawQuery } from '../store/types';
 import { buildCsvExport, type ExportInput, type ExportWithdrawal } from './csv';
 import type { SyncStorePort } from './port';
@@ -8,16 +9,10 @@ import { storePort } from './store-port';
 
 export { toCsv, type CsvDelimiter, type CsvCell } from './csv';
 
-/** 0 Success, 1 Failed, 2 Pending, 3 Cancelled (docs/exchange-notes.md). */
-export const WITHDRAW_STATUS_CODES: Record<WithdrawStatus, number> = {
-  success: 0,
-  failed: 1,
-  pending: 2,
-  cancelled: 3,
-};
-const STATUS_NAMES = new Map(
-  Object.entries(WITHDRAW_STATUS_CODES).map(([name, code]) => [code, name]),
-);
+/** A code this version does not know is written as it came: the export shows what is stored. */
+function statusName(code: number): string {
+  return WITHDRAW_STATUSES.find((status) => WITHDRAW_STATUS_CODES[status] === code) ?? String(code);
+}
 
 const PAGE = 1000;
 
@@ -60,7 +55,7 @@ export function exportCsv(
           port.withdrawals(profileId, { ...query, offset, limit: PAGE }),
         ).map((w): ExportWithdrawal => ({
           ...w,
-          status: STATUS_NAMES.get(w.status) ?? String(w.status),
+          status: statusName(w.status),
         }));
       },
       trades: (i) => {

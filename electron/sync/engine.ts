@@ -10,7 +10,9 @@ import { ExchangeError, type EndpointName, type ExchangeClient, type Order } fro
 import type { Store } from '../store';
 import type { EventName, EventPayloads } from '../../shared/contract';
 import type { BackfillProgress, DataKind, DepositAddressView } from '../../shared/types';
+import { assetKey } from '../../shared/market';
 import { SystemClock, type Clock, type TimerHandle } from '../core/clock';
+import { sameAsset } from '../core/market';
 import { PacingBudget, SyncStoppedError, untilStopped } from './pacing';
 import type { SyncStorePort } from './port';
 import { storePort } from './store-port';
@@ -53,7 +55,7 @@ export interface SyncDeps {
    * together with the client's rateLimits: false.
    */
   pacing?: boolean;
-  /** The user's quote asset for value snapshots (settings are read by app-core). Default 'usdt'. */
+  /** The user's quote asset for value snapshots (api/ reads the settings). Default 'usdt'. */
   quoteAsset?: () => string;
 }
 
@@ -108,7 +110,7 @@ interface JobState {
   running: Promise<void> | null;
 }
 
-/** A deposit address request the cached coin list rules out (app-core maps it to invalid-input). */
+/** A deposit address request the cached coin list rules out (api/ maps it to invalid-input). */
 function inputError(field: string, message: string): ExchangeError {
   return new ExchangeError('invalid-input', message, { field });
 }
@@ -399,7 +401,7 @@ export class SyncEngine {
   // ---- Value snapshots ------------------------------------------------------------------------
 
   private quoteAsset(): string {
-    return (this.deps.quoteAsset?.() ?? 'usdt').toLowerCase();
+    return assetKey(this.deps.quoteAsset?.() ?? 'usdt');
   }
 
   async valueSnapshotNow(): Promise<void> {
@@ -535,7 +537,7 @@ export class SyncEngine {
    * call a minute, and the address is stable), then always served from the store, offline too.
    */
   async depositAddress(coin: string, network: string): Promise<DepositAddressView> {
-    const coinKey = coin.trim().toLowerCase();
+    const coinKey = assetKey(coin.trim());
     const networkKey = network.trim();
     const cached = this.port.depositAddress(this.profileId, coinKey, networkKey);
     if (cached) return this.addressView(cached, true);
@@ -563,7 +565,7 @@ export class SyncEngine {
         );
       }
     }
-    const info = coins.find((c) => c.coin.toLowerCase() === coin);
+    const info = coins.find((c) => sameAsset(c.coin, coin));
     if (!info) throw inputError('coin', `Unknown coin ${coin.toUpperCase()}`);
     const net = info.networkList.find((n) => n.network.toLowerCase() === network.toLowerCase());
     if (!net) {
@@ -603,9 +605,7 @@ export class SyncEngine {
     },
     fromCache: boolean,
   ): DepositAddressView {
-    const info = this.port
-      .coins(this.profileId)
-      .coins.find((c) => c.coin.toLowerCase() === row.coin.toLowerCase());
+    const info = this.port.coins(this.profileId).coins.find((c) => sameAsset(c.coin, row.coin));
     const net = info?.networkList.find((n) => n.network === row.network);
     return {
       coin: row.coin,

@@ -18,7 +18,7 @@ import type {
 } from '../exchange';
 import type {
   DepositAddressRow,
-  FundRow,
+  FundRecordRow,
   FundSnapshotInput,
   FundSnapshotRow,
   JsonValue,
@@ -50,7 +50,7 @@ export interface SyncStorePort {
   state: SyncStatePort;
 
   replaceFunds(profileId: string, funds: Fund[], at: number): void;
-  funds(profileId: string): FundRow[];
+  funds(profileId: string): FundRecordRow[];
 
   replaceTickers(profileId: string, tickers: Ticker[], at: number): void;
   prices(profileId: string): PriceRow[];

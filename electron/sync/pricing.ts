@@ -4,6 +4,8 @@
  * never a JavaScript float.
  */
 import Decimal from 'decimal.js';
+import { assetKey } from '../../shared/market';
+import { parseDecimal } from '../core/decimal';
 
 /** The ticker fields valuation needs (TickerView, the wire Ticker and store rows all have them). */
 export interface PriceTicker {
@@ -35,10 +37,10 @@ export class PriceBook {
   /** One hop: direct pair or inverse pair; null when neither exists or the price is not positive. */
   private hop(from: string, to: string, field: PriceField): PriceHop | null {
     const direct = this.pairs.get(pairKey(from, to));
-    if (direct && new Decimal(direct[field]).gt(0))
+    if (direct && parseDecimal(direct[field], direct.symbol).gt(0))
       return { symbol: direct.symbol, inverse: false };
     const inverse = this.pairs.get(pairKey(to, from));
-    if (inverse && new Decimal(inverse[field]).gt(0))
+    if (inverse && parseDecimal(inverse[field], inverse.symbol).gt(0))
       return { symbol: inverse.symbol, inverse: true };
     return null;
   }
@@ -48,8 +50,8 @@ export class PriceBook {
    * inverse pair, two hops through a bridge asset; null when no path exists.
    */
   path(quote: string, asset: string, field: PriceField = 'lastPrice'): PriceHop[] | null {
-    const from = asset.toLowerCase();
-    const to = quote.toLowerCase();
+    const from = assetKey(asset);
+    const to = assetKey(quote);
     if (from === to) return [];
     const oneHop = this.hop(from, to, field);
     if (oneHop) return [oneHop];
@@ -69,7 +71,7 @@ export class PriceBook {
     if (!hops) return null;
     return priceAlong(hops, (symbol) => {
       const ticker = this.bySymbol.get(symbol);
-      return ticker ? new Decimal(ticker[field]) : null;
+      return ticker ? parseDecimal(ticker[field], symbol) : null;
     });
   }
 }
@@ -95,7 +97,7 @@ export function priceAlong(
 }
 
 function pairKey(base: string, quote: string): string {
-  return `${base.toLowerCase()}/${quote.toLowerCase()}`;
+  return `${assetKey(base)}/${assetKey(quote)}`;
 }
 
 /** Price of `asset` in `quote`: direct pair, inverse pair, or through a bridge asset (usdt, btc). */
@@ -106,12 +108,4 @@ export function priceIn(
   field: PriceField = 'lastPrice',
 ): Decimal | null {
   return new PriceBook(tickers).price(quote, asset, field);
-}
-
-/** Decimal to a plain string (never exponent notation), trailing zeros removed. */
-export function decimalText(value: Decimal, places?: number): string {
-  const rounded =
-    places === undefined ? value : value.toDecimalPlaces(places, Decimal.ROUND_HALF_UP);
-  const text = rounded.toFixed();
-  return text.includes('.') ? text.replace(/\.?0+$/, '') : text;
 }

@@ -4,6 +4,7 @@
  * newest own-trade id across all symbols): they live in sync_state under the keys below, written
  * in the same transaction as the step's rows.
  */
+import { assetKey } from '../../shared/market';
 import type { AccountInfo, CoinInfo } from '../exchange';
 import type { Store } from '../store';
 import type { JsonValue } from '../store/types';
@@ -59,8 +60,8 @@ function createPort(store: Store): SyncStorePort {
       if (known?.baseAsset === entry.baseAsset && known.quoteAsset === entry.quoteAsset) continue;
       merged.set(entry.symbol, {
         symbol: entry.symbol,
-        baseAsset: entry.baseAsset.toLowerCase(),
-        quoteAsset: entry.quoteAsset.toLowerCase(),
+        baseAsset: assetKey(entry.baseAsset),
+        quoteAsset: assetKey(entry.quoteAsset),
       });
       added = true;
     }

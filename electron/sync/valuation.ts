@@ -4,7 +4,9 @@
  * past prices" from klines for the time before the first snapshot). decimal.js only.
  */
 import Decimal from 'decimal.js';
-import type { ExchangeClient, Kline, KlineInterval } from '../exchange';
+import { assetKey, KLINE_INTERVAL_MS, type KlineInterval } from '../../shared/market';
+import { formatDecimal, parseDecimal } from '../core/decimal';
+import type { ExchangeClient, Kline } from '../exchange';
 import type { KlineClose, Store } from '../store';
 import type {
   FundsView,
@@ -14,7 +16,7 @@ import type {
   ValuePoint,
 } from '../../shared/types';
 import type { SyncStorePort } from './port';
-import { decimalText, PriceBook, priceAlong, type PriceTicker } from './pricing';
+import { PriceBook, priceAlong, type PriceTicker } from './pricing';
 import { storePort } from './store-port';
 
 export { priceIn, PriceBook, type PriceTicker } from './pricing';
@@ -39,7 +41,7 @@ export function priceTickers(
   extraAssets: Iterable<string> = [],
 ): PriceTicker[] {
   const known = new Map(port.symbolAssets(profileId).map((s) => [s.symbol, s]));
-  const assets = new Set<string>([...extraAssets].map((a) => a.toLowerCase()));
+  const assets = new Set<string>([...extraAssets].map(assetKey));
   for (const s of known.values()) {
     assets.add(s.baseAsset);
     assets.add(s.quoteAsset);
@@ -93,7 +95,7 @@ function valueFunds(port: SyncStorePort, profileId: string, quoteAsset: string):
     free: fund.free,
     locked: fund.locked,
     reservedFee: fund.reservedFee,
-    total: new Decimal(fund.free).plus(fund.locked),
+    total: parseDecimal(fund.free, `${fund.asset} free`).plus(fund.locked),
     price: book.price(quoteAsset, fund.asset, 'lastPrice'),
     openPrice: book.price(quoteAsset, fund.asset, 'openPrice'),
     updatedAt: fund.updatedAt,
@@ -130,15 +132,15 @@ export function portfolioSummary(
   valued.sort((a, b) => b.value.comparedTo(a.value) || a.asset.localeCompare(b.asset));
   return {
     quoteAsset,
-    totalValue: decimalText(total, VALUE_PLACES),
-    change24hValue: decimalText(change, VALUE_PLACES),
+    totalValue: formatDecimal(total, VALUE_PLACES),
+    change24hValue: formatDecimal(change, VALUE_PLACES),
     change24hPercent: openTotal.isZero()
       ? '0'
-      : decimalText(change.div(openTotal).mul(100), PERCENT_PLACES),
+      : formatDecimal(change.div(openTotal).mul(100), PERCENT_PLACES),
     allocation: valued.map(({ asset, value }) => ({
       asset,
-      value: decimalText(value, VALUE_PLACES),
-      share: total.isZero() ? '0' : decimalText(value.div(total), SHARE_PLACES),
+      value: formatDecimal(value, VALUE_PLACES),
+      share: total.isZero() ? '0' : formatDecimal(value.div(total), SHARE_PLACES),
     })),
     unpriced: unpriced.sort(),
     asOf: newestUpdate(funds),
@@ -160,9 +162,9 @@ export function fundsView(
       free: fund.free,
       locked: fund.locked,
       reservedFee: fund.reservedFee,
-      total: decimalText(fund.total),
-      price: fund.price ? decimalText(fund.price, VALUE_PLACES) : null,
-      value: fund.price ? decimalText(fund.total.mul(fund.price), VALUE_PLACES) : null,
+      total: formatDecimal(fund.total),
+      price: fund.price ? formatDecimal(fund.price, VALUE_PLACES) : null,
+      value: fund.price ? formatDecimal(fund.total.mul(fund.price), VALUE_PLACES) : null,
     })),
     asOf,
     stale: asOf === null || now - asOf > 2 * FUNDS_FRESHNESS_MS,
@@ -183,26 +185,23 @@ export function takeValueSnapshot(
   port.addSnapshot(profileId, {
     takenAt: now,
     quoteAsset,
-    totalValue: decimalText(total, VALUE_PLACES),
+    totalValue: formatDecimal(total, VALUE_PLACES),
     assets: funds.map((fund) => ({
       asset: fund.asset,
-      total: decimalText(fund.total),
-      value: fund.price ? decimalText(fund.total.mul(fund.price), VALUE_PLACES) : null,
+      total: formatDecimal(fund.total),
+      value: fund.price ? formatDecimal(fund.total.mul(fund.price), VALUE_PLACES) : null,
     })),
   });
 }
 
 const DAY_MS = 86_400_000;
 /** The span each range shows and the kline interval that draws it in a few hundred points. */
-export const HISTORY_RANGES: Record<
-  HistoryRange,
-  { spanMs: number; interval: KlineInterval; stepMs: number }
-> = {
-  day: { spanMs: DAY_MS, interval: '15m', stepMs: 15 * 60_000 },
-  week: { spanMs: 7 * DAY_MS, interval: '1h', stepMs: 3_600_000 },
-  month: { spanMs: 30 * DAY_MS, interval: '4h', stepMs: 4 * 3_600_000 },
-  year: { spanMs: 365 * DAY_MS, interval: '1d', stepMs: DAY_MS },
-  all: { spanMs: 5 * 365 * DAY_MS, interval: '1w', stepMs: 7 * DAY_MS },
+export const HISTORY_RANGES: Record<HistoryRange, { spanMs: number; interval: KlineInterval }> = {
+  day: { spanMs: DAY_MS, interval: '15m' },
+  week: { spanMs: 7 * DAY_MS, interval: '1h' },
+  month: { spanMs: 30 * DAY_MS, interval: '4h' },
+  year: { spanMs: 365 * DAY_MS, interval: '1d' },
+  all: { spanMs: 5 * 365 * DAY_MS, interval: '1w' },
 };
 const MAX_KLINES = 2000;
 
@@ -215,7 +214,8 @@ export async function portfolioHistory(
   now: number = Date.now(),
 ): Promise<PortfolioHistory> {
   const port = portOf(store);
-  const { spanMs, interval, stepMs } = HISTORY_RANGES[range];
+  const { spanMs, interval } = HISTORY_RANGES[range];
+  const stepMs = KLINE_INTERVAL_MS[interval];
   const from = now - spanMs;
   const snapshots = port.snapshots(profileId, quoteAsset, range === 'all' ? 0 : from, now);
   const points: ValuePoint[] = snapshots.map((s) => ({
@@ -256,7 +256,7 @@ async function holdingsAtPastPrices(
 ): Promise<ValuePoint[]> {
   const holdings = port
     .funds(profileId)
-    .map((f) => ({ asset: f.asset, total: new Decimal(f.free).plus(f.locked) }))
+    .map((f) => ({ asset: f.asset, total: parseDecimal(f.free, `${f.asset} free`).plus(f.locked) }))
     .filter((f) => !f.total.isZero());
   if (holdings.length === 0) return [];
   const book = new PriceBook(
@@ -269,7 +269,10 @@ async function holdingsAtPastPrices(
   const closes = new Map<string, Map<number, Decimal>>();
   for (const symbol of symbols) {
     const series = await finishedCloses(port, client, profileId, symbol, window);
-    closes.set(symbol, new Map(series.map((c) => [c.openTime, new Decimal(c.close)])));
+    closes.set(
+      symbol,
+      new Map(series.map((c) => [c.openTime, parseDecimal(c.close, `${symbol} close`)])),
+    );
   }
   const times = [...new Set([...closes.values()].flatMap((m) => [...m.keys()]))].sort(
     (a, b) => a - b,
@@ -298,7 +301,7 @@ async function holdingsAtPastPrices(
     }
     // A point before every pair has a candle would understate the value; it is left out.
     if (complete)
-      points.push({ time, value: decimalText(total, VALUE_PLACES), source: 'backfill' });
+      points.push({ time, value: formatDecimal(total, VALUE_PLACES), source: 'backfill' });
   }
   return points;
 }
