@@ -4,15 +4,18 @@ export {
   withdrawWindows,
   type ExchangeClientOptions,
   type NewOrder,
+  type WithdrawWindowReport,
 } from './client';
 export { ExchangeError, type ExchangeErrorKind } from './errors';
+export type { InputOf } from './inputs';
 export { ENDPOINT_LIMITS, RateLimiter, type EndpointName } from './limits';
 export { sign } from './sign';
 export {
   StreamClient,
   PRIVATE_STREAMS,
   type StreamClientOptions,
-  type StreamState,
   type StreamTiming,
 } from './stream';
+export { isLoopbackHost } from './urls';
 export * from './wire';
+export { parseWireFast } from './wire-fast';

@@ -10,7 +10,8 @@ import type { z } from 'zod';
 import { errorFromResponse, ExchangeError, TIMESTAMP_ERROR_CODE } from './errors';
 import type { EndpointName, RateLimiter } from './limits';
 import { encodeParams, signerFor } from './sign';
-import { parseWire, serverTimeSchema } from './wire';
+import { serverTimeSchema } from './wire';
+import { parseWireFast } from './wire-fast';
 
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 export type Security = 'NONE' | 'MARKET_DATA' | 'SIGNED';
@@ -21,7 +22,7 @@ export interface EndpointSpec {
   security: Security;
 }
 
-export const ENDPOINTS: Readonly<Record<EndpointName, EndpointSpec>> = {
+export const ENDPOINTS = {
   ping: { method: 'GET', path: '/sapi/v1/ping', security: 'NONE' },
   systemStatus: { method: 'GET', path: '/sapi/v1/systemStatus', security: 'NONE' },
   time: { method: 'GET', path: '/sapi/v1/time', security: 'NONE' },
@@ -57,7 +58,12 @@ export const ENDPOINTS: Readonly<Record<EndpointName, EndpointSpec>> = {
   },
   subAccounts: { method: 'GET', path: '/sapi/v1/sub_account/accounts', security: 'SIGNED' },
   createAuthToken: { method: 'POST', path: '/sapi/v1/create_auth_token', security: 'SIGNED' },
-};
+} as const satisfies Readonly<Record<EndpointName, EndpointSpec>>;
+
+/** The endpoints called with HTTP method `M`. */
+export type EndpointWith<M extends HttpMethod> = {
+  [E in EndpointName]: (typeof ENDPOINTS)[E]['method'] extends M ? E : never;
+}[EndpointName];
 
 /** The WireError label of each endpoint's response, built once instead of per call. */
 const RESPONSE_LABELS = Object.fromEntries(
@@ -180,7 +186,7 @@ export class RestTransport {
       const before = this.options.now();
       const body = await this.send('time', spec, '', '', false);
       const after = this.options.now();
-      const { serverTime } = parseWire(serverTimeSchema, body, RESPONSE_LABELS.time);
+      const { serverTime } = parseWireFast(serverTimeSchema, body, RESPONSE_LABELS.time);
       this.offset = Math.round(serverTime - (before + after) / 2);
       this.lastRoundTripMs = after - before;
       this.offsetMeasuredAt = after;
@@ -267,7 +273,7 @@ export class RestTransport {
     }
     // Parsed here rather than by the caller: one async step less per request, and the token is
     // already back with the limiter (parsing a long list must not hold it).
-    return parseWire(schema, body, RESPONSE_LABELS[endpoint]);
+    return parseWireFast(schema, body, RESPONSE_LABELS[endpoint]);
   }
 
   private async send(

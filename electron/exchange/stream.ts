@@ -15,18 +15,18 @@
 import { EventEmitter } from 'node:events';
 import WebSocket from 'ws';
 import { ExchangeError } from './errors';
+import type { ConnectionState } from '../../shared/types';
+import { PRIVATE_STREAMS } from '../../shared/market';
+import { assertExchangeUrl } from './urls';
 import {
   accountPositionEventSchema,
   depthEventSchema,
-  fastCheckFor,
   klineEventSchema,
   orderUpdateEventSchema,
   ownTradeEventSchema,
-  parseWireSlow,
+  parseWire,
   tickersPayloadSchema,
   tradesPayloadSchema,
-  UNSURE,
-  type FastCheck,
   type AccountPositionEvent,
   type DepthEvent,
   type KlineEvent,
@@ -35,14 +35,9 @@ import {
   type TickerEvent,
   type TradesPayload,
 } from './wire';
+import { fastCheckFor, UNSURE, type FastCheck } from './wire-fast';
 
-export type StreamState = 'connecting' | 'live' | 'reconnecting' | 'offline';
-
-export const PRIVATE_STREAMS: ReadonlySet<string> = new Set([
-  'outboundAccountPosition',
-  'orderUpdate',
-  'ownTrade',
-]);
+export { PRIVATE_STREAMS };
 
 export interface StreamTiming {
   /** JSON ping cadence (keeps the 30-minute connection alive). */
@@ -138,6 +133,7 @@ const FAST_CHECK_BY_KIND: Readonly<Record<StreamKind, FastCheck | undefined>> = 
 };
 
 export interface StreamClientOptions {
+  /** wss:, or plain ws: to this machine only (127.0.0.0/8, ::1, localhost). */
   streamUrl: string;
   authKeyProvider?: () => Promise<{ auth_key: string; timeout_duration: number }>;
   now?: () => number;
@@ -182,7 +178,7 @@ export function decodeDataMessage(
   let payload = check === undefined ? UNSURE : check(message.data);
   // Only a payload the precompiled check cannot vouch for pays for zod (and for the label).
   if (payload === UNSURE) {
-    payload = parseWireSlow(SCHEMA_BY_KIND[kind], message.data, `${stream} payload`);
+    payload = parseWire(SCHEMA_BY_KIND[kind], message.data, `${stream} payload`);
   }
   emit(kind, payload, stream);
   return true;
@@ -383,7 +379,7 @@ export class StreamClient extends EventEmitter {
     this.dispatch(kind, payload, stream);
   private nextId = 1;
   private nextConnectionIndex = 0;
-  private state: StreamState = 'offline';
+  private state: ConnectionState = 'offline';
   private closed = false;
   private token: { key: string; expiresAt: number } | undefined;
   private tokenRequest: Promise<string> | undefined;
@@ -395,6 +391,7 @@ export class StreamClient extends EventEmitter {
 
   constructor(options: StreamClientOptions) {
     super();
+    assertExchangeUrl(options.streamUrl, 'stream', 'streamUrl');
     this.streamUrl = options.streamUrl;
     this.authKeyProvider = options.authKeyProvider;
     this.now = options.now ?? Date.now;
@@ -404,7 +401,7 @@ export class StreamClient extends EventEmitter {
     this.setMaxListeners(100);
   }
 
-  override on(event: 'state', fn: (s: StreamState) => void): this;
+  override on(event: 'state', fn: (s: ConnectionState) => void): this;
   override on(event: 'trades', fn: (p: TradesPayload, stream: string) => void): this;
   override on(event: 'tickers', fn: (p: TickerEvent[]) => void): this;
   override on(event: 'kline', fn: (p: KlineEvent, stream: string) => void): this;
@@ -418,7 +415,7 @@ export class StreamClient extends EventEmitter {
     return super.on(event, fn as (...args: unknown[]) => void);
   }
 
-  get connectionState(): StreamState {
+  get connectionState(): ConnectionState {
     return this.state;
   }
 
@@ -857,7 +854,7 @@ export class StreamClient extends EventEmitter {
     for (const waiter of list) waiter.reject(error);
   }
 
-  private setState(next: StreamState): void {
+  private setState(next: ConnectionState): void {
     if (next === this.state) return;
     const previous = this.state;
     this.state = next;

@@ -4,42 +4,37 @@
  *
  * Policy: accept what a reasonable deployment sends (extra fields pass through, the documented
  * sample variants are normalised: partnerTransfer "true"/"false" -> boolean, side bid/ask ->
- * buy/sell), and reject what would corrupt the cache (a missing id, a non-numeric amount) with an
- * error that names the field.
+ * buy/sell, amounts as JSON numbers -> decimal text), and reject what would corrupt the cache (a
+ * missing id, a non-numeric amount) with an error that names the field.
+ *
+ * These schemas are the one definition of what is accepted. The hot paths (every REST answer,
+ * every stream message) parse through wire-fast.ts, which compiles checks from them that give the
+ * same answers as zod, proven by a property test over every schema exported here.
  */
+import Decimal from 'decimal.js';
 import { z } from 'zod';
+import { isSignedDecimalText } from '../../shared/decimal';
+import { KLINE_INTERVALS, type KlineInterval } from '../../shared/market';
+import { formatDecimal } from '../core/decimal';
+
+export type { KlineInterval };
 
 /**
- * A decimal amount as the exchange sends it: digits, optional leading minus and fraction
- * (/^-?\d+(\.\d+)?$/). Scanned by hand: it runs for every amount of every stream message, and the
- * scan is cheaper than a regular expression call on such short strings.
+ * The exact decimal text of a JSON number: its shortest round-trip digits, never in exponent form
+ * (1e-7 -> "0.0000001"). A number that is not finite has no decimal text: undefined.
  */
-export function isDecimalString(value: unknown): value is string {
-  if (typeof value !== 'string') return false;
-  const end = value.length;
-  let i = end > 0 && value.charCodeAt(0) === 45 /* - */ ? 1 : 0;
-  const intStart = i;
-  while (i < end && isDigit(value.charCodeAt(i))) i++;
-  if (i === intStart) return false;
-  if (i === end) return true;
-  if (value.charCodeAt(i) !== 46 /* . */) return false;
-  const fracStart = ++i;
-  while (i < end && isDigit(value.charCodeAt(i))) i++;
-  return i === end && i > fracStart;
-}
-
-function isDigit(code: number): boolean {
-  return code >= 48 && code <= 57;
+export function decimalTextOfNumber(value: number): string | undefined {
+  return Number.isFinite(value) ? formatDecimal(new Decimal(value)) : undefined;
 }
 
 /**
- * Decimal strings stay strings. A JSON number is accepted only when its plain rendering is an exact
- * decimal (no exponent), since a deployment that sends numbers has already lost nothing more than
- * JSON itself does; "abc", "", NaN or exponent forms are rejected.
+ * An amount as the exchange sends it, always yielded as decimal text (an optional leading minus,
+ * digits, an optional fraction). Text must already be decimal text: "abc", "", "1e5" are
+ * rejected. A JSON number is taken at its exact value (the interface sends klines as numbers).
  */
 export const decimal = z.union([z.string(), z.number()]).transform((value, ctx) => {
-  const text = typeof value === 'number' ? String(value) : value;
-  if (!isDecimalString(text)) {
+  const text = typeof value === 'number' ? decimalTextOfNumber(value) : value;
+  if (text === undefined || !isSignedDecimalText(text)) {
     ctx.addIssue({
       code: 'custom',
       message: `expected a decimal string, got ${JSON.stringify(value)}`,
@@ -51,7 +46,7 @@ export const decimal = z.union([z.string(), z.number()]).transform((value, ctx) 
 
 const integer = z.number().int();
 /** Some deployments send ids/timestamps as numeric strings; accept them when they are integers. */
-const intLike = z.union([integer, z.string().regex(/^-?\d+$/)]).transform((v) => Number(v));
+export const intLike = z.union([integer, z.string().regex(/^-?\d+$/)]).transform((v) => Number(v));
 
 /** side: buy/sell, also bid/ask as some samples show. */
 export const side = z
@@ -62,26 +57,13 @@ export const side = z
   });
 
 /** boolean, also "true"/"false" as one sample shows. */
-const boolLike = z
+export const boolLike = z
   .union([z.boolean(), z.enum(['true', 'false', 'TRUE', 'FALSE', 'True', 'False'])])
   .transform((v) => (typeof v === 'boolean' ? v : v.toLowerCase() === 'true'));
 
 export const orderStatus = z.enum(['idle', 'wait', 'done', 'cancel']);
 export const orderType = z.enum(['limit', 'stop_limit']);
-export const klineInterval = z.enum([
-  '1m',
-  '5m',
-  '15m',
-  '30m',
-  '1h',
-  '2h',
-  '4h',
-  '6h',
-  '12h',
-  '1d',
-  '1w',
-]);
-export type KlineInterval = z.infer<typeof klineInterval>;
+export const klineInterval = z.enum(KLINE_INTERVALS);
 export type OrderStatus = z.infer<typeof orderStatus>;
 export type OrderType = z.infer<typeof orderType>;
 export type Side = 'buy' | 'sell';
@@ -138,7 +120,10 @@ export const tickerSchema = z.looseObject({
 });
 export type Ticker = z.infer<typeof tickerSchema>;
 
-/** [start time, open, high, low, close, base volume]; prices normalised to decimal strings. */
+/**
+ * [start time, open, high, low, close, base volume]. The interface sends six JSON numbers; some
+ * deployments send the amounts as strings. Either way the amounts come out as decimal text.
+ */
 export const klineSchema = z
   .tuple([intLike, decimal, decimal, decimal, decimal, decimal])
   .rest(z.unknown());
@@ -242,7 +227,7 @@ const dateTimeText = z
   .regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/, 'expected YYYY-MM-DD HH:MM:SS');
 
 /** Withdraw ids are strings; a deployment that sends integers gets them as strings too. */
-const withdrawId = z.union([z.string().min(1), integer]).transform((v) => String(v));
+export const withdrawId = z.union([z.string().min(1), integer]).transform((v) => String(v));
 
 export const withdrawRecordSchema = z.looseObject({
   id: withdrawId,
@@ -305,7 +290,21 @@ export const authTokenSchema = z.looseObject({
 });
 export type AuthToken = z.infer<typeof authTokenSchema>;
 
+/** The body of an error answer: REST errors and stream error replies share it. */
 export const errorBodySchema = z.looseObject({ code: intLike, message: z.string() });
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+/** The list answers, built once (building zod schemas per call is measurable on hot paths). */
+export const coinInfoListSchema = z.array(coinInfoSchema);
+export const fundListSchema = z.array(fundSchema);
+export const klineListSchema = z.array(klineSchema);
+export const orderListSchema = z.array(orderSchema);
+export const ownTradeListSchema = z.array(ownTradeSchema);
+export const publicTradeListSchema = z.array(publicTradeSchema);
+export const subAccountRecordListSchema = z.array(subAccountRecordSchema);
+export const subTransferRecordListSchema = z.array(subTransferRecordSchema);
+export const tickerListSchema = z.array(tickerSchema);
+export const withdrawRecordListSchema = z.array(withdrawRecordSchema);
 
 // ---------------------------------------------------------------------------------------------
 // Stream payloads
@@ -415,7 +414,7 @@ export const controlMessageSchema = z.looseObject({
 });
 export type ControlMessage = z.infer<typeof controlMessageSchema>;
 
-export const streamErrorDataSchema = z.looseObject({ code: intLike, message: z.string() });
+export const streamErrorDataSchema = errorBodySchema;
 
 // ---------------------------------------------------------------------------------------------
 // Parsing with a clear error
@@ -431,26 +430,8 @@ export class WireError extends Error {
   }
 }
 
-/**
- * Parses `value` with `schema`; on failure throws a WireError naming the first bad field. Values in
- * the shape the exchange normally sends pass through the schema's precompiled check (see
- * fastCheckFor); anything else, invalid input included, goes through zod itself.
- */
+/** Parses `value` with `schema`; on failure throws a WireError naming the first bad field. */
 export function parseWire<S extends z.ZodType>(
-  schema: S,
-  value: unknown,
-  what: string,
-): z.output<S> {
-  const fast = fastCheckFor(schema);
-  if (fast !== undefined) {
-    const checked = fast(value);
-    if (checked !== UNSURE) return checked as z.output<S>;
-  }
-  return parseWireSlow(schema, value, what);
-}
-
-/** The zod path of parseWire, for callers that already tried the fast check. */
-export function parseWireSlow<S extends z.ZodType>(
   schema: S,
   value: unknown,
   what: string,
@@ -466,292 +447,6 @@ export function parseWireSlow<S extends z.ZodType>(
       ? 'is missing'
       : `${issue?.message ?? 'is invalid'} (got ${JSON.stringify(received)?.slice(0, 60)})`;
   throw new WireError(what, field, detail);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Precompiled checks. zod walks a schema generically (a context, an issue list and a result per
-// field, a fresh copy of every object), which costs more than the JSON.parse before it on a small
-// payload. The check compiled here from the same schema accepts only values that zod would accept
-// and returns what zod would return (objects and arrays are normalised in place, which is safe on
-// a value fresh from JSON.parse, and extra keys pass as in a loose object). Whatever it cannot
-// vouch for (an invalid value, a rare variant such as a numeric string id, a schema part it does
-// not know) gives UNSURE, and zod then decides and words the error. So the schemas stay the one
-// definition of what is accepted; the checks only make the common case cheap.
-
-/** A fast check's answer for a value it cannot vouch for. */
-export const UNSURE: unique symbol = Symbol('unsure');
-/** Returns the parsed (possibly normalised in place) value, or UNSURE. */
-export type FastCheck = (value: unknown) => unknown;
-
-const sideCheck: FastCheck = (v) => {
-  switch (v) {
-    case 'buy':
-    case 'bid':
-    case 'BUY':
-    case 'BID':
-      return 'buy';
-    case 'sell':
-    case 'ask':
-    case 'SELL':
-    case 'ASK':
-      return 'sell';
-    default:
-      return UNSURE;
-  }
-};
-
-const boolCheck: FastCheck = (v) => {
-  if (typeof v === 'boolean') return v;
-  // The string forms boolLike takes, with the same result.
-  switch (v) {
-    case 'true':
-    case 'TRUE':
-    case 'True':
-      return true;
-    case 'false':
-    case 'FALSE':
-    case 'False':
-      return false;
-    default:
-      return UNSURE;
-  }
-};
-
-const safeIntCheck: FastCheck = (v) => (Number.isSafeInteger(v) ? v : UNSURE);
-const decimalTextCheck: FastCheck = (v) => (isDecimalString(v) ? v : UNSURE);
-const nonEmptyTextCheck: FastCheck = (v) => (typeof v === 'string' && v.length > 0 ? v : UNSURE);
-
-/**
- * The schema parts with a transform, which the compiler cannot see into: each with a check for
- * its common input. The other forms they accept (a number as decimal, a numeric string as
- * integer, an integer withdraw id) are left to zod. A transform missing here makes the compiler
- * give up on every schema that contains it: slower, never wrong.
- */
-const LEAF_CHECKS = new Map<z.ZodType, FastCheck>([
-  [decimal, decimalTextCheck],
-  [intLike, safeIntCheck],
-  [side, sideCheck],
-  [boolLike, boolCheck],
-  [withdrawId, nonEmptyTextCheck],
-]);
-
-/** Loosely typed view of the zod definitions the compiler reads. */
-interface Def {
-  type: string;
-  checks?: { _zod: { def: Record<string, unknown> } }[];
-  shape?: Record<string, z.ZodType>;
-  catchall?: z.ZodType;
-  element?: z.ZodType;
-  items?: z.ZodType[];
-  rest?: z.ZodType | null;
-  innerType?: z.ZodType;
-  entries?: Record<string, unknown>;
-  values?: unknown[];
-  defaultValue?: unknown;
-}
-
-const defOf = (schema: z.ZodType): Def => schema._zod.def as unknown as Def;
-
-/** How an object field may be absent: not at all, left out, or filled with a default. */
-type Presence = { kind: 'required' } | { kind: 'optional' } | { kind: 'default'; value: unknown };
-const required: Presence = { kind: 'required' };
-
-function compileField(schema: z.ZodType): { check: FastCheck; presence: Presence } | undefined {
-  const def = defOf(schema);
-  if (LEAF_CHECKS.has(schema)) return { check: LEAF_CHECKS.get(schema)!, presence: required };
-  if (def.type === 'optional' && def.innerType && !def.checks?.length) {
-    const check = compile(def.innerType);
-    return check && { check, presence: { kind: 'optional' } };
-  }
-  if (def.type === 'default' && def.innerType && !def.checks?.length) {
-    const value = def.defaultValue;
-    // A default object would have to be a fresh copy each time; none of the schemas has one.
-    if (typeof value === 'object' && value !== null) return undefined;
-    const inner = defOf(def.innerType);
-    const check = compile(inner.type === 'optional' ? inner.innerType! : def.innerType);
-    return check && { check, presence: { kind: 'default', value } };
-  }
-  const check = compile(schema);
-  return check && { check, presence: required };
-}
-
-function compileString(def: Def): FastCheck | undefined {
-  let min = 0;
-  let max = Infinity;
-  const patterns: RegExp[] = [];
-  for (const c of def.checks ?? []) {
-    const check = c._zod.def;
-    if (check.check === 'min_length') min = Math.max(min, check.minimum as number);
-    else if (check.check === 'max_length') max = Math.min(max, check.maximum as number);
-    else if (check.check === 'string_format' && check.format === 'regex') {
-      patterns.push(check.pattern as RegExp);
-    } else return undefined;
-  }
-  if (patterns.some((p) => p.global || p.sticky)) return undefined;
-  return (v) => {
-    if (typeof v !== 'string' || v.length < min || v.length > max) return UNSURE;
-    for (const p of patterns) if (!p.test(v)) return UNSURE;
-    return v;
-  };
-}
-
-/**
- * Turns generated code into a check. Objects, arrays and tuples get code of their own rather than
- * one shared loop over field checks: a shared loop's call site sees every field's check and is
- * megamorphic, which measured several times slower than the straight-line code. The code only
- * ever contains key names from the schemas above (as JSON string literals), never input. Where
- * code generation is not allowed the schema simply has no fast check and zod does the work.
- */
-function generate(args: Record<string, unknown>, body: string): FastCheck | undefined {
-  const names = Object.keys(args);
-  try {
-    const factory = new Function(
-      ...names,
-      `'use strict';\nreturn function check(v) {\n${body}\n};`,
-    ) as (...values: unknown[]) => FastCheck;
-    return factory(...names.map((name) => args[name]));
-  } catch {
-    return undefined;
-  }
-}
-
-/** Code that runs check `fn` on `x` and either fails with UNSURE or writes a changed value. */
-const checkCode = (fn: string, target: string) =>
-  `o = ${fn}(x); if (o === UNSURE) return UNSURE; if (o !== x) ${target} = o;`;
-
-function compileObject(def: Def): FastCheck | undefined {
-  // Only loose objects: a stripping or strict object would not return the input's extra keys.
-  if (!def.shape || !def.catchall || defOf(def.catchall).type !== 'unknown') return undefined;
-  const args: Record<string, unknown> = { UNSURE, hasOwn: Object.hasOwn };
-  const lines = [
-    // zod leaves __proto__ out of its copy; checking in place cannot.
-    `if (typeof v !== 'object' || v === null || Array.isArray(v) || hasOwn(v, '__proto__')) return UNSURE;`,
-    'let x, o;',
-  ];
-  for (const [index, key] of Object.keys(def.shape).entries()) {
-    if (key === '__proto__') return undefined;
-    const field = compileField(def.shape[key]!);
-    if (!field) return undefined;
-    const fn = `c${index}`;
-    args[fn] = field.check;
-    const target = `v[${JSON.stringify(key)}]`;
-    lines.push(`x = ${target};`);
-    switch (field.presence.kind) {
-      case 'required':
-        lines.push(`if (x === undefined) return UNSURE;`, checkCode(fn, target));
-        break;
-      case 'optional':
-        lines.push(`if (x !== undefined) { ${checkCode(fn, target)} }`);
-        break;
-      case 'default':
-        args[`d${index}`] = field.presence.value;
-        lines.push(`if (x === undefined) ${target} = d${index}; else { ${checkCode(fn, target)} }`);
-        break;
-    }
-  }
-  lines.push('return v;');
-  return generate(args, lines.join('\n'));
-}
-
-function compileArray(def: Def): FastCheck | undefined {
-  const element = def.element && compile(def.element);
-  if (!element) return undefined;
-  return generate(
-    { UNSURE, element },
-    `if (!Array.isArray(v)) return UNSURE;
-let x, o;
-for (let i = 0; i < v.length; i++) { x = v[i]; ${checkCode('element', 'v[i]')} }
-return v;`,
-  );
-}
-
-function compileTuple(def: Def): FastCheck | undefined {
-  if (!def.items) return undefined;
-  const restAny = !!def.rest && defOf(def.rest).type === 'unknown';
-  if (def.rest && !restAny) return undefined;
-  const count = def.items.length;
-  const args: Record<string, unknown> = { UNSURE };
-  const lines = [
-    `if (!Array.isArray(v) || v.length < ${count}${restAny ? '' : ` || v.length > ${count}`}) return UNSURE;`,
-    'let x, o;',
-  ];
-  for (const [index, item] of def.items.entries()) {
-    const check = defOf(item).type === 'optional' ? undefined : compile(item);
-    if (!check) return undefined;
-    args[`c${index}`] = check;
-    lines.push(`x = v[${index}];`, checkCode(`c${index}`, `v[${index}]`));
-  }
-  lines.push('return v;');
-  return generate(args, lines.join('\n'));
-}
-
-/** Builds the check for a schema, or undefined when some part of it is beyond the compiler. */
-function compile(schema: z.ZodType): FastCheck | undefined {
-  const leaf = LEAF_CHECKS.get(schema);
-  if (leaf) return leaf;
-  const def = defOf(schema);
-  if (def.type === 'string') return compileString(def);
-  // Any check on a non-string (a refinement, a bound) is something the compiler cannot see into.
-  if (def.checks?.length) {
-    const onlySafeInt =
-      def.type === 'number' &&
-      def.checks.every(
-        (c) => c._zod.def.check === 'number_format' && c._zod.def.format === 'safeint',
-      );
-    return onlySafeInt ? safeIntCheck : undefined;
-  }
-  switch (def.type) {
-    case 'number':
-      return (v) => (typeof v === 'number' && Number.isFinite(v) ? v : UNSURE);
-    case 'boolean':
-      return (v) => (typeof v === 'boolean' ? v : UNSURE);
-    case 'unknown':
-      return (v) => v;
-    case 'enum': {
-      const allowed = new Set(Object.values(def.entries ?? {}));
-      return (v) => (allowed.has(v) ? v : UNSURE);
-    }
-    case 'literal': {
-      const allowed = new Set(def.values ?? []);
-      return (v) => (allowed.has(v) ? v : UNSURE);
-    }
-    case 'object':
-      return compileObject(def);
-    case 'array':
-      return compileArray(def);
-    case 'tuple':
-      return compileTuple(def);
-    default:
-      return undefined;
-  }
-}
-
-const compiledChecks = new WeakMap<z.ZodType, FastCheck | null>();
-
-/** The precompiled check of a schema (compiled on first use), or undefined if it has none. */
-export function fastCheckFor(schema: z.ZodType): FastCheck | undefined {
-  let check = compiledChecks.get(schema);
-  if (check === undefined) {
-    check = compile(schema) ?? null;
-    compiledChecks.set(schema, check);
-  }
-  return check ?? undefined;
-}
-
-const STREAM_SCHEMAS = {
-  trades: tradesPayloadSchema,
-  order: orderUpdateEventSchema,
-  ownTrade: ownTradeEventSchema,
-  account: accountPositionEventSchema,
-} as const;
-
-/**
- * Validates and normalises (in place) a trades, orderUpdate, ownTrade or account payload in its
- * common shape. Returns false when the payload needs the full schema (variant or invalid).
- */
-export function fastStreamPayload(kind: keyof typeof STREAM_SCHEMAS, data: unknown): boolean {
-  const check = fastCheckFor(STREAM_SCHEMAS[kind]);
-  return check !== undefined && check(data) !== UNSURE;
 }
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {

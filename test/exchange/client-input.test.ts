@@ -195,7 +195,7 @@ describe('input validation', () => {
 
   it('refuses bad constructor options', () => {
     expect(() => new ExchangeClient({ baseUrl: 'not a url' })).toThrow(ExchangeError);
-    expect(() => new ExchangeClient({ baseUrl: 'http://x', recvWindow: 70_000 })).toThrow(
+    expect(() => new ExchangeClient({ baseUrl: 'https://x', recvWindow: 70_000 })).toThrow(
       /recvWindow/,
     );
   });

@@ -7,6 +7,7 @@ import Decimal from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExchangeClient } from '../../electron/exchange/client';
 import { ExchangeError } from '../../electron/exchange/errors';
+import { isSignedDecimalText } from '../../shared/decimal';
 import { startSandbox, type TestSandbox as Sandbox } from '../../electron/sandbox/testing';
 import { clientFor, isHex32, parentOf, restingBuyPrice, subsOf } from './helpers';
 
@@ -60,9 +61,10 @@ describe('market data', () => {
     expect(ticker.symbol).toBe(symbol);
     expect(new Decimal(ticker.lastPrice).gte(0)).toBe(true);
     const klines = await anonymous.market.klines({ symbol, interval: '1m', limit: 10 });
+    expect(klines.length).toBeGreaterThan(0);
     for (const k of klines) {
       expect(Number.isInteger(k[0])).toBe(true);
-      expect(typeof k[4]).toBe('string');
+      expect(k.slice(1, 6).every(isSignedDecimalText)).toBe(true);
     }
     const book = await anonymous.market.depth({ symbol, limit: 5 });
     expect(book.asks.length).toBeGreaterThan(0);
@@ -72,6 +74,25 @@ describe('market data', () => {
     expect(Array.isArray(trades)).toBe(true);
     const historical = await readOnly.market.historicalTrades({ symbol, limit: 5 });
     expect(Array.isArray(historical)).toBe(true);
+  });
+
+  it('klines the exchange sends as JSON numbers come out as the same amounts in decimal text', async () => {
+    // Finished candles only, so the living market cannot change them between the two reads.
+    const endTime = Math.floor(Date.now() / 3_600_000) * 3_600_000 - 1;
+    const query = `symbol=${symbol}&interval=1h&limit=20&endTime=${endTime}`;
+    const response = await fetch(`${sandbox.baseUrl}/sapi/v1/klines?${query}`);
+    const raw = (await response.json()) as unknown[][];
+    expect(raw.length).toBeGreaterThan(0);
+    expect(raw.every((row) => row.slice(0, 6).every((cell) => typeof cell === 'number'))).toBe(
+      true,
+    );
+    const klines = await anonymous.market.klines({ symbol, interval: '1h', limit: 20, endTime });
+    expect(klines.map((k) => k.slice(0, 6))).toEqual(
+      raw.map((row) => [
+        row[0],
+        ...row.slice(1, 6).map((cell) => new Decimal(cell as number).toFixed()),
+      ]),
+    );
   });
 
   it('historicalTrades without a key is refused locally as auth', async () => {

@@ -4,8 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExchangeClient } from '../../electron/exchange/client';
-import { StreamClient, type StreamState } from '../../electron/exchange/stream';
+import { StreamClient } from '../../electron/exchange/stream';
 import type { OrderUpdateEvent } from '../../electron/exchange/wire';
+import type { ConnectionState } from '../../shared/types';
 import { startSandbox, type TestSandbox as Sandbox } from '../../electron/sandbox/testing';
 import { clientFor, parentOf, restingBuyPrice } from './helpers';
 
@@ -46,14 +47,18 @@ function nextEvent<T>(
   });
 }
 
-function waitForState(streams: StreamClient, state: StreamState, timeoutMs: number): Promise<void> {
+function waitForState(
+  streams: StreamClient,
+  state: ConnectionState,
+  timeoutMs: number,
+): Promise<void> {
   if (streams.connectionState === state) return Promise.resolve();
   return new Promise((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`not ${state} within ${timeoutMs} ms`)),
       timeoutMs,
     );
-    const listener = (s: StreamState) => {
+    const listener = (s: ConnectionState) => {
       if (s !== state) return;
       clearTimeout(timer);
       streams.off('state', listener);
@@ -85,7 +90,7 @@ describe('StreamClient', () => {
       streamUrl: sandbox.streamUrl,
       authKeyProvider: () => client.auth.createAuthToken(),
     });
-    const states: StreamState[] = [];
+    const states: ConnectionState[] = [];
     streams.on('state', (s) => states.push(s));
     const trades: string[] = [];
     streams.on('trades', (p, stream) => {
@@ -130,7 +135,7 @@ describe('StreamClient', () => {
     const reconnected = new Promise<void>((resolve) =>
       streams.once('reconnected', () => resolve()),
     );
-    const states: StreamState[] = [];
+    const states: ConnectionState[] = [];
     streams.on('state', (s) => states.push(s));
     const droppedAt = Date.now();
     sandbox.admin.dropStreamConnections();

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeDataMessage } from '../../electron/exchange/stream';
 import {
-  fastStreamPayload,
   klineSchema,
   orderSchema,
   orderUpdateEventSchema,
@@ -12,6 +11,13 @@ import {
   WireError,
   withdrawTimeMs,
 } from '../../electron/exchange/wire';
+import { fastCheckFor, parseWireFast, UNSURE } from '../../electron/exchange/wire-fast';
+
+/** Runs the precompiled check of `schema` on `value` (in place); true when it vouched for it. */
+function vouches(schema: Parameters<typeof fastCheckFor>[0], value: unknown): boolean {
+  const check = fastCheckFor(schema);
+  return check !== undefined && check(value) !== UNSURE;
+}
 
 const order = {
   id: 28,
@@ -143,19 +149,42 @@ describe('wire schemas', () => {
     expect(fieldOf(() => parseWire(klineSchema, [1, 'x', '1', '1', '1', '1'], 'k'))).toBe('1');
   });
 
+  it('turns kline numbers into their exact decimal text, never exponent forms', () => {
+    const row = [1700000000000, 42000.5, 1e-7, 1e21, 0.1, 123456789.12345679];
+    const expected = [
+      1700000000000,
+      '42000.5',
+      '0.0000001',
+      '1000000000000000000000',
+      '0.1',
+      '123456789.12345679',
+    ];
+    expect(parseWire(klineSchema, row, 'k')).toEqual(expected);
+    expect(parseWireFast(klineSchema, structuredClone(row), 'k')).toEqual(expected);
+    expect(parseWire(klineSchema, [1, '42000.50', '1', '1', '1', '0'], 'k')[1]).toBe('42000.50');
+  });
+
+  it('rejects a kline amount that is not a finite number, naming the field', () => {
+    for (const bad of [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, Number.NaN]) {
+      const row = [1, '1', bad, '1', '1', '1'];
+      expect(fieldOf(() => parseWire(klineSchema, row, 'k'))).toBe('2');
+      expect(fieldOf(() => parseWireFast(klineSchema, row, 'k'))).toBe('2');
+    }
+  });
+
   it('the stream fast path agrees with the schemas and falls back on variants', () => {
     const trades = {
       trades: [{ E: 1, S: 'ask', a: 1, b: 2, m: 'true', p: '1.5', q: '2', s: 'btcusdt', t: 5 }],
     };
     const viaSchema = parseWire(tradesPayloadSchema, structuredClone(trades), 't');
     const fast = structuredClone(trades);
-    expect(fastStreamPayload('trades', fast)).toBe(true);
+    expect(vouches(tradesPayloadSchema, fast)).toBe(true);
     expect(fast).toEqual(viaSchema);
     const update = structuredClone(orderUpdate);
-    expect(fastStreamPayload('order', update)).toBe(true);
+    expect(vouches(orderUpdateEventSchema, update)).toBe(true);
     expect(update).toEqual(parseWire(orderUpdateEventSchema, orderUpdate, 'o'));
     // A numeric string id is a variant only the schema handles.
-    expect(fastStreamPayload('order', { ...orderUpdate, i: '7' })).toBe(false);
+    expect(vouches(orderUpdateEventSchema, { ...orderUpdate, i: '7' })).toBe(false);
   });
 
   it('decodes data messages through the same path the socket uses, rejecting corrupt payloads', () => {
