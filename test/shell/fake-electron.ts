@@ -6,22 +6,33 @@ type Handler = (...args: unknown[]) => unknown;
 
 export class FakeEmitter {
   readonly handlers = new Map<string, Handler[]>();
+  /** The wrapper once() registered for each handler, so removeListener finds it as Node's does. */
+  private readonly onceWrappers = new Map<Handler, Handler>();
   on(name: string, handler: Handler) {
     this.handlers.set(name, [...(this.handlers.get(name) ?? []), handler]);
     return this;
   }
+  /** Like Node's EventEmitter: the handler is removed before it runs, so it runs one time. */
   once(name: string, handler: Handler) {
-    return this.on(name, handler);
+    const wrapper: Handler = (...args) => {
+      this.removeListener(name, handler);
+      return handler(...args);
+    };
+    this.onceWrappers.set(handler, wrapper);
+    return this.on(name, wrapper);
   }
   removeListener(name: string, handler: Handler) {
+    const registered = this.onceWrappers.get(handler) ?? handler;
+    this.onceWrappers.delete(handler);
     this.handlers.set(
       name,
-      (this.handlers.get(name) ?? []).filter((h) => h !== handler),
+      (this.handlers.get(name) ?? []).filter((h) => h !== registered),
     );
     return this;
   }
   emit(name: string, ...args: unknown[]) {
-    for (const handler of this.handlers.get(name) ?? []) handler(...args);
+    // A copy: a once handler leaves the list while the others still have to run.
+    for (const handler of [...(this.handlers.get(name) ?? [])]) handler(...args);
   }
 }
 

@@ -23,6 +23,20 @@ describe('hardened window', () => {
     shellCalls.length = 0;
   });
 
+  it('shows the window when it is first ready to show, and only then', () => {
+    const window = createMainWindow({
+      isAppUrl,
+      preloadPath: '/app/out/preload/preload.cjs',
+      iconPath: '/app/resources/icon.png',
+      url: 'app://spotfolio/index.html',
+    }) as unknown as FakeBrowserWindow;
+    expect(window.shown).toBe(0);
+    window.emit('ready-to-show');
+    window.emit('ready-to-show');
+    expect(window.shown).toBe(1);
+    expect(window.handlers.get('ready-to-show')).toEqual([]);
+  });
+
   it('creates the window with every isolation flag of the checklist', () => {
     const window = createMainWindow({
       isAppUrl,
