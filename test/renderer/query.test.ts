@@ -132,6 +132,31 @@ describe('change events', () => {
     orders.unsubscribe();
   });
 
+  it('never cancel a call in flight: changes meanwhile ask for one more call after it', async () => {
+    let release: () => void = () => undefined;
+    let answered = 0;
+    fake.answers.funds = () => ({ rows: [{ asset: 'btc', free: String(++answered) }] });
+    const slowList = fake.funds.list;
+    fake.funds.list = async () => {
+      await new Promise<void>((resolve) => (release = resolve));
+      return slowList();
+    };
+    const funds = observe('funds.list');
+    await settle();
+    for (let i = 0; i < 5; i++) fake.emit('data.changed', { profileId: 'p', kinds: ['prices'] });
+    await settle();
+    expect(fake.calls).toEqual([]);
+    release();
+    await settle();
+    // The first call answered (it was not cancelled), and exactly one more followed it.
+    expect(funds.results[0]).toEqual({ rows: [{ asset: 'btc', free: '1' }] });
+    release();
+    await settle();
+    expect(fake.calls).toEqual(['funds.list', 'funds.list']);
+    expect(funds.results.at(-1)).toEqual({ rows: [{ asset: 'btc', free: '2' }] });
+    funds.unsubscribe();
+  });
+
   it('mark a prefetched answer a change overtook, so the screen that takes it reads again', async () => {
     await client.prefetchQuery({
       queryKey: bridgeKey('funds.list'),

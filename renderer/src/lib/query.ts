@@ -127,17 +127,32 @@ let stopWatching: (() => void) | null = null;
  * Marks answers stale on the main process's change events, from the start of the page (before
  * any screen listens), so a change that arrives while a prefetched answer is on its way is not
  * lost: the screen that takes that answer finds it stale and reads it again.
+ *
+ * A call in flight is never cancelled for a change (a busy live market would then starve the
+ * screen of any answer): the change asks for one more call after it instead, however many
+ * changes arrive meanwhile.
  */
 export function watchDataChanges(client: QueryClient = queryClient): () => void {
   const api: SpotfolioBridge = bridge();
+  const cache = client.getQueryCache();
+  const readAgain = new Set<string>();
+  const invalidate = (method: string) => {
+    for (const query of cache.findAll({ queryKey: [method] })) {
+      if (query.state.fetchStatus === 'fetching') readAgain.add(query.queryHash);
+    }
+    void client.invalidateQueries({ queryKey: [method] }, { cancelRefetch: false });
+  };
   const stops = [
-    api.on('data.changed', ({ kinds }) => {
-      for (const method of methodsChangedBy(kinds)) {
-        void client.invalidateQueries({ queryKey: [method] });
-      }
-    }),
-    api.on('connection.state', () => {
-      void client.invalidateQueries({ queryKey: ['app.status'] });
+    api.on('data.changed', ({ kinds }) => methodsChangedBy(kinds).forEach(invalidate)),
+    api.on('connection.state', () => invalidate('app.status')),
+    cache.subscribe((event) => {
+      if (event.type !== 'updated' || !readAgain.has(event.query.queryHash)) return;
+      if (event.action.type !== 'success' && event.action.type !== 'error') return;
+      readAgain.delete(event.query.queryHash);
+      void client.invalidateQueries(
+        { queryKey: event.query.queryKey, exact: true },
+        { cancelRefetch: false },
+      );
     }),
   ];
   return () => stops.forEach((stop) => stop());
