@@ -5,6 +5,7 @@
 import { Menu, Tray, nativeImage } from 'electron';
 import type { BridgeHandlers, EventName } from '../../shared/contract';
 import { formatValue, privacyMask } from '../../shared/format';
+import { SystemClock, type Clock, type TimerHandle } from '../core/clock';
 
 export interface TrayOptions {
   iconPath: string;
@@ -13,6 +14,8 @@ export interface TrayOptions {
   onShow(): void;
   onQuit(): void;
   log?: (line: string) => void;
+  /** Paces the re-reads. Default: the system clock. */
+  clock?: Clock;
 }
 
 export interface AppTray {
@@ -38,9 +41,10 @@ const refreshIntervalMs = 2000;
 
 export function createTray(options: TrayOptions): AppTray {
   const log = options.log ?? (() => undefined);
+  const clock = options.clock ?? new SystemClock();
   const tray = new Tray(nativeImage.createFromPath(options.iconPath));
   let destroyed = false;
-  let timer: ReturnType<typeof setTimeout> | null = null;
+  let timer: TimerHandle | null = null;
 
   const render = (label: string) => {
     if (destroyed) return;
@@ -69,7 +73,7 @@ export function createTray(options: TrayOptions): AppTray {
   void refresh();
   const unsubscribe = options.onEvent((event) => {
     if (event !== 'data.changed' || timer) return;
-    timer = setTimeout(() => {
+    timer = clock.setTimeout(() => {
       timer = null;
       void refresh();
     }, refreshIntervalMs);
@@ -80,7 +84,7 @@ export function createTray(options: TrayOptions): AppTray {
     destroy() {
       destroyed = true;
       unsubscribe();
-      if (timer) clearTimeout(timer);
+      if (timer) clock.clearTimeout(timer);
       tray.destroy();
     },
   };

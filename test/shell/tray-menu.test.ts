@@ -3,8 +3,11 @@ import { describe, expect, it, vi } from 'vitest';
 vi.mock('electron', async () => (await import('./fake-electron')).electron);
 
 import { appMenuTemplate } from '../../electron/shell/menu';
-import { trayTotalLabel } from '../../electron/shell/tray';
+import { createTray, trayTotalLabel } from '../../electron/shell/tray';
 import { AppError } from '../../electron/api/errors';
+import { ManualClock } from '../../electron/core/clock';
+import type { EventName } from '../../shared/contract';
+import { trays } from './fake-electron';
 
 function handlers(privacyMode: boolean, summary: () => Promise<unknown>) {
   return {
@@ -35,6 +38,39 @@ describe('tray total', () => {
       }),
     );
     expect(label).toBe('Total: not available');
+  });
+});
+
+describe('tray refresh', () => {
+  it('re-reads the total at most once per 2 s of data changes, and stops when destroyed', async () => {
+    const clock = new ManualClock(0);
+    let listener: ((event: EventName) => void) | undefined;
+    const summary = vi.fn(async () => ({ totalValue: '10', quoteAsset: 'usdt' }));
+    const tray = createTray({
+      iconPath: '/tray.png',
+      handlers: handlers(false, summary),
+      onEvent: (fn) => {
+        listener = fn;
+        return () => (listener = undefined);
+      },
+      onShow: () => undefined,
+      onQuit: () => undefined,
+      clock,
+    });
+    await vi.waitFor(() => expect(summary).toHaveBeenCalledTimes(1));
+    expect(trays.at(-1)!.tooltip).toBe('Spotfolio — Total: 10.00 USDT');
+    for (let i = 0; i < 50; i++) listener!('data.changed');
+    listener!('notification');
+    clock.advance(1999);
+    expect(summary).toHaveBeenCalledTimes(1);
+    clock.advance(1);
+    await vi.waitFor(() => expect(summary).toHaveBeenCalledTimes(2));
+    listener!('data.changed');
+    tray.destroy();
+    clock.advance(5000);
+    expect(summary).toHaveBeenCalledTimes(2);
+    expect(listener).toBeUndefined();
+    expect(trays.at(-1)!.destroyed).toBe(true);
   });
 });
 
