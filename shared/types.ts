@@ -42,8 +42,11 @@ export interface ProfileView {
   streamUrl: string;
   /** e.g. "AbCd…wxyz": enough to recognise a key, never the key itself. */
   apiKeyMasked: string;
+  /** Every key may read its account; these say what else it may do. */
   canTrade: boolean;
   canWithdraw: boolean;
+  /** Sub-account transfers: the trade permission, on the key of a main account. */
+  canTransfer: boolean;
   isDemo: boolean;
   createdAt: number;
   active: boolean;
@@ -62,10 +65,61 @@ export interface AppStatus {
   demo: boolean;
   connection: ConnectionState;
   keychain: KeychainStatus;
-  /** Set once when the cache file was unreadable and has been rebuilt. */
+  /** Set once when the cache file was unreadable and has been rebuilt (also in storeNotices). */
   storeRecovered?: { movedTo: string; reason: string };
+  /** What happened to the local data at this start that the user must be told, oldest first. */
+  storeNotices?: StoreNotice[];
+  /**
+   * Set when the record could not be opened: the app then runs nothing else, and the page shows
+   * this on a screen of its own instead of starting afresh.
+   */
+  recordUnavailable?: RecordUnavailable;
   /** The longest wait, in ms, a queued exchange call has in front of it now. */
   pacingWaitMs: number;
+}
+
+/**
+ * Something the store did at start-up to the user's local data. `id` is unique per start, so a
+ * notice dismissed on screen stays dismissed across reloads of the page.
+ */
+export type StoreNotice =
+  | {
+      /** The cache was damaged: moved aside, made anew, and filled again from the exchange. */
+      kind: 'cache-rebuilt';
+      id: string;
+      reason: string;
+      movedTo: string;
+    }
+  | {
+      /** The record was damaged or missing: the newest backup was restored. */
+      kind: 'record-restored';
+      id: string;
+      reason: string;
+      /** Where the damaged file was kept; null when there was no file. */
+      movedTo: string | null;
+      backupPath: string;
+      /** When the restored backup was taken: changes made after it may be missing. */
+      backupTakenAt: number;
+    }
+  | {
+      /** The record was damaged and no usable backup existed: the app started with an empty one. */
+      kind: 'record-lost';
+      id: string;
+      reason: string;
+      movedTo: string | null;
+    };
+
+/** Why the record could not be opened, and where the user's files are. */
+export interface RecordUnavailable {
+  problem: 'migration-failed' | 'newer-version' | 'unreadable';
+  /** What went wrong, in words. */
+  message: string;
+  /** The record file, left as it was. */
+  path: string;
+  /** The backup taken before the attempt, when one was. */
+  backupPath: string | null;
+  /** What the user can do. */
+  help: string;
 }
 
 export interface AllocationSlice {
@@ -276,6 +330,20 @@ export interface SymbolView {
   tickSize: DecimalText;
   minPrice: DecimalText;
   orderTypes: OrderType[];
+}
+
+/** One check of an order made before it is placed, with the numbers it compared. */
+export interface OrderCheck {
+  check: 'tick' | 'step' | 'limits' | 'stop' | 'balance' | 'exchange';
+  /** 'skipped': not run, because an earlier check already refused the order. */
+  status: 'passed' | 'failed' | 'skipped';
+  text: string;
+}
+
+/** What orders.test found: every check in order; ok only when none failed. */
+export interface OrderReview {
+  ok: boolean;
+  checks: OrderCheck[];
 }
 
 export interface TickerView {

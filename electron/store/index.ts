@@ -1,18 +1,33 @@
 /**
- * The SQLite cache (better-sqlite3). Everything here runs under plain Node.
+ * The store (better-sqlite3): two SQLite files in the data folder, on one connection. The RECORD
+ * (record.sqlite) keeps what the exchange cannot give back: profiles, settings, value snapshots,
+ * notifications; it is backed up and never discarded. The CACHE (cache.sqlite) keeps everything
+ * the exchange can give back; a damaged one is rebuilt. docs/architecture.md lists which table is
+ * where and why. Everything here runs under plain Node.
  *
  * ## Public API (stable; other parts of the app code against it)
  *
  * ```ts
- * const { store, recovered } = openStore({ dataDir, fileName?: 'spotfolio.sqlite' });
- * // recovered: { movedTo, reason } when the old file was unreadable and has been moved aside;
- * // tell the user and rebuild from the exchange. Throws StoreVersionError for a file written by a
- * // newer app (left untouched).
+ * const { store, notices, recovered } = await startStore({ dataDir, recordExpected?, now? });
+ * // notices: what the user must be told (the cache rebuilt, the record restored from a backup of
+ * // a given time, or lost); recovered: { movedTo, reason } when the cache was rebuilt.
+ * // Throws StoreUnavailableError (details: problem, message, path, backupPath, help) when the
+ * // record cannot be opened: a migration failed, a newer app wrote it, it is locked. Nothing was
+ * // changed then; the app shows the details instead of starting afresh.
+ * // A single-file install (spotfolio.sqlite) is converted at its first start.
+ * const { store } = openStore({ dataDir });  // sync, for a new or up-to-date record (tests, tools)
+ *
+ * store.backup()   // a start/daily backup of the record now (backups/record-<time>.sqlite)
+ * store.paths      // { dataDir, record, cache, legacy, backups }
+ * store.recordVersion  store.cacheVersion
  *
  * store.transaction(() => { ...several repositories... });   // one atomic sync step (nests)
- * store.close();  store.path;  store.schemaVersion;  store.db (the better-sqlite3 handle)
+ * store.close();  store.path (the record);  store.schemaVersion (the record's);  store.db
+ * // store.db: the record is schema `main`, the cache is attached as `cache`; table names are unique
+ * // across both, so SQL names them plainly. A transaction spanning both commits in each file.
  *
- * store.profiles      create(p) get(id) list() update(id, patch) delete(id)  (delete cascades)
+ * store.profiles      create(p) get(id) list() update(id, patch) delete(id)  (delete removes the
+ *                     profile's rows from the record, by cascade, and from the cache)
  *                     maskApiKey(key) -> 'AbCd…wxyz' (exported function)
  * store.settings      get(key, profileId?) set(key, json, profileId?) delete(key, profileId?) all(profileId?)
  * store.funds         replaceAll(pid, funds, asOf) applyBalanceChanges(pid, [{asset,free,locked}], at)
@@ -46,7 +61,15 @@
  * profile; symbols lowercase.
  */
 import type Database from 'better-sqlite3';
-import { openDatabase, schemaVersion } from './database';
+import type { StoreNotice } from '../../shared/types';
+import { backupRecord, pruneRotated, type BackupInfo } from './backups';
+import type { StorePaths } from './files';
+import {
+  openStoreFilesSync,
+  startStoreFiles,
+  type OpenedStoreFiles,
+  type OpenStoreFilesOptions,
+} from './open';
 import { FundsRepository } from './funds';
 import { NotificationsRepository } from './notifications';
 import { OrdersRepository } from './orders';
@@ -58,8 +81,28 @@ import { SyncStateRepository } from './sync-state';
 import { WalletRepository } from './wallet';
 import { WithdrawsRepository } from './withdraws';
 
-export { DEFAULT_FILE_NAME, StoreCorruptError, StoreVersionError } from './database';
-export { LATEST_VERSION, MIGRATIONS, type Migration } from './migrations';
+export {
+  APPLICATION_IDS,
+  StoreCorruptError,
+  StoreMigrationError,
+  StoreVersionError,
+} from './database';
+export { CACHE_FILE, LEGACY_FILE, RECORD_FILE, BACKUP_FOLDER, type StorePaths } from './files';
+export {
+  CACHE_MIGRATIONS,
+  LEGACY_MIGRATIONS,
+  RECORD_MIGRATIONS,
+  latestVersion,
+  type Migration,
+} from './migrations';
+export { StoreUnavailableError } from './open';
+export {
+  listBackups,
+  ROTATED_BACKUPS_KEPT,
+  scheduleBackups,
+  type BackupInfo,
+  type BackupKind,
+} from './backups';
 export { maskApiKey } from './profiles';
 export { StoreInputError } from './util';
 export type * from './types';
@@ -77,11 +120,15 @@ export {
 };
 
 export interface Store {
+  /** One connection: the record as schema `main`, the cache attached as `cache`. */
   readonly db: Database.Database;
-  /** Full path of the database file. */
+  /** Full path of the record file. */
   readonly path: string;
-  /** Schema version of the open file (the latest migration applied). */
+  readonly paths: StorePaths;
+  /** Schema version of the record (the latest migration applied). */
   readonly schemaVersion: number;
+  readonly recordVersion: number;
+  readonly cacheVersion: number;
   readonly profiles: ProfilesRepository;
   readonly settings: SettingsRepository;
   readonly funds: FundsRepository;
@@ -94,29 +141,54 @@ export interface Store {
   readonly syncState: SyncStateRepository;
   /** Runs fn in one transaction (a savepoint when nested); rolls back if it throws. */
   transaction<T>(fn: () => T): T;
+  /** Takes a start/daily backup of the record now and drops the oldest beyond the kept few. */
+  backup(): Promise<BackupInfo>;
   close(): void;
 }
 
-export interface OpenStoreOptions {
-  /** The app's data folder; created when missing. */
+export interface OpenStoreOptions extends OpenStoreFilesOptions {
+  /** The app's data folder; created (0700) when missing. */
   dataDir: string;
-  /** Default 'spotfolio.sqlite'. */
-  fileName?: string;
 }
 
 export interface OpenStoreResult {
   store: Store;
-  /** Set when the previous file was unreadable: where it was moved, and why. */
+  /** What the user must be told about this start (see StoreNotice). */
+  notices: StoreNotice[];
+  /** Set when the cache was damaged and has been rebuilt: where the old one was moved, and why. */
   recovered?: { movedTo: string; reason: string };
+  /** The record backup taken at this start (none for a new, empty record). */
+  startBackup?: BackupInfo;
 }
 
+/**
+ * The app's start: converts a single-file install, restores a damaged record from its newest
+ * backup, backs the record up (before migrating, and at each start), migrates both files and
+ * rebuilds a damaged cache. Throws StoreUnavailableError when the record cannot be opened.
+ */
+export async function startStore(options: OpenStoreOptions): Promise<OpenStoreResult> {
+  return assemble(await startStoreFiles(options), options);
+}
+
+/**
+ * Opens a store whose record needs nothing done (new, or at the latest version), synchronously:
+ * for tests, benches and tools. A damaged cache is rebuilt; whatever else startStore would do
+ * first throws StoreUnavailableError.
+ */
 export function openStore(options: OpenStoreOptions): OpenStoreResult {
-  const opened = openDatabase({ dataDir: options.dataDir, fileName: options.fileName });
-  const { db } = opened;
+  return assemble(openStoreFilesSync(options), options);
+}
+
+function assemble(opened: OpenedStoreFiles, options: OpenStoreOptions): OpenStoreResult {
+  const { db, paths } = opened;
+  const now = options.now ?? Date.now;
   const store: Store = {
     db,
-    path: opened.path,
-    schemaVersion: schemaVersion(db),
+    path: paths.record,
+    paths,
+    schemaVersion: opened.recordVersion,
+    recordVersion: opened.recordVersion,
+    cacheVersion: opened.cacheVersion,
     profiles: new ProfilesRepository(db),
     settings: new SettingsRepository(db),
     funds: new FundsRepository(db),
@@ -128,9 +200,17 @@ export function openStore(options: OpenStoreOptions): OpenStoreResult {
     notifications: new NotificationsRepository(db),
     syncState: new SyncStateRepository(db),
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
+    backup: async () => {
+      const taken = await backupRecord(db, paths.backups, 'rotated', now());
+      pruneRotated(paths.backups, options.keepBackups);
+      return taken;
+    },
     close: () => {
       if (db.open) db.close();
     },
   };
-  return opened.recovered ? { store, recovered: opened.recovered } : { store };
+  const result: OpenStoreResult = { store, notices: opened.notices };
+  if (opened.cacheRebuilt) result.recovered = opened.cacheRebuilt;
+  if (opened.startBackup) result.startBackup = opened.startBackup;
+  return result;
 }

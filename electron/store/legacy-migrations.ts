@@ -1,20 +1,13 @@
 /**
- * Numbered schema migrations. The list only ever grows: a released migration is never edited,
- * a change is a new entry with the next version. openStore applies every missing one in a single
- * transaction, records each in schema_migrations and sets PRAGMA user_version to the last.
- *
- * Amounts are TEXT decimal strings (never REAL). Times are INTEGER ms. Every per-profile table
- * references profiles(id) ON DELETE CASCADE, so deleting a profile removes its whole cache.
+ * The schema of the single file (spotfolio.sqlite) that versions before the record/cache split
+ * kept, frozen as it was released (versions 1 to 4). It is only used to read such a file once:
+ * openStore brings a copy of it to version 4 with these steps, then moves its tables into the
+ * record and the cache (see legacy.ts). Never add to this list: new tables go to
+ * record-migrations.ts or cache-migrations.ts.
  */
-import type Database from 'better-sqlite3';
+import type { Migration } from './migrations';
 
-export interface Migration {
-  version: number;
-  name: string;
-  up: string | ((db: Database.Database) => void);
-}
-
-export const MIGRATIONS: readonly Migration[] = [
+export const LEGACY_MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
     name: 'profiles, settings, funds, snapshots, prices',
@@ -247,5 +240,5 @@ export const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
-/** The schema version this build of the app writes. */
-export const LATEST_VERSION: number = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
+/** The last version a single-file install could have. */
+export const LEGACY_LATEST_VERSION = 4;

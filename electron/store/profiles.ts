@@ -41,7 +41,7 @@ export class ProfilesRepository {
   private readonly listStatement;
   private readonly deleteStatement;
 
-  constructor(db: Database.Database) {
+  constructor(private readonly db: Database.Database) {
     this.insertStatement = db.prepare(`INSERT INTO profiles
       (id, name, base_url, stream_url, api_key_masked, can_trade, can_withdraw, is_demo, created_at)
       VALUES (@id, @name, @baseUrl, @streamUrl, @apiKeyMasked, @canTrade, @canWithdraw, @isDemo, @createdAt)`);
@@ -81,9 +81,19 @@ export class ProfilesRepository {
     return this.listStatement.all().map(toRow);
   }
 
-  /** Removes the profile and, by cascade, every cached row of it. Returns false if absent. */
+  /**
+   * Removes the profile, its record rows (by cascade) and its cache rows: a foreign key cannot
+   * reach into the cache's file, so every cache table with a profile_id column is cleared of it.
+   * Returns false if absent.
+   */
   delete(id: string): boolean {
-    return this.deleteStatement.run(id).changes > 0;
+    return this.db.transaction(() => {
+      const removed = this.deleteStatement.run(id).changes > 0;
+      for (const table of cacheTablesWithProfileId(this.db)) {
+        this.db.prepare(`DELETE FROM cache."${table}" WHERE profile_id = ?`).run(id);
+      }
+      return removed;
+    })();
   }
 
   private require(id: string): ProfileRow {
@@ -105,4 +115,21 @@ export class ProfilesRepository {
       createdAt: profile.createdAt,
     };
   }
+}
+
+/** The cache's tables keyed by profile; none when no cache is attached to this connection. */
+function cacheTablesWithProfileId(db: Database.Database): string[] {
+  const attached = (db.pragma('database_list') as { name: string }[]).some(
+    (database) => database.name === 'cache',
+  );
+  if (!attached) return [];
+  return (
+    db
+      .prepare(
+        `SELECT m.name AS name FROM cache.sqlite_schema AS m
+         WHERE m.type = 'table' AND EXISTS (
+           SELECT 1 FROM pragma_table_info(m.name, 'cache') WHERE name = 'profile_id')`,
+      )
+      .all() as { name: string }[]
+  ).map((row) => row.name);
 }

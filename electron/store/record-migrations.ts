@@ -1,0 +1,65 @@
+/**
+ * The record's schema: what the exchange cannot give back. Losing a row here loses something for
+ * good, so the record is backed up before every migration and at every start (see backups.ts).
+ * Per-profile tables reference profiles(id) ON DELETE CASCADE; the cache's rows of a deleted
+ * profile are removed by ProfilesRepository.delete (a foreign key cannot cross files).
+ *
+ * Add a migration at the end with the next version; see migrations.ts.
+ */
+import type { Migration } from './migrations';
+
+export const RECORD_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'profiles, settings, value snapshots, notifications',
+    up: `
+      CREATE TABLE profiles (
+        id             TEXT PRIMARY KEY,
+        name           TEXT NOT NULL,
+        base_url       TEXT NOT NULL,
+        stream_url     TEXT NOT NULL,
+        api_key_masked TEXT NOT NULL,
+        can_trade      INTEGER NOT NULL CHECK (can_trade IN (0, 1)),
+        can_withdraw   INTEGER NOT NULL CHECK (can_withdraw IN (0, 1)),
+        is_demo        INTEGER NOT NULL CHECK (is_demo IN (0, 1)),
+        created_at     INTEGER NOT NULL
+      );
+
+      -- App-wide settings, the remembered parent e-mail and the active profile among them.
+      CREATE TABLE app_settings (
+        key   TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+      );
+
+      CREATE TABLE profile_settings (
+        profile_id TEXT NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+        key        TEXT NOT NULL,
+        value      TEXT NOT NULL,
+        PRIMARY KEY (profile_id, key)
+      );
+
+      -- Taken while the app runs: the exchange keeps no history of what the holdings were worth.
+      CREATE TABLE fund_snapshots (
+        profile_id  TEXT NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+        quote_asset TEXT NOT NULL,
+        taken_at    INTEGER NOT NULL,
+        total_value TEXT NOT NULL,
+        assets      TEXT NOT NULL,
+        PRIMARY KEY (profile_id, quote_asset, taken_at)
+      );
+
+      -- What the app saw happen live (a fill, a cancel, a balance changed elsewhere) and whether
+      -- the user has read it: the exchange gives orders and trades back, not these events as seen.
+      CREATE TABLE notifications (
+        id         INTEGER PRIMARY KEY AUTOINCREMENT,
+        profile_id TEXT NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+        kind       TEXT NOT NULL,
+        title      TEXT NOT NULL,
+        body       TEXT NOT NULL,
+        time       INTEGER NOT NULL,
+        read       INTEGER NOT NULL DEFAULT 0 CHECK (read IN (0, 1))
+      );
+      CREATE INDEX notifications_by_time ON notifications (profile_id, time);
+    `,
+  },
+];
