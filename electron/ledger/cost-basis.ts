@@ -81,14 +81,14 @@ export interface Lot {
   quantity: Amount;
   cost: Amount;
   acquiredAt: number;
-  /** entryKey of the entry that opened it. */
-  openedBy: string;
+  /** The entry that opened it (a transfer keeps the original one). */
+  openedBy: LedgerEntry;
   basis: BasisSource;
 }
 
 export interface Disposal {
-  /** entryKey of the disposing entry. */
-  entryKey: string;
+  /** The disposing entry. */
+  entry: LedgerEntry;
   account: string;
   asset: string;
   quantity: Amount;
@@ -101,11 +101,10 @@ export interface Disposal {
   basis: BasisSource;
   /** A trade's sent asset, or a fee paid in a third asset. */
   reason: 'trade' | 'fee';
-  description: string;
 }
 
 export interface FeePaid {
-  entryKey: string;
+  entry: LedgerEntry;
   account: string;
   /** The asset the fee was paid in. */
   asset: string;
@@ -119,7 +118,7 @@ export interface FeePaid {
 
 /** What came into or left the ledger's accounts (not a trade, not a transfer between them). */
 export interface Flow {
-  entryKey: string;
+  entry: LedgerEntry;
   account: string;
   asset: string;
   /** Signed: positive in, negative out. */
@@ -132,7 +131,7 @@ export interface Flow {
 
 /** A disposal of more than the lots held: the difference had no basis (see BasisSource). */
 export interface Shortfall {
-  entryKey: string;
+  entry: LedgerEntry;
   account: string;
   asset: string;
   quantity: Amount;
@@ -153,7 +152,7 @@ export function reportingPrice(
     throw new MissingPriceError(asset, reportingAsset, time, reason);
   }
   return typeof price === 'string'
-    ? amount(price, `the price of ${asset} in ${reportingAsset}`)
+    ? amount(price, `the price of ${asset} in ${reportingAsset}`, 'from priceAt')
     : new LedgerDecimal(price);
 }
 
@@ -166,7 +165,7 @@ interface Piece {
   quantity: Amount;
   cost: Amount;
   acquiredAt: number | null;
-  openedBy: string | null;
+  openedBy: LedgerEntry | null;
   basis: BasisSource;
 }
 
@@ -185,7 +184,13 @@ export class Position {
     readonly method: CostMethod,
   ) {}
 
-  add(quantity: Amount, cost: Amount, acquiredAt: number, openedBy: string, basis: BasisSource) {
+  add(
+    quantity: Amount,
+    cost: Amount,
+    acquiredAt: number,
+    openedBy: LedgerEntry,
+    basis: BasisSource,
+  ) {
     if (quantity.isZero()) return;
     this.quantity = this.quantity.plus(quantity);
     if (this.cash) {
@@ -316,13 +321,15 @@ function sumCost(pieces: Piece[]): Amount {
 
 /** The ledger in the making: apply entries in ledger order (sortEntries), read figures any time. */
 export class Ledger {
+  /** Every position, keyed by account and asset. */
   readonly positions = new Map<string, Position>();
+  private readonly byAccount = new Map<string, Map<string, Position>>();
   readonly disposals: Disposal[] = [];
   readonly fees: FeePaid[] = [];
   readonly flows: Flow[] = [];
   readonly shortfalls: Shortfall[] = [];
-  /** The value of each trade and inferred credit in the reporting asset. */
-  readonly values = new Map<string, Amount>();
+  /** Values that took a price to find (see valueOf); kept so exports repeat the same figure. */
+  private readonly pricedValues = new Map<LedgerEntry, Amount>();
   withdrawalFeeCost: Amount = ZERO;
   /** The time of the last entry applied. */
   time = -Infinity;
@@ -334,16 +341,14 @@ export class Ledger {
   }
 
   position(account: string, asset: string): Position {
-    const key = `${account}\u0000${asset}`;
-    let position = this.positions.get(key);
+    let assets = this.byAccount.get(account);
+    if (!assets) this.byAccount.set(account, (assets = new Map()));
+    let position = assets.get(asset);
     if (!position) {
-      position = new Position(
-        account,
-        asset,
-        asset === this.options.reportingAsset,
-        this.options.method,
-      );
-      this.positions.set(key, position);
+      const cash = asset === this.options.reportingAsset;
+      position = new Position(account, asset, cash, this.options.method);
+      assets.set(asset, position);
+      this.positions.set(`${account}\u0000${asset}`, position);
     }
     return position;
   }
@@ -370,11 +375,12 @@ export class Ledger {
   }
 
   private applyTrade(trade: TradeEntry): void {
-    const key = entryKey(trade);
+    const key = trade;
+    const owner = () => entryKey(trade);
     const cash = this.options.reportingAsset;
-    const qty = amount(trade.qty, `${key} qty`);
-    const quoteQty = amount(trade.quoteQty, `${key} quoteQty`);
-    const commission = amount(trade.commission, `${key} commission`);
+    const qty = amount(trade.qty, owner, 'qty');
+    const quoteQty = amount(trade.quoteQty, owner, 'quoteQty');
+    const commission = amount(trade.commission, owner, 'commission');
     const buy = trade.side === 'BUY';
     const sent = buy ? trade.quote : trade.base;
     const received = buy ? trade.base : trade.quote;
@@ -401,7 +407,7 @@ export class Ledger {
         value = qty.times(baseUnit);
       }
     }
-    this.values.set(key, value);
+    if (quoteUnit !== ONE && baseUnit !== ONE) this.pricedValues.set(key, value);
 
     const feeAsset = trade.commissionAsset;
     let feeValue = ZERO;
@@ -416,7 +422,7 @@ export class Ledger {
         );
       }
       this.fees.push({
-        entryKey: key,
+        entry: key,
         account: trade.account,
         asset: feeAsset,
         amount: commission,
@@ -444,28 +450,9 @@ export class Ledger {
       receivedCost = feeInReceived ? value.minus(feeValue) : value;
       sentProceeds = receivedCost.minus(feeProceeds);
     }
-    const what = `${trade.symbol} ${buy ? 'buy' : 'sell'} #${trade.id}`;
-    this.dispose(
-      key,
-      trade.account,
-      sent,
-      sentTotal,
-      sentProceeds,
-      trade.time,
-      'trade',
-      `Trade ${what}`,
-    );
+    this.dispose(key, trade.account, sent, sentTotal, sentProceeds, trade.time, 'trade');
     if (feeElsewhere) {
-      this.dispose(
-        key,
-        trade.account,
-        feeAsset,
-        commission,
-        feeProceeds,
-        trade.time,
-        'fee',
-        `Fee of trade ${what}`,
-      );
+      this.dispose(key, trade.account, feeAsset, commission, feeProceeds, trade.time, 'fee');
     }
     this.position(trade.account, received).add(
       receivedNet,
@@ -477,14 +464,13 @@ export class Ledger {
   }
 
   private dispose(
-    key: string,
+    key: LedgerEntry,
     account: string,
     asset: string,
     quantity: Amount,
     proceeds: Amount,
     time: number,
     reason: Disposal['reason'],
-    description: string,
   ): void {
     const position = this.position(account, asset);
     const pieces = position.take(quantity);
@@ -496,7 +482,7 @@ export class Ledger {
         index === pieces.length - 1 ? proceedsLeft : share(proceeds, piece.quantity, quantity);
       proceedsLeft = proceedsLeft.minus(pieceProceeds);
       this.disposals.push({
-        entryKey: key,
+        entry: key,
         account,
         asset,
         quantity: piece.quantity,
@@ -507,21 +493,20 @@ export class Ledger {
         disposedAt: time,
         basis: piece.basis,
         reason,
-        description,
       });
     });
   }
 
   private applyWithdrawal(withdrawal: WithdrawalEntry): void {
     if (!withdrawalDebits(withdrawal.status)) return;
-    const key = entryKey(withdrawal);
-    const sent = amount(withdrawal.amount, `${key} amount`);
-    const fee = amount(withdrawal.fee, `${key} fee`);
+    const key = withdrawal;
+    const sent = amount(withdrawal.amount, entryKey(key), 'amount');
+    const fee = amount(withdrawal.fee, entryKey(key), 'fee');
     const position = this.position(withdrawal.account, withdrawal.asset);
     const pieces = position.take(sent);
     this.noteShortfall(key, withdrawal.account, withdrawal.asset, pieces, withdrawal.time);
     this.flows.push({
-      entryKey: key,
+      entry: key,
       account: withdrawal.account,
       asset: withdrawal.asset,
       quantity: sent.negated(),
@@ -535,7 +520,7 @@ export class Ledger {
     const feeCost = sumCost(feePieces);
     this.withdrawalFeeCost = this.withdrawalFeeCost.plus(feeCost);
     this.flows.push({
-      entryKey: key,
+      entry: key,
       account: withdrawal.account,
       asset: withdrawal.asset,
       quantity: fee.negated(),
@@ -544,7 +529,7 @@ export class Ledger {
       kind: 'withdrawal-fee',
     });
     this.fees.push({
-      entryKey: key,
+      entry: key,
       account: withdrawal.account,
       asset: withdrawal.asset,
       amount: fee,
@@ -557,8 +542,8 @@ export class Ledger {
   }
 
   private applyTransfer(transfer: TransferEntry): void {
-    const key = entryKey(transfer);
-    const moved = amount(transfer.amount, `${key} amount`);
+    const key = transfer;
+    const moved = amount(transfer.amount, entryKey(key), 'amount');
     const pieces = this.position(transfer.fromAccount, transfer.asset).take(moved);
     this.noteShortfall(key, transfer.fromAccount, transfer.asset, pieces, transfer.time);
     const target = this.position(transfer.toAccount, transfer.asset);
@@ -574,14 +559,14 @@ export class Ledger {
   }
 
   private applyInferred(entry: InferredEntry): void {
-    const key = entryKey(entry);
-    const signed = amount(entry.amount, `${key} amount`);
+    const key = entry;
+    const signed = amount(entry.amount, entryKey(key), 'amount');
     const position = this.position(entry.account, entry.asset);
     if (signed.isNegative()) {
       const pieces = position.take(signed.negated());
       this.noteShortfall(key, entry.account, entry.asset, pieces, entry.time);
       this.flows.push({
-        entryKey: key,
+        entry: key,
         account: entry.account,
         asset: entry.asset,
         quantity: signed,
@@ -594,20 +579,20 @@ export class Ledger {
     let cost: Amount;
     let basis: BasisSource;
     if (entry.costBasis) {
-      const userCost = amount(entry.costBasis.amount, `${key} cost basis`);
+      const userCost = amount(entry.costBasis.amount, entryKey(key), 'cost basis');
       cost = userCost.times(
-        this.price(entry.costBasis.currency, entry.time, `the cost basis of ${key}`),
+        this.price(entry.costBasis.currency, entry.time, `the cost basis of ${entryKey(key)}`),
       );
       basis = 'user';
     } else {
-      cost = signed.times(this.price(entry.asset, entry.time, `the value of ${key}`));
+      cost = signed.times(this.price(entry.asset, entry.time, `the value of ${entryKey(key)}`));
       basis = 'estimated';
     }
     if (position.cash) cost = signed;
-    this.values.set(key, cost);
+    this.pricedValues.set(key, cost);
     position.add(signed, cost, entry.time, key, basis);
     this.flows.push({
-      entryKey: key,
+      entry: key,
       account: entry.account,
       asset: entry.asset,
       quantity: signed,
@@ -618,7 +603,7 @@ export class Ledger {
   }
 
   private noteShortfall(
-    key: string,
+    key: LedgerEntry,
     account: string,
     asset: string,
     pieces: Piece[],
@@ -626,8 +611,20 @@ export class Ledger {
   ) {
     const last = pieces[pieces.length - 1];
     if (last?.basis === 'missing') {
-      this.shortfalls.push({ entryKey: key, account, asset, quantity: last.quantity, time });
+      this.shortfalls.push({ entry: key, account, asset, quantity: last.quantity, time });
     }
+  }
+
+  /**
+   * The value in the reporting asset of a trade or inferred credit this ledger applied (a trade
+   * in the reporting asset is worth its amount in it); undefined for anything else.
+   */
+  valueOf(entry: LedgerEntry): Amount | undefined {
+    if (entry.kind === 'trade') {
+      if (entry.quote === this.reportingAsset) return amount(entry.quoteQty, entry.id, 'quoteQty');
+      if (entry.base === this.reportingAsset) return amount(entry.qty, entry.id, 'qty');
+    }
+    return this.pricedValues.get(entry);
   }
 
   /** Open lots (non-cash), per account, oldest first. */

@@ -116,14 +116,14 @@ export interface BalanceChange {
 export function balanceChanges(entry: LedgerEntry): BalanceChange[] {
   switch (entry.kind) {
     case 'trade': {
-      const qty = amount(entry.qty, `trade ${entry.id} qty`);
-      const quoteQty = amount(entry.quoteQty, `trade ${entry.id} quoteQty`);
+      const qty = amount(entry.qty, `trade ${entry.id}`, 'qty');
+      const quoteQty = amount(entry.quoteQty, `trade ${entry.id}`, 'quoteQty');
       const buy = entry.side === 'BUY';
       const changes: BalanceChange[] = [
         { account: entry.account, asset: entry.base, delta: buy ? qty : qty.negated() },
         { account: entry.account, asset: entry.quote, delta: buy ? quoteQty.negated() : quoteQty },
       ];
-      const commission = amount(entry.commission, `trade ${entry.id} commission`);
+      const commission = amount(entry.commission, `trade ${entry.id}`, 'commission');
       if (!commission.isZero()) {
         changes.push({
           account: entry.account,
@@ -135,13 +135,13 @@ export function balanceChanges(entry: LedgerEntry): BalanceChange[] {
     }
     case 'withdrawal': {
       if (!withdrawalDebits(entry.status)) return [];
-      const total = amount(entry.amount, `withdrawal ${entry.id} amount`).plus(
-        amount(entry.fee, `withdrawal ${entry.id} fee`),
+      const total = amount(entry.amount, `withdrawal ${entry.id}`, 'amount').plus(
+        amount(entry.fee, `withdrawal ${entry.id}`, 'fee'),
       );
       return [{ account: entry.account, asset: entry.asset, delta: total.negated() }];
     }
     case 'transfer': {
-      const moved = amount(entry.amount, `transfer ${entry.id} amount`);
+      const moved = amount(entry.amount, `transfer ${entry.id}`, 'amount');
       return [
         { account: entry.fromAccount, asset: entry.asset, delta: moved.negated() },
         { account: entry.toAccount, asset: entry.asset, delta: moved },
@@ -152,7 +152,7 @@ export function balanceChanges(entry: LedgerEntry): BalanceChange[] {
         {
           account: entry.account,
           asset: entry.asset,
-          delta: amount(entry.amount, `inferred entry ${entry.id} amount`),
+          delta: amount(entry.amount, `inferred entry ${entry.id}`, 'amount'),
         },
       ];
   }

@@ -117,7 +117,7 @@ export function reconcile(
         if (text !== undefined) {
           observations.push({
             time: snapshot.time,
-            balance: amount(text, `${account} ${asset} balance`),
+            balance: amount(text, `${account} ${asset}`, 'balance'),
           });
         } else if (snapshot.complete) {
           observations.push({ time: snapshot.time, balance: ZERO });

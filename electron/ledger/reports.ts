@@ -5,7 +5,7 @@
  */
 import { toCsv, type CsvDelimiter } from '../sync/csv';
 import { decimalText, ZERO, type Amount } from './decimal';
-import { entryKey, type CostMethod, type Disposal, type Ledger } from './cost-basis';
+import { type CostMethod, type Disposal, type Ledger } from './cost-basis';
 import { MAIN_ACCOUNT, sortEntries, withdrawalDebits, type LedgerEntry } from './entries';
 
 const DAY_MS = 86_400_000;
@@ -116,6 +116,14 @@ const BASIS_NOTES: Record<Disposal['basis'], string> = {
   missing: ' (basis unknown: no record of the acquisition)',
 };
 
+/** What a report row says the disposal was. */
+export function describeDisposal(disposal: Disposal): string {
+  const entry = disposal.entry;
+  if (entry.kind !== 'trade') return `${entry.kind} ${entry.id}`;
+  const what = `${entry.symbol} ${entry.side === 'BUY' ? 'buy' : 'sell'} #${entry.id}`;
+  return disposal.reason === 'fee' ? `Fee of trade ${what}` : `Trade ${what}`;
+}
+
 /** One row per lot disposed within the period, oldest first, and the period's summary. */
 export function taxReport(ledger: Ledger, options: TaxReportOptions): TaxReport {
   const rows: TaxReportRow[] = [];
@@ -139,7 +147,7 @@ export function taxReport(ledger: Ledger, options: TaxReportOptions): TaxReport 
         ? null
         : Math.floor((disposal.disposedAt - disposal.acquiredAt) / DAY_MS);
     const row: TaxReportRow = {
-      description: disposal.description + BASIS_NOTES[disposal.basis],
+      description: describeDisposal(disposal) + BASIS_NOTES[disposal.basis],
       asset: disposal.asset,
       quantity: disposal.quantity,
       acquiredAt: disposal.acquiredAt,
@@ -208,7 +216,7 @@ export function koinlyCells(entries: readonly LedgerEntry[], ledger: Ledger): st
   const currency = ledger.reportingAsset;
   const rows: string[][] = [];
   for (const entry of sortEntries(entries)) {
-    const worth = ledger.values.get(entryKey(entry));
+    const worth = ledger.valueOf(entry);
     const worthCells = worth === undefined ? ['', ''] : [decimalText(worth), currency];
     switch (entry.kind) {
       case 'trade': {
