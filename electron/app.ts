@@ -4,9 +4,10 @@
  * here and bind `handlers` and `onEvent` to their transport; nothing else wires parts together.
  */
 import packageJson from '../package.json';
-import type { BridgeHandlers } from '../shared/contract';
-import type { KeychainStatus } from '../shared/types';
+import { methodNames, type BridgeHandlers } from '../shared/contract';
+import type { AppStatus, KeychainStatus, RecordUnavailable } from '../shared/types';
 import type { ApiContext } from './api/context';
+import { AppError } from './api/errors';
 import { createHandlers } from './api/handlers';
 import { SessionManager, type DemoOptions } from './api/session';
 import { readSettings } from './api/settings';
@@ -22,7 +23,7 @@ import {
   SecretStoreUnavailableError,
   type SecretStore,
 } from './secrets';
-import { openStore } from './store';
+import { scheduleBackups, startStore, StoreUnavailableError, type OpenStoreResult } from './store';
 
 export interface AppOptions {
   /** The app's data folder (the SQLite file lives here). */
@@ -77,11 +78,43 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
   const clock = options.clock ?? new SystemClock();
   const now = () => clock.now();
   const log = createLogger(options.log);
-  const { store, recovered } = openStore({ dataDir: options.dataDir });
-  if (recovered) {
-    log.warn(`The cache was unreadable (${recovered.reason}); moved to ${recovered.movedTo}`);
-  }
   const secrets = options.secrets ?? new KeytarSecretStore();
+  let opened: OpenStoreResult;
+  try {
+    opened = await startStore({
+      dataDir: options.dataDir,
+      now,
+      // Entries in the keychain mean profiles were added: an empty record file is then damage.
+      recordExpected: () =>
+        secrets.list().then(
+          (ids) => ids.length > 0,
+          () => false,
+        ),
+    });
+  } catch (error) {
+    if (!(error instanceof StoreUnavailableError)) throw error;
+    log.error(`The record could not be opened: ${error.details.message}`, error.cause);
+    return unavailableApp(options, log, error.details);
+  }
+  const { store, notices, recovered } = opened;
+  for (const notice of notices) {
+    if (notice.kind === 'cache-rebuilt') {
+      log.warn(`The cache was unreadable (${notice.reason}); moved to ${notice.movedTo}, rebuilt`);
+    } else if (notice.kind === 'record-restored') {
+      log.warn(
+        `The record was unusable (${notice.reason}); kept at ${notice.movedTo ?? '(none)'}; ` +
+          `restored ${notice.backupPath}`,
+      );
+    } else {
+      log.warn(`The record was unusable (${notice.reason}) and no backup could be restored`);
+    }
+  }
+  // A backup of the record once a day while the app runs (one was taken at this start).
+  const stopBackups = scheduleBackups(
+    () => store.backup(),
+    clock,
+    (error) => log.error('The daily backup of the record failed', error),
+  );
   const listeners = new Set<EventListener>();
   const emit: Emit = (event, payload) => {
     for (const listener of listeners) {
@@ -126,6 +159,7 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
     settings,
     keychain: () => keychain,
     ...(recovered ? { storeRecovered: recovered } : {}),
+    ...(notices.length > 0 ? { storeNotices: notices } : {}),
   };
   const handlers = createHandlers(ctx);
 
@@ -135,6 +169,7 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
     await keychainProbed;
     await session.close().catch(() => undefined);
     await market.close();
+    stopBackups();
     store.close();
     throw error;
   }
@@ -153,10 +188,48 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
         await session.close();
         await market.close();
         listeners.clear();
+        stopBackups();
         store.close();
         log.info('Spotfolio closed');
       })();
       return closing;
     },
+  };
+}
+
+/**
+ * The app when the record cannot be opened (a migration failed, a newer version wrote it, it is
+ * locked): nothing else starts, no empty record is made in its place, and every call but
+ * app.status is refused, so the page shows what happened, where the files are and what to do.
+ */
+function unavailableApp(
+  options: AppOptions,
+  log: Logger,
+  details: RecordUnavailable,
+): SpotfolioApp {
+  const status: AppStatus = {
+    version: packageJson.version,
+    mode: options.mode,
+    activeProfileId: null,
+    demo: false,
+    connection: 'offline',
+    keychain: { available: false, message: 'Not asked: your data could not be opened.' },
+    pacingWaitMs: 0,
+    recordUnavailable: details,
+  };
+  const refuse = (): Promise<never> =>
+    Promise.reject(new AppError('internal', `${details.message} ${details.help}`));
+  const handlers = Object.fromEntries(
+    methodNames.map((name) => [
+      name,
+      name === 'app.status' ? () => Promise.resolve(status) : refuse,
+    ]),
+  ) as unknown as BridgeHandlers;
+  log.info(`Spotfolio ${packageJson.version} started without its data (${options.mode} mode)`);
+  return {
+    handlers,
+    log,
+    onEvent: () => () => undefined,
+    close: () => Promise.resolve(),
   };
 }

@@ -22,6 +22,7 @@ export function appStatusHandlers(ctx: ApiContext) {
         pacingWaitMs,
       };
       if (ctx.storeRecovered) status.storeRecovered = ctx.storeRecovered;
+      if (ctx.storeNotices?.length) status.storeNotices = ctx.storeNotices;
       return status;
     },
   } satisfies HandlerGroup<'app'>;

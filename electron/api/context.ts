@@ -4,7 +4,7 @@
  * through the session.
  */
 import type { BridgeHandlers, MethodName, Namespace } from '../../shared/contract';
-import type { KeychainStatus, Settings } from '../../shared/types';
+import type { KeychainStatus, Settings, StoreNotice } from '../../shared/types';
 import type { Emit } from '../core/events';
 import type { Logger } from '../core/logger';
 import type { Notifier } from '../core/notifier';
@@ -30,4 +30,6 @@ export interface ApiContext {
   settings(): Settings;
   keychain(): KeychainStatus;
   readonly storeRecovered?: { movedTo: string; reason: string };
+  /** What the store did to the local data at this start (a rebuilt cache, a restored record). */
+  readonly storeNotices?: StoreNotice[];
 }

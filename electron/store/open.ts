@@ -297,9 +297,9 @@ async function openRecord(
     if (checked.ok && checked.state === 'ours') return checked;
     if (checked.ok) {
       // Blank: a new file, or one emptied (0 bytes) where a record was.
+      // Any backup, usable or not, shows that a record was here before.
       const expected =
-        newestUsableBackup(paths.backups) !== undefined ||
-        ((await options.recordExpected?.()) ?? false);
+        listBackups(paths.backups).length > 0 || ((await options.recordExpected?.()) ?? false);
       if (!expected) return checked;
       damage = {
         movedTo: moveAside(paths.record, 'damaged', now()),

@@ -86,7 +86,7 @@ describe.runIf(onPosix)('data folder and database file modes', () => {
   it('keeps a moved-aside damaged file and its fresh replacement 0600', () => {
     const dataDir = join(base, 'damaged');
     mkdirSync(dataDir);
-    const path = join(dataDir, 'spotfolio.sqlite');
+    const path = join(dataDir, 'cache.sqlite');
     writeFileSync(path, 'this is not a database'.repeat(512), { mode: 0o644 });
     const opened = openDatabase({ dataDir });
     try {

@@ -2,158 +2,240 @@ import Database from 'better-sqlite3';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { migrate, openDatabase, schemaVersion } from '../../electron/store/database';
 import {
-  LATEST_VERSION,
-  MIGRATIONS,
-  openStore,
+  APPLICATION_IDS,
+  configure,
+  migrate,
+  openDatabase,
+  schemaVersion,
+} from '../../electron/store/database';
+import {
+  CACHE_MIGRATIONS,
+  LEGACY_MIGRATIONS,
+  RECORD_MIGRATIONS,
+  StoreUnavailableError,
   StoreVersionError,
+  latestVersion,
+  listBackups,
+  openStore,
+  startStore,
   type Migration,
 } from '../../electron/store';
 import { profile, removeTempDirs, tempDir } from './helpers';
 
 afterEach(removeTempDirs);
 
-function appliedVersions(db: Database.Database): number[] {
+const RECORD_LATEST = latestVersion(RECORD_MIGRATIONS);
+const CACHE_LATEST = latestVersion(CACHE_MIGRATIONS);
+
+function appliedVersions(db: Database.Database, schema = 'main'): number[] {
   return db
-    .prepare('SELECT version FROM schema_migrations ORDER BY version')
+    .prepare(`SELECT version FROM ${schema}.schema_migrations ORDER BY version`)
     .all()
     .map((row) => (row as { version: number }).version);
 }
 
-function tableNames(db: Database.Database): string[] {
+function tableNames(db: Database.Database, schema = 'main'): string[] {
   return db
-    .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
+    .prepare(
+      `SELECT name FROM ${schema}.sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`,
+    )
     .all()
     .map((row) => (row as { name: string }).name);
 }
 
+const RECORD_TABLES = [
+  'app_settings',
+  'fund_snapshots',
+  'notifications',
+  'profile_settings',
+  'profiles',
+  'schema_migrations',
+];
+const CACHE_TABLES = [
+  'coins',
+  'deposit_addresses',
+  'funds',
+  'kline_closes',
+  'orders',
+  'own_trades',
+  'prices',
+  'schema_migrations',
+  'sub_account_balances',
+  'sub_accounts',
+  'sub_transfers',
+  'sync_state',
+  'withdraws',
+];
+
+/** A record at version 1 holding one profile, made with the record's first migration only. */
+function recordAtVersionOne(dir: string): void {
+  const older = openDatabase({
+    dataDir: dir,
+    file: 'record',
+    migrations: RECORD_MIGRATIONS.slice(0, 1),
+  });
+  older.db
+    .prepare(
+      `INSERT INTO profiles (id, name, base_url, stream_url, api_key_masked, can_trade,
+       can_withdraw, is_demo, created_at) VALUES ('old', 'Old', 'http://x', 'ws://x', '…yz', 1, 0, 0, 5)`,
+    )
+    .run();
+  older.db.close();
+}
+
+const EXTRA_RECORD_STEP: Migration = {
+  version: RECORD_LATEST + 1,
+  name: 'labels (a later version)',
+  up: 'CREATE TABLE labels (profile_id TEXT NOT NULL REFERENCES profiles(id) ON DELETE CASCADE, label TEXT NOT NULL)',
+};
+
 describe('migrations', () => {
-  it('are numbered 1..n without gaps', () => {
-    expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
-    expect(LATEST_VERSION).toBe(MIGRATIONS.length);
+  it('each list is numbered 1..n without gaps', () => {
+    for (const list of [RECORD_MIGRATIONS, CACHE_MIGRATIONS, LEGACY_MIGRATIONS]) {
+      expect(list.map((m) => m.version)).toEqual(list.map((_, i) => i + 1));
+    }
   });
 
-  it('bring an empty folder to the latest version and record every step', () => {
+  it('bring an empty folder to two files at their latest versions, each table in its file', async () => {
     const dir = tempDir();
-    const { store, recovered } = openStore({ dataDir: dir });
+    const { store, notices, recovered, startBackup } = await startStore({ dataDir: dir });
+    expect(notices).toEqual([]);
     expect(recovered).toBeUndefined();
-    expect(store.schemaVersion).toBe(LATEST_VERSION);
-    expect(schemaVersion(store.db)).toBe(LATEST_VERSION);
-    expect(appliedVersions(store.db)).toEqual(MIGRATIONS.map((m) => m.version));
-    expect(tableNames(store.db)).toEqual(
-      expect.arrayContaining([
-        'profiles',
-        'app_settings',
-        'profile_settings',
-        'funds',
-        'fund_snapshots',
-        'prices',
-        'withdraws',
-        'deposit_addresses',
-        'coins',
-        'sub_accounts',
-        'sub_account_balances',
-        'sub_transfers',
-        'orders',
-        'own_trades',
-        'notifications',
-        'sync_state',
-        'kline_closes',
-      ]),
-    );
-    expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    // A new, empty record has nothing worth a backup yet.
+    expect(startBackup).toBeUndefined();
+    expect(store.recordVersion).toBe(RECORD_LATEST);
+    expect(store.cacheVersion).toBe(CACHE_LATEST);
+    expect(schemaVersion(store.db)).toBe(RECORD_LATEST);
+    expect(schemaVersion(store.db, 'cache')).toBe(CACHE_LATEST);
+    expect(appliedVersions(store.db)).toEqual(RECORD_MIGRATIONS.map((m) => m.version));
+    expect(appliedVersions(store.db, 'cache')).toEqual(CACHE_MIGRATIONS.map((m) => m.version));
+    expect(tableNames(store.db)).toEqual(RECORD_TABLES);
+    expect(tableNames(store.db, 'cache')).toEqual(CACHE_TABLES);
+    expect(store.db.pragma('main.application_id', { simple: true })).toBe(APPLICATION_IDS.record);
+    expect(store.db.pragma('cache.application_id', { simple: true })).toBe(APPLICATION_IDS.cache);
+    for (const schema of ['main', 'cache']) {
+      expect(store.db.pragma(`${schema}.journal_mode`, { simple: true })).toBe('wal');
+      expect(store.db.pragma(`${schema}.synchronous`, { simple: true })).toBe(1); // NORMAL
+    }
     expect(store.db.pragma('foreign_keys', { simple: true })).toBe(1);
-    expect(store.db.pragma('synchronous', { simple: true })).toBe(1); // NORMAL
     expect(store.db.pragma('busy_timeout', { simple: true })).toBeGreaterThan(0);
+    expect(readdirSync(dir).sort()).toEqual(
+      expect.arrayContaining(['backups', 'cache.sqlite', 'record.sqlite']),
+    );
     store.close();
   });
 
   it('no amount column is REAL', () => {
     const { store } = openStore({ dataDir: tempDir() });
-    for (const table of tableNames(store.db)) {
-      const columns = store.db.pragma(`table_info(${table})`) as { name: string; type: string }[];
-      for (const column of columns)
-        expect(`${table}.${column.name}:${column.type}`).not.toMatch(/REAL$/);
+    for (const schema of ['main', 'cache']) {
+      for (const table of tableNames(store.db, schema)) {
+        const columns = store.db.pragma(`${schema}.table_info(${table})`) as {
+          name: string;
+          type: string;
+        }[];
+        for (const column of columns)
+          expect(`${table}.${column.name}:${column.type}`).not.toMatch(/REAL$/);
+      }
     }
     store.close();
   });
 
-  for (let version = 0; version < LATEST_VERSION; version++) {
-    it(`upgrade a file at version ${version} to the latest, keeping its rows`, () => {
-      const dir = tempDir();
-      const older = openDatabase({ dataDir: dir, migrations: MIGRATIONS.slice(0, version) });
-      expect(schemaVersion(older.db)).toBe(version);
-      if (version >= 1) {
-        older.db
-          .prepare(
-            `INSERT INTO profiles (id, name, base_url, stream_url, api_key_masked, can_trade,
-             can_withdraw, is_demo, created_at) VALUES ('old', 'Old', 'http://x', 'ws://x', '…yz', 1, 0, 0, 5)`,
-          )
-          .run();
-        older.db
-          .prepare(
-            `INSERT INTO funds (profile_id, asset, free, locked, reserved_fee, updated_at)
-             VALUES ('old', 'BTC', '1.25', '0', NULL, 7)`,
-          )
-          .run();
-      }
-      older.db.close();
-
-      const { store, recovered } = openStore({ dataDir: dir });
-      expect(recovered).toBeUndefined();
-      expect(store.schemaVersion).toBe(LATEST_VERSION);
-      expect(appliedVersions(store.db)).toEqual(MIGRATIONS.map((m) => m.version));
-      if (version >= 1) {
-        expect(store.profiles.get('old')?.name).toBe('Old');
-        expect(store.funds.list('old').rows).toEqual([
-          { asset: 'BTC', free: '1.25', locked: '0', reservedFee: null, updatedAt: 7 },
-        ]);
-      }
-      // The upgraded file is fully usable: every repository's tables exist.
-      store.profiles.create(profile('new'));
-      store.withdraws.upsertMany('new', []);
-      expect(store.orders.openOrders('new')).toEqual([]);
-      store.close();
-    });
-  }
-
-  it('opening an up-to-date file again applies nothing', () => {
-    const dir = tempDir();
-    openStore({ dataDir: dir }).store.close();
-    const { store } = openStore({ dataDir: dir });
-    expect(appliedVersions(store.db)).toEqual(MIGRATIONS.map((m) => m.version));
+  it('record and cache together hold the single file of schema 4, less the foreign keys across files', () => {
+    const legacy = new Database(':memory:');
+    migrate(legacy, LEGACY_MIGRATIONS);
+    const { store } = openStore({ dataDir: tempDir() });
+    const definitions = (db: Database.Database, schema: string) =>
+      new Map(
+        (
+          db
+            .prepare(
+              `SELECT name, sql FROM ${schema}.sqlite_schema WHERE sql IS NOT NULL AND name != 'schema_migrations'`,
+            )
+            .all() as { name: string; sql: string }[]
+        ).map((row) => [
+          row.name,
+          row.sql.replace(/ REFERENCES profiles\(id\) ON DELETE CASCADE/g, '').replace(/\s+/g, ' '),
+        ]),
+      );
+    const old = definitions(legacy, 'main');
+    const split = new Map([...definitions(store.db, 'main'), ...definitions(store.db, 'cache')]);
+    expect([...split.keys()].sort()).toEqual([...old.keys()].sort());
+    for (const [name, sql] of old) expect(split.get(name), name).toBe(sql);
+    legacy.close();
     store.close();
   });
 
-  it('refuse a file from a newer app version and leave it untouched', () => {
+  it('upgrade a record of an older version after a backup of it, keeping its rows', async () => {
+    const dir = tempDir();
+    recordAtVersionOne(dir);
+    const before = readFileSync(join(dir, 'record.sqlite'));
+    const recordMigrations = [...RECORD_MIGRATIONS, EXTRA_RECORD_STEP];
+    const { store, notices } = await startStore({ dataDir: dir, recordMigrations });
+    expect(notices).toEqual([]);
+    expect(store.recordVersion).toBe(RECORD_LATEST + 1);
+    expect(tableNames(store.db)).toContain('labels');
+    expect(store.profiles.get('old')?.name).toBe('Old');
+    store.close();
+
+    const kept = listBackups(join(dir, 'backups'));
+    const beforeMigration = kept.filter((b) => b.kind === 'before-migration');
+    expect(beforeMigration).toHaveLength(1);
+    expect(beforeMigration[0]!.path).toMatch(/record-v1-before-v2-.*\.sqlite$/);
+    const copy = new Database(beforeMigration[0]!.path, { readonly: true });
+    expect(schemaVersion(copy)).toBe(1);
+    expect(copy.prepare('SELECT name FROM profiles').all()).toEqual([{ name: 'Old' }]);
+    copy.close();
+    // The original was a real file of version 1; the copy carries the same rows.
+    expect(before.length).toBeGreaterThan(0);
+  });
+
+  it('the plain synchronous open refuses a record that needs migrating, and leaves it as it was', () => {
+    const dir = tempDir();
+    recordAtVersionOne(dir);
+    const path = join(dir, 'record.sqlite');
+    const before = readFileSync(path);
+    expect(() =>
+      openStore({ dataDir: dir, recordMigrations: [...RECORD_MIGRATIONS, EXTRA_RECORD_STEP] }),
+    ).toThrow(StoreUnavailableError);
+    expect(readFileSync(path).equals(before)).toBe(true);
+  });
+
+  it('opening an up-to-date store again applies nothing', async () => {
+    const dir = tempDir();
+    openStore({ dataDir: dir }).store.close();
+    const { store } = await startStore({ dataDir: dir });
+    expect(appliedVersions(store.db)).toEqual(RECORD_MIGRATIONS.map((m) => m.version));
+    expect(appliedVersions(store.db, 'cache')).toEqual(CACHE_MIGRATIONS.map((m) => m.version));
+    store.close();
+  });
+
+  it('refuse a record from a newer app version and leave it untouched', async () => {
     const dir = tempDir();
     const { store } = openStore({ dataDir: dir });
     store.profiles.create(profile('keep'));
-    store.db.pragma(`user_version = ${LATEST_VERSION + 1}`);
-    store.db.pragma('wal_checkpoint(TRUNCATE)');
+    store.db.pragma(`user_version = ${RECORD_LATEST + 1}`);
     store.close();
-    const path = join(dir, 'spotfolio.sqlite');
+    const path = join(dir, 'record.sqlite');
     const before = readFileSync(path);
 
-    let error: unknown;
-    try {
-      openStore({ dataDir: dir });
-    } catch (caught) {
-      error = caught;
-    }
-    expect(error).toBeInstanceOf(StoreVersionError);
-    expect((error as Error).message).toContain('newer version of Spotfolio');
-    expect((error as Error).message).toContain(`schema ${LATEST_VERSION + 1}`);
+    const error = await startStore({ dataDir: dir }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(StoreUnavailableError);
+    const details = (error as StoreUnavailableError).details;
+    expect(details.problem).toBe('newer-version');
+    expect(details.message).toContain('newer version of Spotfolio');
+    expect(details.message).toContain(`schema ${RECORD_LATEST + 1}`);
+    expect(details.path).toBe(path);
+    expect((error as StoreUnavailableError).cause).toBeInstanceOf(StoreVersionError);
     expect(readFileSync(path).equals(before)).toBe(true);
-    expect(readdirSync(dir).filter((name) => name.includes('corrupt'))).toEqual([]);
+    expect(readdirSync(dir).filter((name) => /corrupt|damaged/.test(name))).toEqual([]);
   });
 
   it('apply all missing migrations in one transaction: a failure leaves the file as it was', () => {
     const db = new Database(join(tempDir(), 'partial.sqlite'));
-    migrate(db, MIGRATIONS.slice(0, 1));
+    migrate(db, LEGACY_MIGRATIONS.slice(0, 1));
     const failing: Migration[] = [
-      ...MIGRATIONS.slice(0, 2),
+      ...LEGACY_MIGRATIONS.slice(0, 2),
       { version: 3, name: 'fails', up: 'CREATE TABLE half_done (x); SELECT * FROM no_such_table;' },
     ];
     expect(() => migrate(db, failing)).toThrow(/migration 3 \(fails\) failed/);
@@ -164,18 +246,24 @@ describe('migrations', () => {
     db.close();
   });
 
-  it('run function migrations too', () => {
+  it('run function migrations too, and mark a new file as ours in the same transaction', () => {
     const db = new Database(':memory:');
-    migrate(db, [
-      ...MIGRATIONS,
-      {
-        version: LATEST_VERSION + 1,
-        name: 'function step',
-        up: (database) => database.exec('CREATE TABLE from_function (x TEXT)'),
-      },
-    ]);
-    expect(schemaVersion(db)).toBe(LATEST_VERSION + 1);
+    configure(db, 'record');
+    migrate(
+      db,
+      [
+        ...RECORD_MIGRATIONS,
+        {
+          version: RECORD_LATEST + 1,
+          name: 'function step',
+          up: (database) => database.exec('CREATE TABLE from_function (x TEXT)'),
+        },
+      ],
+      'record',
+    );
+    expect(schemaVersion(db)).toBe(RECORD_LATEST + 1);
     expect(tableNames(db)).toContain('from_function');
+    expect(db.pragma('application_id', { simple: true })).toBe(APPLICATION_IDS.record);
     db.close();
   });
 
