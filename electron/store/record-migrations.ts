@@ -62,4 +62,32 @@ export const RECORD_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX notifications_by_time ON notifications (profile_id, time);
     `,
   },
+  {
+    version: 2,
+    name: 'ledger: labels and cost bases of inferred entries, balance observations',
+    up: `
+      -- What the user says about an inferred entry (a movement the exchange's records do not
+      -- explain): its label and the cost basis of a credit. Keyed by the entry's stable id.
+      CREATE TABLE ledger_annotations (
+        profile_id    TEXT NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+        entry_id      TEXT NOT NULL,
+        label         TEXT,
+        cost_amount   TEXT,
+        cost_currency TEXT,
+        updated_at    INTEGER NOT NULL,
+        PRIMARY KEY (profile_id, entry_id)
+      );
+
+      -- Balances the app saw (a full read of an account, or a live balance event naming some
+      -- assets): the exchange keeps no balance history, and the ledger reconciles against these.
+      CREATE TABLE balance_observations (
+        profile_id TEXT NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+        account    TEXT NOT NULL,
+        time       INTEGER NOT NULL,
+        balances   TEXT NOT NULL,
+        complete   INTEGER NOT NULL CHECK (complete IN (0, 1)),
+        PRIMARY KEY (profile_id, account, time, complete)
+      );
+    `,
+  },
 ];
