@@ -90,4 +90,50 @@ export const RECORD_MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: 'money journal: transfers and orders written before the first request',
+    up: `
+      -- A money movement the app started (a transfer of one or two legs, an order), written before
+      -- its first request and updated as each step completes, so a process that dies half-way
+      -- leaves a trace to reconcile with the exchange at the next start. status: in-progress,
+      -- unknown (the exchange could not be asked yet), stopped (a leg missing: the user chooses),
+      -- completed, not-made, resolved. notice: settled after a restart, shown until dismissed.
+      CREATE TABLE money_journal (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        profile_id  TEXT NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+        kind        TEXT NOT NULL CHECK (kind IN ('transfer', 'order')),
+        asset       TEXT NOT NULL,
+        amount      TEXT NOT NULL,
+        from_email  TEXT,
+        to_email    TEXT,
+        via_email   TEXT,
+        order_json  TEXT,
+        status      TEXT NOT NULL,
+        funds_at    TEXT,
+        facts       TEXT,
+        notice      INTEGER NOT NULL DEFAULT 0 CHECK (notice IN (0, 1)),
+        created_at  INTEGER NOT NULL,
+        updated_at  INTEGER NOT NULL
+      );
+      CREATE INDEX money_journal_by_status ON money_journal (profile_id, status);
+
+      -- One request of an entry: a transfer leg, or an order placement. status: pending (not
+      -- sent), sending (sent, no answer recorded), done, not-made. window_from: the exchange's
+      -- time (as estimated) when it was marked sending; ref: the exchange's txnId or orderId.
+      CREATE TABLE money_journal_steps (
+        entry_id        INTEGER NOT NULL REFERENCES money_journal(id) ON DELETE CASCADE,
+        seq             INTEGER NOT NULL,
+        from_email      TEXT,
+        to_email        TEXT,
+        client_order_id TEXT,
+        status          TEXT NOT NULL CHECK (status IN ('pending', 'sending', 'done', 'not-made')),
+        window_from     INTEGER,
+        ref             TEXT,
+        message         TEXT,
+        updated_at      INTEGER NOT NULL,
+        PRIMARY KEY (entry_id, seq)
+      );
+    `,
+  },
 ];
