@@ -57,7 +57,32 @@ export const DEMO_MARKETS: MarketConfig[] = [
     baseAssetPrecision: 4,
     quoteAssetPrecision: 8,
   },
+  // Quoted in Indian rupees, so a reporting currency other than USDT and BTC has a price path.
+  {
+    symbol: 'usdtinr',
+    baseAsset: 'usdt',
+    quoteAsset: 'inr',
+    tickSize: '0.01',
+    minPrice: '0.01',
+    baseAssetPrecision: 2,
+    quoteAssetPrecision: 2,
+  },
+  {
+    symbol: 'btcinr',
+    baseAsset: 'btc',
+    quoteAsset: 'inr',
+    tickSize: '1',
+    minPrice: '1',
+    baseAssetPrecision: 6,
+    quoteAssetPrecision: 2,
+  },
 ];
+
+/**
+ * Markets added after the first world was published draw from a random stream of their own, so
+ * every older market's seeded history, books and own trades stay exactly as they were.
+ */
+const LATER_MARKETS = new Set(['usdtinr', 'btcinr']);
 
 /** Where each market trades today (in ticks of its tickSize), and a typical trade size. */
 const MARKET_PROFILE: Record<
@@ -69,6 +94,8 @@ const MARKET_PROFILE: Record<
   solusdt: { price: '148.20', lot: '3', spreadTicks: 4, stepTicks: 3 },
   xrpusdt: { price: '0.5230', lot: '500', spreadTicks: 6, stepTicks: 3 },
   ethbtc: { price: '0.05095', lot: '0.2', spreadTicks: 4, stepTicks: 2 },
+  usdtinr: { price: '83.42', lot: '100', spreadTicks: 4, stepTicks: 2 },
+  btcinr: { price: '5109475', lot: '0.01', spreadTicks: 6, stepTicks: 400 },
 };
 
 export interface WorldKey {
@@ -110,6 +137,7 @@ export function buildWorld(kind: 'demo' | 'empty', deps: WorldDeps): BuiltWorld 
   const maker = deps.accounts.createAccount({ email: MAKER_EMAIL });
   for (const asset of ['btc', 'eth', 'sol', 'xrp', 'usdt'])
     credit(deps, maker.id, asset, '1000000000');
+  credit(deps, maker.id, 'inr', '1000000000000');
   if (kind === 'empty') {
     deps.ledger.flush();
     return { makerAccountId: maker.id, accounts: [] };
@@ -225,10 +253,13 @@ function seedPriceHistory(
   for (let d = 400; d > 3; d--) times.push(deps.now - d * DAY + random.int(0, DAY / 2));
   for (let t = deps.now - 3 * DAY; t < deps.now - 60_000; t += 10 * 60_000)
     times.push(t + random.int(0, 60_000));
+  const laterRandom = new SeededRandom(deps.seed + 1009);
+  const randomOf = (symbol: string) => (LATER_MARKETS.has(symbol) ? laterRandom : random);
   const walks = new Map<string, bigint[]>();
   for (const market of DEMO_MARKETS) {
     const profile = MARKET_PROFILE[market.symbol]!;
     const tick = parseFixed(market.tickSize)!;
+    const random = randomOf(market.symbol);
     const endTicks = Number(parseFixed(profile.price)! / tick);
     // Walk backwards from today's price in small relative steps (in whole ticks).
     const ticks: number[] = new Array(times.length);
@@ -251,7 +282,7 @@ function seedPriceHistory(
     for (const market of DEMO_MARKETS) {
       const price = formatFixed(walks.get(market.symbol)![i]!);
       const lot = parseFixed(MARKET_PROFILE[market.symbol]!.lot)!;
-      const quantity = formatFixed((lot * BigInt(random.int(1, 20))) / 10n);
+      const quantity = formatFixed((lot * BigInt(randomOf(market.symbol).int(1, 20))) / 10n);
       const buyer = i % 97 === 5 && i > times.length - 300 ? parentId : makerId;
       deps.engine.atTime(time, () => {
         deps.engine.placeOrder(makerId, {
@@ -278,8 +309,10 @@ function seedPriceHistory(
 }
 
 /** Resting maker orders on both sides, a few ticks apart, around the last price. */
-function seedBooks(deps: WorldDeps, random: SeededRandom, makerId: number): void {
+function seedBooks(deps: WorldDeps, worldRandom: SeededRandom, makerId: number): void {
+  const laterRandom = new SeededRandom(deps.seed + 1013);
   for (const market of DEMO_MARKETS) {
+    const random = LATER_MARKETS.has(market.symbol) ? laterRandom : worldRandom;
     const profile = MARKET_PROFILE[market.symbol]!;
     const tick = parseFixed(market.tickSize)!;
     const last = parseFixed(deps.engine.lastPrice(market.symbol) ?? profile.price)!;

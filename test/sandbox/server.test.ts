@@ -49,6 +49,8 @@ describe('general and market data endpoints', () => {
       'solusdt',
       'xrpusdt',
       'ethbtc',
+      'usdtinr',
+      'btcinr',
     ]);
     expect(body.symbols[0]).toEqual({
       symbol: 'btcusdt',
@@ -65,7 +67,7 @@ describe('general and market data endpoints', () => {
 
   it('gives 24h tickers with decimal strings and a spread of several ticks', async () => {
     const all = (await raw(sandbox, 'GET', 'tickers/24hr')).body;
-    expect(all).toHaveLength(5);
+    expect(all).toHaveLength(7);
     const one = (await raw(sandbox, 'GET', 'ticker/24hr', { query: 'symbol=btcusdt' })).body;
     expect(shape(one)).toEqual({
       askPrice: 'string',
