@@ -135,7 +135,9 @@ export async function startStoreFiles(options: OpenStoreFilesOptions): Promise<O
   const db = record.db;
   let startBackup: BackupInfo | undefined;
   try {
-    configure(db, 'record');
+    // The journal mode is set once the migrations succeeded: until then not a byte of the file
+    // changes, so a failed migration leaves it exactly as it was.
+    db.pragma('busy_timeout = 5000');
     if (record.version > latest) {
       throw unavailable(
         new StoreVersionError(record.path, record.version, latest),
@@ -145,7 +147,7 @@ export async function startStoreFiles(options: OpenStoreFilesOptions): Promise<O
     }
     if (record.version < latest) {
       let before: BackupInfo | null = null;
-      if (record.version > 0) {
+      if (record.state === 'ours') {
         try {
           before = await backupRecord(db, paths.backups, 'before-migration', now(), {
             from: record.version,
@@ -161,8 +163,9 @@ export async function startStoreFiles(options: OpenStoreFilesOptions): Promise<O
         throw unavailable(error, record.path, before?.path ?? null);
       }
     }
+    configure(db, 'record');
     // 4. A backup at each start of a record that holds something.
-    if (record.version > 0) {
+    if (record.state === 'ours') {
       startBackup = await backupRecord(db, paths.backups, 'rotated', now());
       pruneRotated(paths.backups, options.keepBackups ?? ROTATED_BACKUPS_KEPT);
     }

@@ -7,6 +7,7 @@ import { useBridgeEvent, useNow } from './lib/hooks';
 import { bridgeKey, queryClient, useBridgeQuery } from './lib/query';
 import { parseRoute, routeHash, type Route, type ScreenName } from './lib/router';
 import { ErrorBox, Skeleton } from './components/common';
+import { RecordUnavailableScreen, StoreNotices } from './components/StoreNotices';
 import { Toasts, type ToastItem } from './components/Toasts';
 import iconUrl from '../../resources/icon.png';
 import { Portfolio } from './screens/Portfolio';
@@ -202,6 +203,10 @@ export function App() {
     };
   }, [boot, connection, symbols, precisions, reloadBoot, navigate, toast]);
 
+  // The record could not be opened: the app runs nothing else, and says so instead of starting afresh.
+  const recordUnavailable = statusQuery.data?.recordUnavailable;
+  if (recordUnavailable) return <RecordUnavailableScreen details={recordUnavailable} />;
+
   if (!context) {
     return (
       <div className="boot">
@@ -224,6 +229,7 @@ export function App() {
         />
         <main className="content" id="main" tabIndex={-1}>
           <TopBar />
+          <StoreNotices notices={context.status.storeNotices ?? []} />
           <Suspense
             fallback={
               <div className="page">
