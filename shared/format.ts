@@ -16,7 +16,14 @@ export interface AmountFormat {
   rounding?: Rounding;
   /** Prefix positive numbers with "+" (changes). */
   signed?: boolean;
+  /**
+   * How the integer digits are grouped: in thousands ("1,234,567"), or the Indian way, the last
+   * three and then in twos ("12,34,567": lakh and crore). Default thousands.
+   */
+  grouping?: DigitGrouping;
 }
+
+export type DigitGrouping = 'thousands' | 'lakh';
 
 const plainNumber = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
@@ -32,6 +39,18 @@ export function toDecimal(value: string | number | null | undefined): Decimal | 
 /** Inserts thousands separators into a run of digits. */
 export function groupThousands(digits: string): string {
   return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/** The Indian grouping: the last three digits, then pairs ("1,23,45,678": 1 crore 23 lakh ...). */
+export function groupLakh(digits: string): string {
+  if (digits.length <= 3) return digits;
+  const head = digits.slice(0, -3).replace(/\B(?=(\d{2})+(?!\d))/g, ',');
+  return `${head},${digits.slice(-3)}`;
+}
+
+/** How amounts in a currency are grouped where people use it (INR in lakh and crore). */
+export function groupingOf(currency: string): DigitGrouping {
+  return currency.toLowerCase() === 'inr' ? 'lakh' : 'thousands';
 }
 
 /**
@@ -55,7 +74,8 @@ export function formatAmount(
   if (fraction.length < minFraction) fraction = fraction.padEnd(minFraction, '0');
   const isZero = /^0*$/.test(integerPart) && /^0*$/.test(fraction);
   const sign = negative && !isZero ? '-' : format.signed && !isZero ? '+' : '';
-  return `${sign}${groupThousands(integerPart)}${fraction ? `.${fraction}` : ''}`;
+  const grouped = format.grouping === 'lakh' ? groupLakh(integerPart) : groupThousands(integerPart);
+  return `${sign}${grouped}${fraction ? `.${fraction}` : ''}`;
 }
 
 /** Digits to show for a value in a quote asset: cents for fiat-like quotes, more for coins. */
@@ -63,7 +83,18 @@ export function quotePrecision(quoteAsset: string): number {
   return fiatLike.has(quoteAsset.toLowerCase()) ? 2 : 8;
 }
 
-const fiatLike = new Set(['usdt', 'usdc', 'busd', 'tusd', 'dai', 'fdusd', 'usd', 'eur', 'gbp']);
+const fiatLike = new Set([
+  'usdt',
+  'usdc',
+  'busd',
+  'tusd',
+  'dai',
+  'fdusd',
+  'usd',
+  'eur',
+  'gbp',
+  'inr',
+]);
 
 /** A value in the quote asset: "12,345.68 USDT". */
 export function formatValue(
@@ -77,6 +108,7 @@ export function formatValue(
     minFraction: precision === 2 ? 2 : 0,
     rounding: 'half-up',
     signed: options.signed,
+    grouping: groupingOf(quoteAsset),
   });
   return options.withUnit === false || text === '—' ? text : `${text} ${quoteAsset.toUpperCase()}`;
 }
