@@ -136,4 +136,41 @@ export const RECORD_MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 4,
+    name: 'alerts: price and balance alerts with their evaluation state',
+    up: `
+      -- What the user asked to be told about, and what the app last saw of it, so that a restart
+      -- neither misses a crossing nor fires one twice. kind: price (symbol, direction above or
+      -- below, threshold a price), price-move (symbol, direction up, down or either, threshold a
+      -- percentage, window_ms), balance (asset, above or below, threshold an amount of the free
+      -- balance), portfolio (asset is the quote asset, above or below, threshold a value),
+      -- withdrawal (asset, or NULL for any). Thresholds are decimal text. last_side: the side of
+      -- the line last seen (above, below; beyond or within for a move). state: JSON the kind
+      -- needs between runs (the withdrawals not yet final and their statuses).
+      CREATE TABLE alerts (
+        id            INTEGER PRIMARY KEY AUTOINCREMENT,
+        profile_id    TEXT NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+        kind          TEXT NOT NULL
+                      CHECK (kind IN ('price', 'price-move', 'balance', 'portfolio', 'withdrawal')),
+        symbol        TEXT,
+        asset         TEXT,
+        direction     TEXT CHECK (direction IN ('above', 'below', 'up', 'down', 'either')),
+        threshold     TEXT,
+        window_ms     INTEGER,
+        repeat        INTEGER NOT NULL DEFAULT 0 CHECK (repeat IN (0, 1)),
+        cooldown_ms   INTEGER NOT NULL DEFAULT 0,
+        paused        INTEGER NOT NULL DEFAULT 0 CHECK (paused IN (0, 1)),
+        last_side     TEXT,
+        last_value    TEXT,
+        last_seen_at  INTEGER,
+        last_fired_at INTEGER,
+        fired_count   INTEGER NOT NULL DEFAULT 0,
+        state         TEXT,
+        created_at    INTEGER NOT NULL,
+        updated_at    INTEGER NOT NULL
+      );
+      CREATE INDEX alerts_by_profile ON alerts (profile_id, kind);
+    `,
+  },
 ];
