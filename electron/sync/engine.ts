@@ -16,6 +16,7 @@ import { sameAsset } from '../core/market';
 import { PacingBudget, SyncStoppedError, untilStopped } from './pacing';
 import type { SyncStorePort } from './port';
 import { storePort } from './store-port';
+import { TradeImporter, TradeImportStopped, type TradeImportProgress } from './trade-import';
 import { takeValueSnapshot } from './valuation';
 import {
   prepareBackfill,
@@ -123,6 +124,7 @@ export class SyncEngine {
   private readonly now: () => number;
   private readonly budget: PacingBudget;
   private readonly jobs = new Map<SyncKind, JobState>();
+  private readonly tradeImport: TradeImporter;
   private readonly addressRequests = new Map<string, Promise<DepositAddressView>>();
   private focused: { kinds: Set<SyncKind>; until: number } = { kinds: new Set(), until: 0 };
   private started = false;
@@ -146,6 +148,14 @@ export class SyncEngine {
     this.clock = deps.clock ?? new SystemClock();
     this.now = deps.now ?? (() => this.clock.now());
     this.budget = new PacingBudget(this.clock, deps.pacing ?? true);
+    this.tradeImport = new TradeImporter({
+      client: this.client,
+      port: this.port,
+      profileId: this.profileId,
+      now: () => this.now(),
+      stopped: () => this.stopped,
+      onPage: () => this.emitChanged(['trades']),
+    });
     for (const kind of SYNC_KINDS) {
       this.jobs.set(kind, {
         lastSuccessAt: null,
@@ -205,6 +215,11 @@ export class SyncEngine {
         error: job.error,
       };
     });
+  }
+
+  /** The own-trade import's latest run: symbols walked, pages, trades stored, complete or not. */
+  tradeImportProgress(): TradeImportProgress {
+    return this.tradeImport.progress();
   }
 
   jobStatus(kind: SyncKind): JobStatus {
@@ -352,11 +367,17 @@ export class SyncEngine {
         return orders.length > 0 ? ['orders'] : [];
       }
       case 'trades': {
-        const newest = port.maxTradeId(profileId);
-        const trades = await client.allMyTradesFrom(newest === null ? {} : { fromId: newest + 1 });
-        if (trades.length === 0) return [];
-        port.transaction(() => port.upsertTrades(profileId, trades, at()));
-        return ['trades'];
+        // Trade ids are per symbol: every listed symbol is walked (see trade-import.ts).
+        let listed = port.symbolAssets(profileId).map((s) => s.symbol);
+        if (listed.length === 0) {
+          const info = await client.general.exchangeInfo();
+          port.transaction(() => port.replaceSymbols(profileId, info.symbols, at()));
+          listed = info.symbols.map((s) => s.symbol);
+        }
+        const progress = await this.tradeImport.run(listed).catch((error: unknown) => {
+          throw error instanceof TradeImportStopped ? new SyncStoppedError() : error;
+        });
+        return progress.trades > 0 ? ['trades'] : [];
       }
       case 'symbols': {
         const info = await client.general.exchangeInfo();
