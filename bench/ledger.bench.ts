@@ -1,5 +1,9 @@
 /**
  * Ledger figures:
+ * - ledger.import: 20,000 own trades imported from the sandbox with its rate limits on (myTrades:
+ *   2 a second), through the client's pacer, into a real SQLite file. The floor the published
+ *   limits allow is pages ÷ 2 per second; the figure is that floor ÷ the time taken (target
+ *   >= 0.9), and the sandbox must have answered 429 to nothing.
  * - ledger.build: 100,000 own trades over 10 symbols (with fees in the received asset and in BNB)
  *   into lots, disposals and the P&L figures, FIFO. The trades are rows already in memory, as
  *   the store will hand them over; the SQLite read is not part of this figure. Baseline: a bare
@@ -9,6 +13,9 @@
  * - ledger.build.heap: heap held by the built ledger (lots, disposals, fees) after a full GC.
  */
 import Decimal from 'decimal.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import {
@@ -18,8 +25,15 @@ import {
   type LedgerEntry,
   type PriceAt,
 } from '../electron/ledger';
+import { ExchangeClient } from '../electron/exchange';
+import { launchSandbox } from '../electron/sandbox/index';
+import { parseFixed } from '../electron/sandbox/fixed';
 import { SeededRandom } from '../electron/sandbox/random';
-import { figure, type Bench } from './figure';
+import { openStore } from '../electron/store';
+import { storePort } from '../electron/sync/store-port';
+import { TradeImporter } from '../electron/sync/trade-import';
+import { selfTrades } from '../test/sync/own-trades';
+import { figure, type Bench, type Figure } from './figure';
 
 const TRADES = 100_000;
 const COINS = ['BTC', 'ETH', 'BNB', 'XRP', 'SOL', 'ADA', 'DOGE', 'TRX', 'LTC', 'DOT'];
@@ -123,7 +137,99 @@ function bareAdditionsMs(amounts: string[]): number {
   return elapsed;
 }
 
+const IMPORT_TRADES = 20_000;
+const IMPORT_PROFILE = 'bench-import';
+
+/** 20,000 own-trade rows (10,000 self-fills on btcusdt) imported with the rate limits on. */
+async function importFigure(): Promise<Figure[]> {
+  const { sandbox, parts } = await launchSandbox({ world: 'empty', simulation: false });
+  let tooMany = 0;
+  const hit = parts.limiter.hit.bind(parts.limiter);
+  parts.limiter.hit = (...args) => {
+    try {
+      hit(...args);
+    } catch (error) {
+      if ((error as { status?: number }).status === 429) tooMany++;
+      throw error;
+    }
+  };
+  const account = parts.accounts.createAccount({ email: 'importer@bench.test' });
+  const key = parts.accounts.createApiKey(account.id, { canTrade: true });
+  parts.ledger.credit(account.id, 'btc', parseFixed('100')!);
+  parts.ledger.credit(account.id, 'usdt', parseFixed('100000000')!);
+  parts.ledger.flush();
+  const dir = mkdtempSync(join(tmpdir(), 'spotfolio-bench-import-'));
+  const { store } = openStore({ dataDir: dir });
+  const seeder = new ExchangeClient({ baseUrl: sandbox.baseUrl, ...key, rateLimits: false });
+  const client = new ExchangeClient({ baseUrl: sandbox.baseUrl, ...key });
+  try {
+    // Seeding is not measured, and not limited: the limits are the import's, not the seed's.
+    parts.limiter.enabled = false;
+    await selfTrades(seeder, {
+      symbol: 'btcusdt',
+      qty: '0.001',
+      price: '60000',
+      count: IMPORT_TRADES / 2,
+      totalQty: String(IMPORT_TRADES / 2 / 1000),
+    });
+    parts.limiter.enabled = true;
+    store.profiles.create({
+      id: IMPORT_PROFILE,
+      name: 'Bench',
+      baseUrl: sandbox.baseUrl,
+      streamUrl: sandbox.streamUrl,
+      apiKeyMasked: 'bench',
+      canTrade: true,
+      canWithdraw: false,
+      isDemo: false,
+      createdAt: Date.now(),
+    });
+    const symbols = (await client.general.exchangeInfo()).symbols.map((s) => s.symbol);
+    // A second apart from exchangeInfo's call, so no earlier call shares the measured windows.
+    await new Promise((done) => setTimeout(done, 1100));
+    const importer = new TradeImporter({
+      client,
+      port: storePort(store),
+      profileId: IMPORT_PROFILE,
+      now: () => Date.now(),
+    });
+    const started = performance.now();
+    const cpuStart = process.cpuUsage();
+    const result = await importer.run(symbols);
+    const elapsedMs = performance.now() - started;
+    const cpu = process.cpuUsage(cpuStart);
+    const stored = store.orders.tradesPage(IMPORT_PROFILE, { limit: 1 }).total;
+    if (stored !== IMPORT_TRADES || result.trades !== IMPORT_TRADES) {
+      throw new Error(`imported ${result.trades}, stored ${stored} of ${IMPORT_TRADES} trades`);
+    }
+    const floorMs = (result.pages / 2) * 1000;
+    const ratio = floorMs / elapsedMs;
+    return [
+      figure({
+        name: 'ledger.import',
+        value: ratio,
+        unit: `floor ÷ time (${result.pages} pages, floor ${floorMs} ms, took ${Math.round(elapsedMs)} ms, CPU ${Math.round((cpu.user + cpu.system) / 1000)} ms)`,
+        target: '>= 0.9 of the floor (pages ÷ 2/s)',
+        ok: ratio >= 0.9 && tooMany === 0,
+      }),
+      figure({
+        name: 'ledger.import.429',
+        value: tooMany,
+        unit: 'answers 429 during the seed and import',
+        target: '0',
+        ok: tooMany === 0,
+      }),
+    ];
+  } finally {
+    await Promise.allSettled([seeder.close(), client.close()]);
+    store.close();
+    await sandbox.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export const benches: Bench[] = [
+  { name: 'ledger.import', run: importFigure },
   {
     name: 'ledger.build',
     async run() {
