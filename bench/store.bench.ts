@@ -6,10 +6,13 @@
  *                          INSERT of the same (pre-normalised) rows in one transaction. >= 0.5.
  * store.withdraws.page     filtered (coin + status + date range), time-sorted page of 100 rows and
  *                          its total, out of 1,000,000 records: median of 50 varied queries. < 5 ms.
- * store.open_funds         openStore on an existing, migrated file with data, then the funds view. < 50 ms.
+ * store.open_funds         openStore on an existing, migrated store with data, then the funds view. < 50 ms.
+ * store.backup             store.backup() of a record holding 10 profiles (settings, value snapshots)
+ *                          beside a cache of 1,000,000 withdraws, which is not backed up, vs bare
+ *                          better-sqlite3 backing up the same record file. < 1 s.
  */
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore, type WithdrawInput } from '../electron/store';
@@ -117,46 +120,54 @@ async function ingest() {
   });
 }
 
+/**
+ * Writes `count` withdraws of profile p1 straight into the cache. Bulk build: the indexes are
+ * dropped, the rows inserted, the indexes made again (one sort per index instead of a million
+ * random B-tree inserts each); the resulting file is the same as after a backfill.
+ */
+function fillWithdraws(db: Database.Database, count: number, random: SeededRandom): void {
+  const indexes = db
+    .prepare(
+      "SELECT name, sql FROM cache.sqlite_schema WHERE type = 'index' AND tbl_name = 'withdraws' AND sql IS NOT NULL",
+    )
+    .all() as { name: string; sql: string }[];
+  for (const index of indexes) db.exec(`DROP INDEX cache.${index.name}`);
+  const insert = db.prepare(INSERT_SQL);
+  db.transaction(() => {
+    for (let i = 0; i < count; i++) {
+      const partner = i % 5 === 0;
+      const created = START + Math.floor(random.next() * SPAN_DAYS * DAY);
+      const amount = `${i % 5000}.${i % 977}`;
+      insert.run({
+        profileId: 'p1',
+        id: `w${i}`,
+        coin: COINS[i % COINS.length],
+        network: partner ? null : 'NET',
+        address: partner ? null : `addr${i}`,
+        amount,
+        amountKey: `${String(i % 5000).padStart(30, '0')}.${String(i % 977).padEnd(18, '0')}`,
+        transactionFee: '0.0005',
+        status: random.int(0, 3),
+        partnerTransfer: partner ? 1 : 0,
+        withdrawOrderId: null,
+        txId: partner ? null : `tx${i}`,
+        failureInfo: null,
+        createdAt: created,
+        lastUpdated: created + 60_000,
+      });
+    }
+  })();
+  // An index belongs to its table's file: named with the cache's schema.
+  for (const index of indexes) db.exec(index.sql.replace(/^CREATE INDEX /, 'CREATE INDEX cache.'));
+  db.exec('ANALYZE cache');
+}
+
 async function page() {
   return withTempDir((dir) => {
     const { store } = openStore({ dataDir: dir });
     createProfile(store.db);
+    fillWithdraws(store.db, 1_000_000, new SeededRandom(2));
     const random = new SeededRandom(2);
-    // Bulk build: drop the indexes, insert, then create them again (one sort per index instead of
-    // a million random B-tree inserts each); the resulting file is the same as after a backfill.
-    const indexes = store.db
-      .prepare(
-        "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'withdraws' AND sql IS NOT NULL",
-      )
-      .all() as { name: string; sql: string }[];
-    for (const index of indexes) store.db.exec(`DROP INDEX ${index.name}`);
-    const insert = store.db.prepare(INSERT_SQL);
-    store.db.transaction(() => {
-      for (let i = 0; i < 1_000_000; i++) {
-        const partner = i % 5 === 0;
-        const created = START + Math.floor(random.next() * SPAN_DAYS * DAY);
-        const amount = `${i % 5000}.${i % 977}`;
-        insert.run({
-          profileId: 'p1',
-          id: `w${i}`,
-          coin: COINS[i % COINS.length],
-          network: partner ? null : 'NET',
-          address: partner ? null : `addr${i}`,
-          amount,
-          amountKey: `${String(i % 5000).padStart(30, '0')}.${String(i % 977).padEnd(18, '0')}`,
-          transactionFee: '0.0005',
-          status: random.int(0, 3),
-          partnerTransfer: partner ? 1 : 0,
-          withdrawOrderId: null,
-          txId: partner ? null : `tx${i}`,
-          failureInfo: null,
-          createdAt: created,
-          lastUpdated: created + 60_000,
-        });
-      }
-    })();
-    for (const index of indexes) store.db.exec(index.sql);
-    store.db.exec('ANALYZE');
     const times: number[] = [];
     let rowsSeen = 0;
     for (let q = 0; q < 50; q++) {
@@ -237,8 +248,82 @@ async function openFunds() {
   });
 }
 
+async function backup() {
+  const dir = mkdtempSync(join(tmpdir(), 'spotfolio-bench-'));
+  try {
+    const { store } = openStore({ dataDir: dir });
+    createProfile(store.db);
+    for (let p = 2; p <= 10; p++) {
+      store.profiles.create({
+        id: `p${p}`,
+        name: `Profile ${p}`,
+        baseUrl: 'https://api.example.test',
+        streamUrl: 'wss://stream.example.test',
+        apiKeyMasked: 'AbCd…wxyz',
+        canTrade: true,
+        canWithdraw: false,
+        isDemo: false,
+        createdAt: p,
+      });
+    }
+    store.transaction(() => {
+      for (let p = 1; p <= 10; p++) {
+        store.settings.set('parentEmail', `parent-${p}@example.test`, `p${p}`);
+        for (let i = 0; i < 500; i++) {
+          store.funds.addSnapshot(`p${p}`, {
+            takenAt: START + i * 3_600_000,
+            quoteAsset: 'usdt',
+            totalValue: `${1000 + i}.5`,
+            assets: COINS.map((coin, n) => ({
+              asset: coin.toLowerCase(),
+              total: `${n}.25`,
+              value: `${n * i}.5`,
+            })),
+          });
+        }
+      }
+    });
+    fillWithdraws(store.db, 1_000_000, new SeededRandom(4));
+    store.db.pragma('main.wal_checkpoint(TRUNCATE)');
+    store.db.pragma('cache.wal_checkpoint(TRUNCATE)');
+    const times: number[] = [];
+    const bareTimes: number[] = [];
+    let backupBytes = 0;
+    for (let round = 0; round < 5; round++) {
+      const start = performance.now();
+      const taken = await store.backup();
+      times.push(performance.now() - start);
+      backupBytes = statSync(taken.path).size;
+      // Baseline: the same record copied by bare better-sqlite3 (its online backup API on a
+      // plain connection, into a new file): what the copy itself costs, fsync included.
+      const bare = new Database(store.paths.record, { readonly: true });
+      const bareStart = performance.now();
+      await bare.backup(join(dir, `bare-copy-${round}.sqlite`));
+      bareTimes.push(performance.now() - bareStart);
+      bare.close();
+    }
+    const cacheBytes = statSync(store.paths.cache).size;
+    store.close();
+    if (backupBytes * 10 > cacheBytes) throw new Error('the backup is not the record alone');
+    times.sort((a, b) => a - b);
+    bareTimes.sort((a, b) => a - b);
+    const median = percentile(times, 50);
+    return figure({
+      name: 'store.backup',
+      value: median,
+      unit: `ms (median of 5; record ${(backupBytes / 1e6).toFixed(1)} MB, cache ${(cacheBytes / 1e6).toFixed(0)} MB not copied)`,
+      baseline: percentile(bareTimes, 50),
+      target: '< 1000 ms',
+      ok: median < 1000,
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export const benches: Bench[] = [
   { name: 'store.withdraws.ingest', run: async () => [await ingest()] },
   { name: 'store.withdraws.page', run: async () => [await page()] },
   { name: 'store.open_funds', run: async () => [await openFunds()] },
+  { name: 'store.backup', run: async () => [await backup()] },
 ];

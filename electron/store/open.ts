@@ -89,7 +89,7 @@ export interface OpenedStoreFiles {
 }
 
 const HELP_UNTOUCHED =
-  'Spotfolio changed nothing: the file below is as it was, and nothing was deleted. Keep these ' +
+  'Spotfolio changed nothing: your data file is as it was, and nothing was deleted. Keep the ' +
   'files. Installing the newest version of Spotfolio may open it; otherwise send this message ' +
   '(and, if asked, the files) to whoever supports your Spotfolio installation.';
 
