@@ -78,6 +78,67 @@ export function formatAmount(
   return `${sign}${grouped}${fraction ? `.${fraction}` : ''}`;
 }
 
+/**
+ * An amount with its unit, the one way amounts are written in sentences (toasts, notifications,
+ * error texts): "1,234.5 BTC". The unit is the asset's ticker in capitals.
+ */
+export function formatAmountWithUnit(
+  value: string | number | null | undefined,
+  asset: string,
+  format: AmountFormat = {},
+): string {
+  const text = formatAmount(value, format);
+  return text === '—' ? text : `${text} ${asset.toUpperCase()}`;
+}
+
+/** A fee in a sentence: "no fee" when nothing was charged, else the amount with its unit. */
+export function formatFee(value: string | null | undefined, asset: string): string {
+  const decimal = toDecimal(value);
+  if (decimal !== null && decimal.isZero()) return 'no fee';
+  return `fee ${formatAmountWithUnit(value, asset)}`;
+}
+
+/**
+ * Ends a sentence with one full stop: a message that already ends with ".", "!", "?" or "…" (the
+ * exchange's own words often do) gets none more, so joined texts never read "denied..".
+ */
+export function endSentence(text: string): string {
+  const trimmed = text.trimEnd();
+  if (trimmed === '') return trimmed;
+  return /[.!?…]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}
+
+export interface OrderDescription {
+  side: string;
+  qty: string;
+  /** Omitted for a fill summary that names no single price. */
+  price?: string;
+  stopPrice?: string | null;
+  symbol: string;
+  /** The market's assets: the quantity is in the base asset, prices in the quote asset. */
+  baseAsset?: string;
+  quoteAsset?: string;
+}
+
+/**
+ * "Buy 0.5 BTC at 60,000 USDT" (or "Buy 0.5 BTCUSDT at 60,000" when the market's assets are not
+ * known), with ", stop 2,850 USDT" for a stop-limit order: how toasts and notifications name an
+ * order or a fill.
+ */
+export function describeOrder(order: OrderDescription): string {
+  const side = order.side.charAt(0).toUpperCase() + order.side.slice(1).toLowerCase();
+  const known = Boolean(order.baseAsset && order.quoteAsset);
+  const qty = known
+    ? formatAmountWithUnit(order.qty, order.baseAsset!)
+    : `${formatAmount(order.qty)} ${order.symbol.toUpperCase()}`;
+  const price = (value: string) =>
+    known ? formatAmountWithUnit(value, order.quoteAsset!) : formatAmount(value);
+  let text = `${side} ${qty}`;
+  if (order.price !== undefined) text += ` at ${price(order.price)}`;
+  if (order.stopPrice) text += `, stop ${price(order.stopPrice)}`;
+  return text;
+}
+
 /** Digits to show for a value in a quote asset: cents for fiat-like quotes, more for coins. */
 export function quotePrecision(quoteAsset: string): number {
   return fiatLike.has(quoteAsset.toLowerCase()) ? 2 : 8;

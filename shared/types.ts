@@ -146,14 +146,23 @@ export type HistoryRange = (typeof HISTORY_RANGES)[number];
 export interface ValuePoint {
   time: number;
   value: DecimalText;
-  /** 'snapshot': recorded while running; 'backfill': current holdings at past prices. */
-  source: 'snapshot' | 'backfill';
+  /**
+   * 'snapshot': recorded while running; 'backfill': an estimate (holdings at past prices, before
+   * the first snapshot); 'current': the total value now, the same figure as the summary's.
+   */
+  source: 'snapshot' | 'backfill' | 'current';
 }
 
 export interface PortfolioHistory {
   quoteAsset: string;
   range: HistoryRange;
   points: ValuePoint[];
+  /**
+   * The points before this time are estimates, not records: the holdings of the first snapshot
+   * ('first-snapshot') or, with no snapshot yet, today's holdings ('current-holdings'), valued at
+   * the closes of past candles. null when the range holds no estimate.
+   */
+  estimate: { until: number; basis: 'first-snapshot' | 'current-holdings' } | null;
 }
 
 export interface FundRow {
@@ -241,12 +250,17 @@ export interface DepositAddressView {
 export interface SubAccountView {
   email: string;
   status: string;
-  portfolio: DecimalText;
+  /** The balances valued in the quote asset of SubAccountsView (not the exchange's own figure). */
+  value: DecimalText;
+  /** Assets held for which no price path to the quote asset exists (not counted in value). */
+  unpriced: string[];
   createdAt: number;
   balances: { asset: string; balance: DecimalText }[];
 }
 
 export interface SubAccountsView {
+  /** The asset every value of this view is in (the user's quote asset). */
+  quoteAsset: string;
   parentEmail: string | null;
   accounts: SubAccountView[];
   asOf: number | null;
@@ -354,7 +368,14 @@ export interface TickerView {
   openPrice: DecimalText;
   highPrice: DecimalText;
   lowPrice: DecimalText;
+  /** 24h volume in the base asset. */
   volume: DecimalText;
+  /** 24h volume in the quote asset: the exchange's sum, or volume x last price without one. */
+  quoteVolume: DecimalText;
+  /** True when quoteVolume is volume x last price rather than the exchange's own sum. */
+  quoteVolumeEstimated: boolean;
+  /** quoteVolume in the user's quote asset, to compare markets; null without a price path. */
+  quoteVolumeValue: DecimalText | null;
   bidPrice: DecimalText;
   askPrice: DecimalText;
   at: number;

@@ -7,6 +7,7 @@
  */
 import Decimal from 'decimal.js';
 import type { MethodParsedInput } from '../../shared/contract';
+import { formatAmount, formatAmountWithUnit } from '../../shared/format';
 import type { SubAccountsView, TransferLeg, TransferOutcome } from '../../shared/types';
 import { formatDecimal, parseDecimal } from '../core/decimal';
 import { sameAsset } from '../core/market';
@@ -14,6 +15,7 @@ import { ExchangeError } from '../exchange/errors';
 import { notify } from '../live/notify';
 import type { Store } from '../store';
 import type { SubAccountRow } from '../store/types';
+import { valueHoldings } from '../sync';
 import type { ApiContext, HandlerGroup } from './context';
 import { AppError, syncFailure, toBridgeError } from './errors';
 import { checkTransferDecimals } from './exchange-rules';
@@ -37,17 +39,36 @@ export function parentEmail(store: Store, profileId: string, subs: SubAccountRow
   return null;
 }
 
-export function subAccountsView(store: Store, profileId: string): SubAccountsView {
+/**
+ * The cached sub-accounts, each valued in the user's quote asset from its balances and the cached
+ * prices, the same way the main account's funds are. (The exchange's own portfolio figure is in a
+ * currency of its choosing and would be shown under the wrong unit.)
+ */
+export function subAccountsView(
+  store: Store,
+  profileId: string,
+  quoteAsset: string,
+): SubAccountsView {
   const { rows, asOf } = store.subAccounts.list(profileId);
   return {
+    quoteAsset,
     parentEmail: parentEmail(store, profileId, rows),
-    accounts: rows.map((row) => ({
-      email: row.email,
-      status: row.status,
-      portfolio: row.portfolio,
-      createdAt: row.createdAt,
-      balances: row.balances.map((b) => ({ asset: b.asset, balance: b.balance })),
-    })),
+    accounts: rows.map((row) => {
+      const { value, unpriced } = valueHoldings(
+        store,
+        profileId,
+        quoteAsset,
+        row.balances.map((b) => ({ asset: b.asset, amount: b.balance })),
+      );
+      return {
+        email: row.email,
+        status: row.status,
+        value,
+        unpriced,
+        createdAt: row.createdAt,
+        balances: row.balances.map((b) => ({ asset: b.asset, balance: b.balance })),
+      };
+    }),
     asOf,
   };
 }
@@ -147,7 +168,8 @@ export async function transfer(ctx: ApiContext, input: TransferInput): Promise<T
   if (available.lt(amount)) {
     throw new AppError(
       'insufficient-balance',
-      `Not enough ${asset.toUpperCase()} in ${from}: ${formatDecimal(available)} available, ${amount} requested.`,
+      `Not enough ${asset.toUpperCase()} in ${from}: ${formatAmount(formatDecimal(available))} available, ` +
+        `${formatAmount(amount)} requested.`,
       'amount',
     );
   }
@@ -201,7 +223,7 @@ function announce(
   from: string,
   to: string,
 ): void {
-  const what = `${outcome.amount} ${outcome.asset.toUpperCase()}`;
+  const what = formatAmountWithUnit(outcome.amount, outcome.asset);
   const [title, body] =
     outcome.state === 'completed'
       ? ['Transfer completed', `${what} moved from ${from} to ${to}.`]
@@ -237,7 +259,7 @@ export function subAccountsHandlers(ctx: ApiContext) {
     'subAccounts.list': async () => {
       const { profile, sync } = ctx.session.require();
       sync.focus(['subAccounts', 'transfers']);
-      return subAccountsView(ctx.store, profile.id);
+      return subAccountsView(ctx.store, profile.id, ctx.settings().quoteAsset);
     },
     'subAccounts.refresh': async () => {
       const { profile, sync } = ctx.session.require();
@@ -248,7 +270,7 @@ export function subAccountsHandlers(ctx: ApiContext) {
       ]);
       const failure = syncFailure(sync, 'subAccounts', startedAt);
       if (failure) throw failure;
-      return subAccountsView(ctx.store, profile.id);
+      return subAccountsView(ctx.store, profile.id, ctx.settings().quoteAsset);
     },
     'subAccounts.transfer': (input) => transfer(ctx, input),
     'subAccounts.history': async ({ filter, offset, limit }) => {

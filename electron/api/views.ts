@@ -20,6 +20,8 @@ import type {
   SymbolView,
   TickerView,
 } from '../../shared/types';
+import { isDecimalText } from '../../shared/decimal';
+import { formatDecimal, parseDecimal } from '../core/decimal';
 
 const ORDER_TYPES: readonly OrderType[] = ['limit', 'stop_limit'];
 
@@ -37,7 +39,22 @@ export function toSymbolView(info: SymbolInfo): SymbolView {
   };
 }
 
+/**
+ * A ticker's 24h quote volume: the exchange's own sum when it sends one (`quoteVolume`), or else
+ * the base volume at the last price, marked as an estimate.
+ */
+function quoteVolumeOf(ticker: Ticker): { quoteVolume: string; estimated: boolean } {
+  const sent = (ticker as Record<string, unknown>).quoteVolume;
+  if (typeof sent === 'string' && isDecimalText(sent))
+    return { quoteVolume: sent, estimated: false };
+  return {
+    quoteVolume: formatDecimal(parseDecimal(ticker.volume, 'volume').mul(ticker.lastPrice)),
+    estimated: true,
+  };
+}
+
 export function toTickerView(ticker: Ticker): TickerView {
+  const { quoteVolume, estimated } = quoteVolumeOf(ticker);
   return {
     symbol: ticker.symbol,
     baseAsset: ticker.baseAsset,
@@ -47,6 +64,9 @@ export function toTickerView(ticker: Ticker): TickerView {
     highPrice: ticker.highPrice,
     lowPrice: ticker.lowPrice,
     volume: ticker.volume,
+    quoteVolume,
+    quoteVolumeEstimated: estimated,
+    quoteVolumeValue: null,
     bidPrice: ticker.bidPrice,
     askPrice: ticker.askPrice,
     at: ticker.at,

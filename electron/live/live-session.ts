@@ -6,7 +6,13 @@
  * happened while disconnected stays missing.
  */
 import Decimal from 'decimal.js';
-import { formatAmount, formatSymbol } from '../../shared/format';
+import {
+  describeOrder,
+  formatAmount,
+  formatAmountWithUnit,
+  formatFee,
+  type OrderDescription,
+} from '../../shared/format';
 import type { ConnectionState, DataKind, Settings } from '../../shared/types';
 import type { Clock, TimerHandle } from '../core/clock';
 import { formatDecimal, parseDecimal } from '../core/decimal';
@@ -20,6 +26,7 @@ import type { AccountPositionEvent, OrderUpdateEvent, OwnTradeEvent } from '../e
 import type { Store } from '../store';
 import type { OrderInput, OwnTradeInput } from '../store/types';
 import type { SyncEngine } from '../sync';
+import { storePort } from '../sync/store-port';
 import { BatchCoalescer, type LiveBatch } from './coalescer';
 import { notify, type NotifyDeps } from './notify';
 
@@ -160,9 +167,9 @@ export class LiveSession {
         this.notifyDeps,
         'cancel',
         'Order canceled',
-        `${orderText(update.side, update.origQty, update.symbol)} at ${formatAmount(update.price)} was canceled` +
+        `${this.orderText({ side: update.side, qty: update.origQty, price: update.price, symbol: update.symbol })} was canceled` +
           (parseDecimal(update.executedQty, 'executed quantity').gt(0)
-            ? ` (${formatAmount(update.executedQty)} filled)`
+            ? ` (${this.qtyText(update.executedQty, update.symbol)} filled)`
             : ''),
       );
     }
@@ -207,8 +214,8 @@ export class LiveSession {
       this.notifyDeps,
       'fill',
       update.side === 'buy' ? 'Buy order filled' : 'Sell order filled',
-      `${orderText(update.side, update.qty, update.symbol)} at ${formatAmount(update.price)}` +
-        ` (fee ${amountText(update.fee, update.feeCurrency)})`,
+      `${this.orderText({ side: update.side, qty: update.qty, price: update.price, symbol: update.symbol })}` +
+        ` (${formatFee(update.fee, update.feeCurrency)})`,
     );
     this.fillGroups.set(update.orderId, {
       side: update.side,
@@ -238,9 +245,9 @@ export class LiveSession {
         this.notifyDeps,
         'fill',
         side === 'buy' ? 'Buy order filled' : 'Sell order filled',
-        `${count} more fills: ${orderText(side, formatDecimal(qty), symbol)}, last at ` +
-          `${formatAmount(group.lastPrice)}` +
-          ` (fees ${amountText(formatDecimal(fee), group.feeCurrency)})`,
+        `${count} more fills: ${this.orderText({ side, qty: formatDecimal(qty), symbol })}, last at ` +
+          `${this.priceText(group.lastPrice, symbol)}` +
+          ` (${fee.isZero() ? 'no fees' : `fees ${formatAmountWithUnit(formatDecimal(fee), group.feeCurrency)}`})`,
       ),
     );
     if (!continueWindow) return;
@@ -249,6 +256,28 @@ export class LiveSession {
       () => this.flushFills(orderId, true),
       FILL_SUMMARY_EVERY_MS,
     );
+  }
+
+  /** The market's base and quote asset, as sync last read them; undefined when not known. */
+  private assetsOf(symbol: string): { baseAsset: string; quoteAsset: string } | undefined {
+    return storePort(this.deps.store)
+      .symbolAssets(this.deps.profileId)
+      .find((s) => s.symbol === symbol.toLowerCase());
+  }
+
+  /** "Sell 0.001 BTC at 61,250 USDT": how a notification names an order or a fill. */
+  private orderText(order: Omit<OrderDescription, 'baseAsset' | 'quoteAsset'>): string {
+    return describeOrder({ ...order, ...this.assetsOf(order.symbol) });
+  }
+
+  private qtyText(qty: string, symbol: string): string {
+    const base = this.assetsOf(symbol)?.baseAsset;
+    return base ? formatAmountWithUnit(qty, base) : formatAmount(qty);
+  }
+
+  private priceText(price: string, symbol: string): string {
+    const quote = this.assetsOf(symbol)?.quoteAsset;
+    return quote ? formatAmountWithUnit(price, quote) : formatAmount(price);
   }
 
   private onReconnected(): void {
@@ -267,7 +296,7 @@ export class LiveSession {
     if (batch.orders.length === 0 && batch.trades.length === 0 && batch.balances.length > 0) {
       const lines = batch.balances.map(
         (b) =>
-          `${b.asset.toUpperCase()} balance: ${formatAmount(formatDecimal(parseDecimal(b.free, 'free').plus(b.locked)))}`,
+          `${b.asset.toUpperCase()} balance: ${formatAmountWithUnit(formatDecimal(parseDecimal(b.free, 'free').plus(b.locked)), b.asset)}`,
       );
       this.guard('balance notification', () =>
         notify(this.notifyDeps, 'balance', 'Balance changed', lines.join(', ')),
@@ -300,18 +329,4 @@ export class LiveSession {
       this.deps.log.error(`live: could not handle a ${what}`, error);
     }
   }
-}
-
-function capitalise(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-/** "Sell 0.001 BTCUSDT": how a notification names an order or a fill. */
-function orderText(side: string, qty: string, symbol: string): string {
-  return `${capitalise(side)} ${formatAmount(qty)} ${formatSymbol(symbol)}`;
-}
-
-/** "48,087.25 USDT" */
-function amountText(amount: string, asset: string): string {
-  return `${formatAmount(amount)} ${asset.toUpperCase()}`;
 }

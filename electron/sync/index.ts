@@ -14,6 +14,7 @@ export {
   fundsView,
   portfolioHistory,
   priceIn,
+  valueHoldings,
   HISTORY_RANGES,
   FUNDS_FRESHNESS_MS,
 } from './valuation';

@@ -180,6 +180,9 @@ export function takeValueSnapshot(
 ): void {
   const funds = valueFunds(port, profileId, quoteAsset).filter((f) => !f.total.isZero());
   if (funds.length === 0) return;
+  // Funds arrive before the first prices on a new profile: a value of the quote asset alone would
+  // be recorded as a fall (and, as the first snapshot, a cliff in every range). It waits for them.
+  if (funds.some((f) => !f.price) && port.prices(profileId).length === 0) return;
   let total = new Decimal(0);
   for (const fund of funds) if (fund.price) total = total.plus(fund.total.mul(fund.price));
   port.addSnapshot(profileId, {
@@ -205,6 +208,13 @@ export const HISTORY_RANGES: Record<HistoryRange, { spanMs: number; interval: Kl
 };
 const MAX_KLINES = 2000;
 
+/**
+ * The value history of a range, ending with the total value now (the summary's figure, so the
+ * chart's last point and the total shown agree). Before the first snapshot ever taken the value
+ * is an estimate: the holdings of that first snapshot (today's when there is none) at the closes
+ * of past candles; starting from the first snapshot's holdings, the estimate meets the recorded
+ * history without a step where the holdings changed. The answer says where the estimate ends.
+ */
 export async function portfolioHistory(
   store: StoreLike,
   client: ExchangeClient,
@@ -223,18 +233,74 @@ export async function portfolioHistory(
     value: s.totalValue,
     source: 'snapshot',
   }));
-  const backfillEnd = (snapshots[0]?.takenAt ?? now + 1) - 1;
-  if (backfillEnd > from) {
-    const backfill = await holdingsAtPastPrices(port, client, profileId, quoteAsset, {
+  const first = snapshots[0] ?? port.firstSnapshot(profileId, quoteAsset);
+  const estimateEnd = first && first.takenAt <= now ? first.takenAt : now;
+  let estimate: PortfolioHistory['estimate'] = null;
+  if (estimateEnd > from) {
+    const holdings = first
+      ? first.assets.map((a) => ({ asset: a.asset, total: parseDecimal(a.total, a.asset) }))
+      : currentHoldings(port, profileId);
+    const backfill = await holdingsAtPastPrices(port, client, profileId, quoteAsset, holdings, {
       from,
-      to: backfillEnd,
+      to: estimateEnd - 1,
       interval,
       stepMs,
       now,
     });
-    points.unshift(...backfill);
+    if (backfill.length > 0) {
+      points.unshift(...backfill);
+      estimate = { until: estimateEnd, basis: first ? 'first-snapshot' : 'current-holdings' };
+    }
   }
-  return { quoteAsset, range, points };
+  const summary = portfolioSummary(port, profileId, quoteAsset);
+  if (summary.asOf !== null) {
+    points.push({
+      time: Math.max(now, points.at(-1)?.time ?? now),
+      value: summary.totalValue,
+      source: 'current',
+    });
+  }
+  return { quoteAsset, range, points, estimate };
+}
+
+function currentHoldings(port: SyncStorePort, profileId: string): Holding[] {
+  return port
+    .funds(profileId)
+    .map((f) => ({
+      asset: f.asset,
+      total: parseDecimal(f.free, `${f.asset} free`).plus(f.locked),
+    }));
+}
+
+interface Holding {
+  asset: string;
+  total: Decimal;
+}
+
+/**
+ * Amounts of assets valued in the quote asset at the cached prices (a sub-account's balances):
+ * the total of those with a price path, and the assets without one, which the total leaves out.
+ */
+export function valueHoldings(
+  store: StoreLike,
+  profileId: string,
+  quoteAsset: string,
+  holdings: readonly { asset: string; amount: string }[],
+): { value: string; unpriced: string[] } {
+  const port = portOf(store);
+  const book = new PriceBook(
+    priceTickers(port, profileId, [quoteAsset, ...holdings.map((h) => h.asset)]),
+  );
+  let total = new Decimal(0);
+  const unpriced: string[] = [];
+  for (const holding of holdings) {
+    const amount = parseDecimal(holding.amount, `${holding.asset} amount`);
+    if (amount.isZero()) continue;
+    const price = book.price(quoteAsset, holding.asset);
+    if (price) total = total.plus(amount.mul(price));
+    else unpriced.push(holding.asset);
+  }
+  return { value: formatDecimal(total, VALUE_PLACES), unpriced: unpriced.sort() };
 }
 
 /** The candles a history range is drawn from: open times in [from, to], one every stepMs. */
@@ -246,18 +312,16 @@ interface CandleWindow {
   now: number;
 }
 
-/** Current holdings valued at each kline's close between from and to. */
+/** The holdings valued at each kline's close between from and to. */
 async function holdingsAtPastPrices(
   port: SyncStorePort,
   client: ExchangeClient,
   profileId: string,
   quoteAsset: string,
+  allHoldings: Holding[],
   window: CandleWindow,
 ): Promise<ValuePoint[]> {
-  const holdings = port
-    .funds(profileId)
-    .map((f) => ({ asset: f.asset, total: parseDecimal(f.free, `${f.asset} free`).plus(f.locked) }))
-    .filter((f) => !f.total.isZero());
+  const holdings = allHoldings.filter((h) => !h.total.isZero());
   if (holdings.length === 0) return [];
   const book = new PriceBook(
     priceTickers(port, profileId, [quoteAsset, ...holdings.map((h) => h.asset)]),

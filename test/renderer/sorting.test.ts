@@ -1,3 +1,4 @@
+import Decimal from 'decimal.js';
 import { describe, expect, it } from 'vitest';
 import type { FundRow, TickerView } from '../../shared/types';
 import {
@@ -92,6 +93,9 @@ describe('tickerRows', () => {
     highPrice: last,
     lowPrice: open,
     volume,
+    quoteVolume: new Decimal(volume).mul(last).toString(),
+    quoteVolumeEstimated: true,
+    quoteVolumeValue: new Decimal(volume).mul(last).toString(),
     bidPrice: last,
     askPrice: last,
     at: 0,
@@ -108,6 +112,25 @@ describe('tickerRows', () => {
       ['btcusdt', '10'],
       ['ethusdt', '-10'],
       ['newusdt', null],
+    ]);
+  });
+
+  it('sorts the volume by its value in the quote asset, not by base units', () => {
+    const markets = [
+      ticker('btcusdt', 'btc', '60000', '60000', '5.2'),
+      { ...ticker('xrpbtc', 'xrp', '0.00001', '0.00001', '333980'), quoteAsset: 'btc' },
+    ];
+    // 333,980 XRP is 3.3398 BTC, about 200,000 USDT: less than 5.2 BTC at 60,000 (312,000 USDT).
+    markets[1]!.quoteVolume = '3.3398';
+    markets[1]!.quoteVolumeValue = '200388';
+    expect(tickerRows(markets, '', 'volume', 'desc').map((t) => t.symbol)).toEqual([
+      'btcusdt',
+      'xrpbtc',
+    ]);
+    const unpriced = { ...markets[1]!, quoteVolumeValue: null };
+    expect(tickerRows([unpriced, markets[0]!], '', 'volume', 'asc').map((t) => t.symbol)).toEqual([
+      'btcusdt',
+      'xrpbtc',
     ]);
   });
 

@@ -43,13 +43,15 @@ describe('order helpers', () => {
 
 describe('freeBalance', () => {
   const view: SubAccountsView = {
+    quoteAsset: 'usdt',
     parentEmail: 'main@demo.test',
     asOf: 1,
     accounts: [
       {
         email: 'sub@demo.test',
         status: 'enabled',
-        portfolio: '10',
+        value: '7.5',
+        unpriced: [],
         createdAt: 0,
         balances: [{ asset: 'usdt', balance: '7.5' }],
       },

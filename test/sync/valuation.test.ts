@@ -149,16 +149,24 @@ describe('history at current holdings and past prices', () => {
       const now = Math.floor(Date.now() / 3_600_000) * 3_600_000 - 50 * 60_000;
       const first = await portfolioHistory(store, client, PROFILE, 'usdt', 'week', now);
       expect(klineCalls).toEqual(['btcusdt']);
-      // No snapshot yet: the hourly candles of the week, the one still open left out.
-      expect(first.points.length).toBeGreaterThan(70); // three days of hourly candles, daily before
-      expect(first.points.every((p) => p.source === 'backfill')).toBe(true);
-      expect(first.points.at(-1)!.time).toBeLessThanOrEqual(now - 3_600_000);
+      // No snapshot yet: the hourly candles of the week, the one still open left out, are an
+      // estimate at today's holdings; the last point is the total now.
+      const estimated = first.points.slice(0, -1);
+      expect(estimated.length).toBeGreaterThan(70); // three days of hourly candles, daily before
+      expect(estimated.every((p) => p.source === 'backfill')).toBe(true);
+      expect(estimated.at(-1)!.time).toBeLessThanOrEqual(now - 3_600_000);
+      expect(first.points.at(-1)).toEqual({
+        time: now,
+        value: portfolioSummary(store, PROFILE, 'usdt').totalValue,
+        source: 'current',
+      });
+      expect(first.estimate).toEqual({ until: now, basis: 'current-holdings' });
 
       // Again, a minute later: every finished candle is known, nothing is asked.
       const again = await portfolioHistory(store, client, PROFILE, 'usdt', 'week', now + 60_000);
       expect(klineCalls).toHaveLength(1);
-      expect(again.points).toEqual(
-        first.points.filter((p) => p.time >= now + 60_000 - 7 * 86_400_000),
+      expect(again.points.slice(0, -1)).toEqual(
+        estimated.filter((p) => p.time >= now + 60_000 - 7 * 86_400_000),
       );
 
       // An hour on, only the candle that closed meanwhile is asked for.
@@ -181,5 +189,89 @@ describe('history at current holdings and past prices', () => {
       await client.close();
       await sandbox.close();
     }
+  });
+
+  it('ends every range on the total now, and estimates from the first snapshot without a step', async () => {
+    const sandbox = await startSandbox({ world: 'demo', rateLimits: false });
+    const client = new ExchangeClient({
+      baseUrl: sandbox.baseUrl,
+      rateLimits: false,
+      timeoutMs: 2000,
+    });
+    try {
+      const port = storePort(store);
+      const now = Math.floor(Date.now() / 3_600_000) * 3_600_000 - 50 * 60_000;
+      // Two days ago 1 BTC was held (the first snapshot); today 2 BTC are.
+      const firstAt = now - 2 * 86_400_000;
+      port.addSnapshot(PROFILE, {
+        takenAt: firstAt,
+        quoteAsset: 'usdt',
+        totalValue: '60000',
+        assets: [{ asset: 'btc', total: '1', value: '60000' }],
+      });
+      port.addSnapshot(PROFILE, {
+        takenAt: now - 86_400_000,
+        quoteAsset: 'usdt',
+        totalValue: '61000',
+        assets: [{ asset: 'btc', total: '1', value: '61000' }],
+      });
+      port.replaceFunds(PROFILE, [{ asset: 'btc', free: '2', locked: '0' }], AT);
+      const total = portfolioSummary(store, PROFILE, 'usdt').totalValue;
+      for (const range of ['day', 'week', 'month', 'year', 'all'] as const) {
+        const history = await portfolioHistory(store, client, PROFILE, 'usdt', range, now);
+        expect(history.points.at(-1), range).toEqual({
+          time: now,
+          value: total,
+          source: 'current',
+        });
+      }
+      const week = await portfolioHistory(store, client, PROFILE, 'usdt', 'week', now);
+      expect(week.estimate).toEqual({ until: firstAt, basis: 'first-snapshot' });
+      const estimated = week.points.filter((p) => p.source === 'backfill');
+      expect(estimated.length).toBeGreaterThan(0);
+      expect(estimated.every((p) => p.time < firstAt)).toBe(true);
+      // The estimate holds the first snapshot's 1 BTC, not today's 2: its values are one BTC's
+      // price (the sandbox's BTC trades near 60,000), so it meets the snapshot of 60,000.
+      const lastEstimate = Number(estimated.at(-1)!.value);
+      expect(lastEstimate).toBeGreaterThan(30_000);
+      expect(lastEstimate).toBeLessThan(90_000);
+      // The day range lies after the first snapshot: nothing in it is an estimate.
+      const day = await portfolioHistory(store, client, PROFILE, 'usdt', 'day', now);
+      expect(day.estimate).toBeNull();
+      expect(day.points.map((p) => p.source)).toEqual(['snapshot', 'current']);
+    } finally {
+      await client.close();
+      await sandbox.close();
+    }
+  });
+});
+
+describe('a snapshot before the first prices', () => {
+  it('is not taken: a value of the quote asset alone would read as a fall', () => {
+    const port = storePort(store);
+    store.profiles.create({
+      id: 'fresh',
+      name: 'Fresh',
+      baseUrl: 'http://127.0.0.1:1',
+      streamUrl: 'ws://127.0.0.1:1/ws',
+      apiKeyMasked: 'abcd…wxyz',
+      canTrade: false,
+      canWithdraw: false,
+      isDemo: false,
+      createdAt: AT,
+    });
+    port.replaceFunds(
+      'fresh',
+      [
+        { asset: 'usdt', free: '100', locked: '0' },
+        { asset: 'btc', free: '1', locked: '0' },
+      ],
+      AT,
+    );
+    port.transaction(() => takeValueSnapshot(port, 'fresh', 'usdt', AT));
+    expect(port.snapshots('fresh', 'usdt', 0, AT + 1)).toEqual([]);
+    port.replaceTickers('fresh', [ticker('btc', 'usdt', '60000', '50000')], AT);
+    port.transaction(() => takeValueSnapshot(port, 'fresh', 'usdt', AT + 1));
+    expect(port.snapshots('fresh', 'usdt', 0, AT + 1).map((s) => s.totalValue)).toEqual(['60100']);
   });
 });

@@ -50,6 +50,7 @@ export interface TickerRow extends TickerView {
   change: string | null;
 }
 
+/** 'volume' is the 24h quote volume in the user's quote asset: base units do not compare. */
 export type TickerSortField = 'symbol' | 'lastPrice' | 'change' | 'volume';
 
 export function tickerRows(
@@ -66,7 +67,9 @@ export function tickerRows(
     const primary =
       field === 'symbol'
         ? compareText(a.symbol, b.symbol, dir)
-        : compareDecimal(a[field], b[field], dir);
+        : field === 'volume'
+          ? compareDecimal(a.quoteVolumeValue, b.quoteVolumeValue, dir)
+          : compareDecimal(a[field], b[field], dir);
     return primary !== 0 ? primary : a.symbol.localeCompare(b.symbol);
   });
   return rows;

@@ -147,8 +147,14 @@ function FeedText({ item }: { item: ActivityItem }) {
     return (
       <span>
         <span className="badge ok">Fill</span> <span className={`side-${t.side}`}>{t.side}</span>{' '}
-        <Amount value={t.qty} /> {t.symbol.toUpperCase()} @ <Amount value={t.price} />, fee{' '}
-        <Amount value={t.fee} asset={t.feeCurrency} unit />
+        <Amount value={t.qty} /> {t.symbol.toUpperCase()} @ <Amount value={t.price} />
+        {/[1-9]/.test(t.fee) ? (
+          <>
+            , fee <Amount value={t.fee} asset={t.feeCurrency} unit />
+          </>
+        ) : (
+          ', no fee'
+        )}
       </span>
     );
   }

@@ -1,13 +1,26 @@
 import { useMemo, useState } from 'react';
-import { formatAmount, formatPercent, formatSymbol } from '../../../shared/format';
+import {
+  formatAge,
+  formatAmount,
+  formatAmountWithUnit,
+  formatDateTime,
+  formatPercent,
+  formatSymbol,
+} from '../../../shared/format';
 import { useApp } from '../context';
 import { useBridgeQuery } from '../lib/query';
 import { tickerRows, type SortDir, type TickerSortField } from '../lib/sorting';
-import { Amount, EmptyState, PageHeader, SortHeader, QueryStatus } from '../components/common';
+import { useNow } from '../lib/hooks';
+import { EmptyState, PageHeader, SortHeader, QueryStatus } from '../components/common';
 
 export function Markets() {
-  const { navigate } = useApp();
+  const { navigate, connection } = useApp();
+  const now = useNow(5000);
   const tickers = useBridgeQuery('market.tickers');
+  // Cached tickers (the exchange did not answer) carry the time they were last seen.
+  const newest = tickers.data?.reduce((at, t) => Math.max(at, t.at), 0) ?? 0;
+  const offline = connection.state === 'offline' || connection.state === 'reconnecting';
+  const cachedAge = tickers.data && tickers.data.length > 0 && (offline || now - newest > 60_000);
   const [query, setQuery] = useState('');
   const [sort, setSort] = useState<{ field: TickerSortField; dir: SortDir }>({
     field: 'volume',
@@ -32,6 +45,12 @@ export function Markets() {
           data-testid="markets-search"
         />
       </PageHeader>
+      {cachedAge && (
+        <div className="banner warn" role="status" data-testid="markets-cached">
+          Showing the prices last received from the exchange, as of {formatAge(newest, now)} (
+          {formatDateTime(newest)}). They update by themselves once it answers again.
+        </div>
+      )}
       <QueryStatus query={tickers} rows={8} />
       {tickers.data && rows.length === 0 && (
         <EmptyState title={query ? `No market matches "${query}"` : 'No markets'} />
@@ -56,7 +75,13 @@ export function Markets() {
                 <th scope="col" className="num">
                   24h low
                 </th>
-                <SortHeader field="volume" label="24h volume" sort={sort} onSort={onSort} numeric />
+                <SortHeader
+                  field="volume"
+                  label="24h volume (quote)"
+                  sort={sort}
+                  onSort={onSort}
+                  numeric
+                />
               </tr>
             </thead>
             <tbody>
@@ -86,8 +111,20 @@ export function Markets() {
                     <td className="num">
                       <Price value={t.lowPrice} />
                     </td>
-                    <td className="num">
-                      <Amount value={t.volume} asset={t.baseAsset} precision={2} />
+                    <td
+                      className="num"
+                      data-testid="ticker-volume"
+                      title={
+                        t.quoteVolumeEstimated
+                          ? `Estimated: ${formatAmount(t.volume)} ${t.baseAsset.toUpperCase()} at the last price`
+                          : `${formatAmount(t.volume)} ${t.baseAsset.toUpperCase()}`
+                      }
+                    >
+                      {t.quoteVolumeEstimated ? '≈ ' : ''}
+                      {formatAmountWithUnit(t.quoteVolume, t.quoteAsset, {
+                        precision: 2,
+                        rounding: 'half-up',
+                      })}
                     </td>
                   </tr>
                 );

@@ -1,7 +1,7 @@
 import { lazy, memo, Suspense, useMemo, useState } from 'react';
 import Decimal from 'decimal.js';
 import type { HistoryRange } from '../../../shared/types';
-import { formatPercent, privacyMask } from '../../../shared/format';
+import { formatDateTime, formatPercent, privacyMask } from '../../../shared/format';
 import { useApp } from '../context';
 import { chartPalette } from '../lib/palette';
 import { useBridgeQuery } from '../lib/query';
@@ -79,6 +79,9 @@ export function Portfolio() {
           <div className="grid three">
             <div className="card stat">
               <div className="stat-label">Total value</div>
+              <div className="muted small-text" data-testid="portfolio-scope">
+                Main account only: sub-accounts are not included.
+              </div>
               <div className="stat-value">
                 <Value value={data.totalValue} quote={quote} testId="portfolio-total" />
               </div>
@@ -152,7 +155,7 @@ export function Portfolio() {
               )}
             </div>
           </div>
-          <HistoryCard quote={quote} />
+          <HistoryCard quote={quote} total={data.totalValue} />
         </>
       )}
     </section>
@@ -160,20 +163,26 @@ export function Portfolio() {
 }
 
 /** Its own queries and state: a new summary (every live change) does not redraw this chart. */
-const HistoryCard = memo(function HistoryCard({ quote }: { quote: string }) {
+const HistoryCard = memo(function HistoryCard({ quote, total }: { quote: string; total: string }) {
   const { settings } = useApp();
   const [range, setRange] = useState<HistoryRange>('week');
   const history = useBridgeQuery('portfolio.history', { range });
-  const points = useMemo(
+  const estimate = history.data?.estimate ?? null;
+  const points = useMemo(() => {
+    const answer = history.data?.points ?? [];
+    // The history's last point is the value now; the two answers are read at slightly different
+    // moments, so the chart ends on the very total shown above it.
+    const last = answer.at(-1);
+    const ending =
+      last?.source === 'current' ? [...answer.slice(0, -1), { ...last, value: total }] : answer;
     // Chart positions only: the plotted number never feeds back into an amount.
-    () =>
-      (history.data?.points ?? []).map((p) => ({
-        time: p.time,
-        plot: Number(p.value),
-        value: p.value,
-      })),
-    [history.data],
-  );
+    return ending.map((p) => ({
+      time: p.time,
+      plot: Number(p.value),
+      value: p.value,
+      estimated: p.source === 'backfill',
+    }));
+  }, [history.data, total]);
   return (
     <div className="card">
       <div className="card-header">
@@ -192,15 +201,28 @@ const HistoryCard = memo(function HistoryCard({ quote }: { quote: string }) {
           Values are recorded every few minutes while Spotfolio runs.
         </EmptyState>
       )}
+      {points.length > 0 && estimate && (
+        <div className="muted small-text" data-testid="history-estimate">
+          <span className="estimate-swatch" aria-hidden="true" /> Estimated before{' '}
+          {formatDateTime(estimate.until).slice(0, 16)}:{' '}
+          {estimate.basis === 'first-snapshot'
+            ? 'the holdings of the first recorded value'
+            : "today's holdings"}{' '}
+          at past prices. Values are recorded from then on while Spotfolio runs.
+        </div>
+      )}
       {points.length > 0 && (
         <div
           data-testid="history-chart"
           role="img"
           aria-label={`Portfolio value over the ${range}`}
+          data-last-value={settings.privacyMode ? undefined : points.at(-1)?.value}
+          data-estimated-until={estimate?.until}
         >
           <Suspense fallback={<Skeleton rows={1} height={230} />}>
             <ValueChart
               points={points}
+              estimatedUntil={estimate?.until ?? null}
               range={range}
               quote={quote}
               privacy={settings.privacyMode}

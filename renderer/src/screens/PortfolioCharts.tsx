@@ -47,16 +47,25 @@ export function AllocationDonut({ slices }: { slices: { asset: string; plot: num
 }
 
 export function ValueChart(props: {
-  points: { time: number; plot: number; value: string }[];
+  points: { time: number; plot: number; value: string; estimated: boolean }[];
+  /** Points before this time are estimates: drawn dashed and pale, named so in the tooltip. */
+  estimatedUntil: number | null;
   range: HistoryRange;
   quote: string;
   privacy: boolean;
 }) {
-  const { points, range, quote } = props;
+  const { points, range, quote, estimatedUntil } = props;
   const settings = { privacyMode: props.privacy };
+  // Two series that share the point where the estimate ends, so the line is one continuous curve.
+  const firstRecorded = points.findIndex((p) => !p.estimated);
+  const series = points.map((p, i) => ({
+    ...p,
+    estimate: p.estimated || i === firstRecorded ? p.plot : undefined,
+    recorded: p.estimated ? undefined : p.plot,
+  }));
   return (
     <ResponsiveContainer width="100%" height={230}>
-      <AreaChart data={points} margin={{ top: 8, right: 12, left: 0, bottom: 0 }}>
+      <AreaChart data={series} margin={{ top: 8, right: 12, left: 0, bottom: 0 }}>
         <defs>
           <linearGradient id="valueFill" x1="0" y1="0" x2="0" y2="1">
             <stop offset="0%" stopColor="#3b82f6" stopOpacity={0.35} />
@@ -85,19 +94,37 @@ export function ValueChart(props: {
         <Tooltip
           contentStyle={{ background: 'var(--panel)', border: '1px solid var(--border)' }}
           labelFormatter={(t) => formatDateTime(Number(t))}
-          formatter={(_v, _n, item) => [
-            settings.privacyMode
-              ? privacyMask
-              : formatValue((item.payload as { value: string }).value, quote),
-            'Value',
-          ]}
+          formatter={(_v, name, item) => {
+            const point = item.payload as { value: string; estimated: boolean };
+            // The shared point is drawn by both series; it is named once, as recorded.
+            if (name === 'estimate' && !point.estimated) return [null, null];
+            return [
+              settings.privacyMode ? privacyMask : formatValue(point.value, quote),
+              point.estimated ? 'Estimated value' : 'Value',
+            ];
+          }}
         />
+        {estimatedUntil !== null && (
+          <Area
+            type="monotone"
+            dataKey="estimate"
+            name="estimate"
+            stroke="#94a3b8"
+            strokeWidth={2}
+            strokeDasharray="5 4"
+            fill="none"
+            connectNulls={false}
+            isAnimationActive={false}
+          />
+        )}
         <Area
           type="monotone"
-          dataKey="plot"
+          dataKey="recorded"
+          name="recorded"
           stroke="#3b82f6"
           strokeWidth={2}
           fill="url(#valueFill)"
+          connectNulls
           isAnimationActive={false}
         />
       </AreaChart>

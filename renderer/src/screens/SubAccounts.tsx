@@ -1,7 +1,7 @@
-import { useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import Decimal from 'decimal.js';
 import type { SubAccountsView, TransferOutcome } from '../../../shared/types';
-import { formatDateTime } from '../../../shared/format';
+import { formatAmount, formatDateTime } from '../../../shared/format';
 import { useApp } from '../context';
 import { bridge } from '../lib/bridge';
 import { useBridgeQuery } from '../lib/query';
@@ -29,7 +29,6 @@ interface TransferDraft {
 }
 
 export function SubAccounts() {
-  const { settings } = useApp();
   const subs = useBridgeQuery('subAccounts.list');
   const funds = useBridgeQuery('funds.list');
   const history = useBridgeQuery('subAccounts.history', { limit: 100 });
@@ -83,7 +82,15 @@ export function SubAccounts() {
                       <span className="badge">{account.status}</span>
                     </div>
                     <div className="muted small-text">
-                      Portfolio: <Value value={account.portfolio} quote={settings.quoteAsset} />
+                      Value:{' '}
+                      <Value value={account.value} quote={view.quoteAsset} testId="sub-value" />
+                      {account.unpriced.length > 0 && (
+                        <>
+                          {' '}
+                          (not counted, no price in {view.quoteAsset.toUpperCase()}:{' '}
+                          {account.unpriced.map((a) => a.toUpperCase()).join(', ')})
+                        </>
+                      )}
                     </div>
                     {account.balances.length === 0 ? (
                       <div className="muted small-text">No balances</div>
@@ -188,11 +195,22 @@ function TransferForm(props: {
     null,
   );
 
-  const assets = useMemo(() => {
-    const set = new Set<string>(mainFree?.keys());
-    for (const a of view.accounts) for (const b of a.balances) set.add(b.asset);
-    return [...set].sort();
-  }, [mainFree, view.accounts]);
+  // Only what the source account holds can be moved: each asset with its free amount.
+  const assets = useMemo(
+    () => heldAssets(draft.fromEmail, view, mainFree),
+    [draft.fromEmail, view, mainFree],
+  );
+  const assetShown = assets.some((a) => a.asset === draft.asset)
+    ? draft.asset
+    : (assets[0]?.asset ?? '');
+  useEffect(() => {
+    if (assetShown !== draft.asset) setDraft((d) => ({ ...d, asset: assetShown }));
+  }, [assetShown, draft.asset]);
+  // A change to the form starts a new transfer: the outcome of the last one no longer applies.
+  const edit = (change: Partial<TransferDraft>) => {
+    setDraft((d) => ({ ...d, ...change }));
+    setOutcome(null);
+  };
 
   const free = freeBalance(draft.fromEmail, draft.asset, view, mainFree);
   const amountCheck = checkAmount(draft.amount, {
@@ -255,7 +273,7 @@ function TransferForm(props: {
       <span>{text}</span>
       <select
         value={draft[name]}
-        onChange={(e) => setDraft({ ...draft, [name]: e.target.value })}
+        onChange={(e) => edit({ [name]: e.target.value })}
         data-testid={`transfer-${name === 'fromEmail' ? 'from' : 'to'}`}
       >
         {accounts.map((email) => (
@@ -312,13 +330,18 @@ function TransferForm(props: {
         <label className="field">
           <span>Asset</span>
           <select
-            value={draft.asset}
-            onChange={(e) => setDraft({ ...draft, asset: e.target.value })}
+            value={assetShown}
+            onChange={(e) => edit({ asset: e.target.value })}
             data-testid="transfer-asset"
+            disabled={assets.length === 0}
           >
+            {assets.length === 0 && <option value="">Nothing to move</option>}
             {assets.map((a) => (
-              <option key={a} value={a}>
-                {a.toUpperCase()}
+              <option key={a.asset} value={a.asset}>
+                {a.asset.toUpperCase()}
+                {settings.privacyMode
+                  ? ''
+                  : ` (${formatAmount(a.free, { precision: precisionOf(a.asset) })} free)`}
               </option>
             ))}
           </select>
@@ -328,7 +351,7 @@ function TransferForm(props: {
           <input
             inputMode="decimal"
             value={draft.amount}
-            onChange={(e) => setDraft({ ...draft, amount: e.target.value })}
+            onChange={(e) => edit({ amount: e.target.value })}
             onBlur={() => setTouched(true)}
             aria-invalid={(touched && !amountCheck.ok) || undefined}
             data-testid="transfer-amount"
@@ -345,11 +368,7 @@ function TransferForm(props: {
           <Amount value={free} asset={draft.asset} unit />
         )}{' '}
         {free !== null && new Decimal(free).gt(0) && (
-          <button
-            type="button"
-            className="link"
-            onClick={() => setDraft({ ...draft, amount: free })}
-          >
+          <button type="button" className="link" onClick={() => edit({ amount: free })}>
             Use all
           </button>
         )}
@@ -413,6 +432,28 @@ function TransferForm(props: {
       )}
     </form>
   );
+}
+
+/**
+ * The assets `account` holds a free amount of, with that amount: the main account's from its
+ * funds (none until they load), a sub-account's from its balances.
+ */
+function heldAssets(
+  account: string,
+  view: SubAccountsView,
+  mainFree: Map<string, string> | null,
+): { asset: string; free: string }[] {
+  const main = account === MAIN_ACCOUNT || account === view.parentEmail;
+  const balances: [string, string][] = main
+    ? [...(mainFree ?? new Map<string, string>()).entries()]
+    : (view.accounts.find((a) => a.email === account)?.balances ?? []).map((b) => [
+        b.asset,
+        b.balance,
+      ]);
+  return balances
+    .filter(([, free]) => /[1-9]/.test(free))
+    .map(([asset, free]) => ({ asset, free }))
+    .sort((a, b) => a.asset.localeCompare(b.asset));
 }
 
 const outcomeText: Record<TransferOutcome['state'], string> = {

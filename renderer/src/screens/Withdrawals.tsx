@@ -17,11 +17,13 @@ import {
 } from '../components/common';
 import { VirtualTable } from '../components/VirtualTable';
 import { dateInputToMs } from '../lib/dates';
+import { dateRangeProblem, withdrawDestination, withdrawKind } from '../lib/withdrawals';
 
 type WithdrawPageInput = MethodInput<'withdrawals.list'>;
 type WithdrawFilter = NonNullable<WithdrawPageInput['filter']>;
 
-export const withdrawRowHeight = 40;
+/** Tall enough for a status with its failure reason on a line of its own. */
+export const withdrawRowHeight = 48;
 const pageSize = 200;
 
 const statusLabels: Record<WithdrawStatus, string> = {
@@ -51,6 +53,7 @@ export function Withdrawals() {
 
   const coins = useBridgeQuery('withdrawals.coins');
 
+  const dateProblem = dateRangeProblem(dateInputToMs(from, false), dateInputToMs(to, true));
   const filter = useMemo<WithdrawFilter>(() => {
     const f: WithdrawFilter = {};
     if (coin) f.coin = coin;
@@ -109,6 +112,14 @@ export function Withdrawals() {
   };
 
   const filtersActive = Object.keys(filter).length > 0;
+  // Every record kept, unfiltered: the one count the banner and the header both give.
+  const stored = useBridgeQuery('withdrawals.list', {
+    filter: {},
+    sort: { field: 'time', dir: 'desc' },
+    offset: 0,
+    limit: 1,
+  });
+  const storedTotal = stored.data?.total ?? null;
   const clearFilters = () => {
     setCoin('');
     setTransferType('');
@@ -122,18 +133,20 @@ export function Withdrawals() {
     <section className="page page-fill" data-testid="screen-withdrawals">
       <PageHeader title="Withdrawals">
         <span className="muted" data-testid="withdraw-total">
-          {total === null ? '' : `${total.toLocaleString('en-US')} record${total === 1 ? '' : 's'}`}
+          {dateProblem !== null || total === null
+            ? ''
+            : recordCount(total, filtersActive ? storedTotal : null)}
         </span>
         <button
           type="button"
           onClick={() => void exportCsv()}
-          disabled={exporting || total === 0}
+          disabled={exporting || total === 0 || dateProblem !== null}
           data-testid="export-csv"
         >
           {exporting ? 'Exporting…' : 'Export CSV'}
         </button>
       </PageHeader>
-      <BackfillCard />
+      <BackfillCard storedTotal={storedTotal} />
       <div className="filters" role="search" aria-label="Filter withdrawals">
         <label>
           <span>Coin</span>
@@ -224,67 +237,82 @@ export function Withdrawals() {
         )}
       </div>
       {exportError !== undefined && <InlineError error={exportError} />}
-      {listError !== undefined && <ErrorBox error={listError} onRetry={retryList} />}
-      <VirtualTable<WithdrawView>
-        pageKey={pageKey}
-        rowHeight={withdrawRowHeight}
-        pageSize={pageSize}
-        loadPage={loadPage}
-        onTotal={setTotal}
-        onError={setListError}
-        label="Withdraw history"
-        testId="withdraw-table"
-        header={
-          <>
-            <div role="columnheader" className="c-time">
-              Time
-            </div>
-            <div role="columnheader" className="c-coin">
-              Coin
-            </div>
-            <div role="columnheader" className="c-amount num">
-              Amount
-            </div>
-            <div role="columnheader" className="c-fee num">
-              Fee
-            </div>
-            <div role="columnheader" className="c-type">
-              Type
-            </div>
-            <div role="columnheader" className="c-status">
-              Status
-            </div>
-            <div role="columnheader" className="c-address">
-              Address
-            </div>
-            <div role="columnheader" className="c-txid">
-              TxID
-            </div>
-          </>
-        }
-        empty={
-          <EmptyState
-            title={filtersActive ? 'No withdrawal matches these filters' : 'No withdrawals yet'}
-            testId="withdraw-empty"
-          >
-            {filtersActive
-              ? 'Change or clear the filters.'
-              : 'Fetch the full history above to read older records.'}
+      {listError !== undefined && dateProblem === null && (
+        <ErrorBox error={listError} onRetry={retryList} />
+      )}
+      {dateProblem !== null && (
+        <div className="card">
+          <EmptyState title="These dates select no day" testId="withdraw-date-problem">
+            {dateProblem}
           </EmptyState>
-        }
-        renderRow={(row) =>
-          row ? (
-            <WithdrawRow row={row} />
-          ) : (
-            <div role="cell" className="vrow-loading" aria-busy="true" />
-          )
-        }
-      />
+        </div>
+      )}
+      {dateProblem === null && (
+        <VirtualTable<WithdrawView>
+          pageKey={pageKey}
+          rowHeight={withdrawRowHeight}
+          pageSize={pageSize}
+          loadPage={loadPage}
+          onTotal={setTotal}
+          onError={setListError}
+          label="Withdraw history"
+          testId="withdraw-table"
+          header={
+            <>
+              <div role="columnheader" className="c-time">
+                Time
+              </div>
+              <div role="columnheader" className="c-coin">
+                Coin
+              </div>
+              <div role="columnheader" className="c-amount num">
+                Amount
+              </div>
+              <div role="columnheader" className="c-fee num">
+                Fee
+              </div>
+              <div role="columnheader" className="c-type">
+                Type
+              </div>
+              <div role="columnheader" className="c-network">
+                Network
+              </div>
+              <div role="columnheader" className="c-status">
+                Status
+              </div>
+              <div role="columnheader" className="c-address">
+                Address or account
+              </div>
+              <div role="columnheader" className="c-txid">
+                TxID
+              </div>
+            </>
+          }
+          empty={
+            <EmptyState
+              title={filtersActive ? 'No withdrawal matches these filters' : 'No withdrawals yet'}
+              testId="withdraw-empty"
+            >
+              {filtersActive
+                ? 'Change or clear the filters.'
+                : 'Fetch the full history above to read older records.'}
+            </EmptyState>
+          }
+          renderRow={(row) =>
+            row ? (
+              <WithdrawRow row={row} />
+            ) : (
+              <div role="cell" className="vrow-loading" aria-busy="true" />
+            )
+          }
+        />
+      )}
     </section>
   );
 }
 
 function WithdrawRow({ row }: { row: WithdrawView }) {
+  const destination = withdrawDestination(row);
   return (
     <>
       <div role="cell" className="c-time">
@@ -305,28 +333,40 @@ function WithdrawRow({ row }: { row: WithdrawView }) {
             className="badge partner"
             title="Sent to another account on the exchange, off-chain"
           >
-            Partner
+            {withdrawKind(row)}
           </span>
         ) : (
-          <span className="badge">{row.network ?? 'On-chain'}</span>
+          <span className="badge">{withdrawKind(row)}</span>
         )}
+      </div>
+      <div role="cell" className="c-network">
+        {row.network ?? <span className="muted">—</span>}
       </div>
       <div role="cell" className="c-status">
         <span className={`badge status-${row.status}`}>{statusLabels[row.status]}</span>
         {row.failureInfo && (
-          <span className="failure" title={row.failureInfo} data-testid="failure-info">
+          <span className="withdraw-failure" data-testid="failure-info">
             {row.failureInfo}
           </span>
         )}
       </div>
       <div role="cell" className="c-address mono">
-        {row.address ? (
+        {destination ? (
           <>
-            <span title={row.address}>{shorten(row.address)}</span>
-            <CopyButton text={row.address} label={`Copy address ${row.address}`} />
+            {destination.kind === 'account' && <span className="muted">to</span>}
+            <span
+              title={destination.text}
+              data-testid={destination.kind === 'account' ? 'counterparty' : undefined}
+            >
+              {shorten(destination.text)}
+            </span>
+            <CopyButton
+              text={destination.text}
+              label={`Copy ${destination.kind} ${destination.text}`}
+            />
           </>
         ) : (
-          <span className="muted">—</span>
+          <span className="muted">{row.partnerTransfer ? 'account not named' : '—'}</span>
         )}
       </div>
       <div role="cell" className="c-txid mono">
@@ -343,7 +383,13 @@ function WithdrawRow({ row }: { row: WithdrawView }) {
   );
 }
 
-function BackfillCard() {
+/** "323 records", or "12 of 323 records" when filters hide some. */
+function recordCount(shown: number, of: number | null): string {
+  const count = `${shown.toLocaleString('en-US')}${of === null ? '' : ` of ${of.toLocaleString('en-US')}`}`;
+  return `${count} record${shown === 1 && of === null ? '' : 's'}`;
+}
+
+function BackfillCard({ storedTotal }: { storedTotal: number | null }) {
   const [progress, setProgress] = useState<BackfillProgress | null>(null);
   const [error, setError] = useState<unknown>(undefined);
   useEffect(() => {
@@ -361,6 +407,7 @@ function BackfillCard() {
     }
   };
   const running = progress?.state === 'running';
+  const kept = storedTotal === null ? '' : `: ${recordCount(storedTotal, null)} kept`;
   return (
     <div className="card compact backfill" data-testid="backfill">
       <div className="backfill-text">
@@ -368,9 +415,9 @@ function BackfillCard() {
         {progress?.state === 'idle' &&
           'The exchange answers 90 days at a time. Fetch the full history once; it is kept offline.'}
         {running &&
-          `Fetching history: ${progress.doneWindows} of ${progress.totalWindows} windows, ${progress.records.toLocaleString('en-US')} records`}
+          `Fetching history: ${progress.doneWindows} of ${progress.totalWindows} windows${kept}`}
         {progress?.state === 'done' &&
-          `Full history fetched${progress.coveredFrom ? ` back to ${formatDateTime(progress.coveredFrom).slice(0, 10)}` : ''}: ${progress.records.toLocaleString('en-US')} records.`}
+          `Full history fetched${progress.coveredFrom ? ` back to ${formatDateTime(progress.coveredFrom).slice(0, 10)}` : ''}${kept}.`}
         {progress?.state === 'error' &&
           `History fetch stopped: ${progress.error ?? 'unknown error'}. Resume to continue where it stopped.`}
       </div>
