@@ -9,6 +9,8 @@ import type { AppStatus, KeychainStatus, RecordUnavailable } from '../shared/typ
 import type { ApiContext } from './api/context';
 import { AppError } from './api/errors';
 import { createHandlers } from './api/handlers';
+import type { LockGate } from './api/dispatch';
+import { AppLock } from './api/lock';
 import { SessionManager, type DemoOptions } from './api/session';
 import { readSettings } from './api/settings';
 import { SystemClock, type Clock } from './core/clock';
@@ -55,6 +57,8 @@ export interface SpotfolioApp {
   handlers: BridgeHandlers;
   /** The app's logger: it knows every secret loaded so far, so the transports log through it. */
   log: Logger;
+  /** The transports' dispatchers ask it before every call: while locked only lock.* is answered. */
+  lock: LockGate;
   onEvent(listener: EventListener): () => void;
   close(): Promise<void>;
 }
@@ -117,6 +121,8 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
   );
   const listeners = new Set<EventListener>();
   const emit: Emit = (event, payload) => {
+    // While locked no data reaches a page; the lock sends what changed after unlocking.
+    if (!lock.admits(event, payload)) return;
     for (const listener of listeners) {
       try {
         listener(event, payload);
@@ -125,6 +131,14 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
       }
     }
   };
+  const lock: AppLock = new AppLock({
+    record: store.settings,
+    clock,
+    emit,
+    log,
+    forgetProfiles: () => session.forgetLocalData(),
+  });
+  const notifier = lock.guardNotifier(options.notifier);
   const settings = () => readSettings(store.settings);
   const market = new MarketWatch(emit, log.line);
   // The probe runs alongside the session's start rather than before it: both wait on other
@@ -142,7 +156,7 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
     log,
     settings,
     market,
-    notifier: options.notifier,
+    notifier,
     sandboxOptions: options.sandboxOptions,
     clock,
   });
@@ -154,7 +168,8 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
     emit,
     session,
     market,
-    notifier: options.notifier,
+    notifier,
+    lock,
     now,
     settings,
     keychain: () => keychain,
@@ -169,6 +184,7 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
     await keychainProbed;
     await session.close().catch(() => undefined);
     await market.close();
+    lock.dispose();
     stopBackups();
     store.close();
     throw error;
@@ -179,6 +195,7 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
   return {
     handlers,
     log,
+    lock,
     onEvent(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -187,6 +204,7 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
       closing ??= (async () => {
         await session.close();
         await market.close();
+        lock.dispose();
         listeners.clear();
         stopBackups();
         store.close();
@@ -229,6 +247,7 @@ function unavailableApp(
   return {
     handlers,
     log,
+    lock: { isLocked: () => false },
     onEvent: () => () => undefined,
     close: () => Promise.resolve(),
   };

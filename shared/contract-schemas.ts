@@ -11,6 +11,7 @@
  */
 import { z } from 'zod';
 import { DECIMAL_PATTERN, MAX_DECIMAL_LENGTH, normalizeDecimalText } from './decimal';
+import { LOCK_IDLE_MINUTES, MAX_LOCK_PASSWORD_LENGTH, MIN_LOCK_PASSWORD_LENGTH } from './lock';
 import {
   ASSET_PATTERN,
   KLINE_INTERVALS,
@@ -276,6 +277,34 @@ export const methodSchemas = {
       })
       .strict(),
   ]),
+
+  'lock.status': none,
+  'lock.unlock': z.object({ password: z.string().max(MAX_LOCK_PASSWORD_LENGTH) }).strict(),
+  'lock.lock': none,
+  'lock.setPassword': z
+    .object({
+      current: z.string().max(MAX_LOCK_PASSWORD_LENGTH).optional(),
+      password: z
+        .string()
+        .min(
+          MIN_LOCK_PASSWORD_LENGTH,
+          `The password needs at least ${MIN_LOCK_PASSWORD_LENGTH} characters`,
+        )
+        .max(MAX_LOCK_PASSWORD_LENGTH),
+    })
+    .strict(),
+  'lock.removePassword': z.object({ current: z.string().max(MAX_LOCK_PASSWORD_LENGTH) }).strict(),
+  'lock.setIdle': z
+    .object({
+      idleMinutes: z
+        .int()
+        .refine((minutes) => (LOCK_IDLE_MINUTES as readonly number[]).includes(minutes), {
+          message: `idleMinutes must be one of ${LOCK_IDLE_MINUTES.join(', ')}`,
+        }),
+    })
+    .strict(),
+  'lock.activity': none,
+  'lock.reset': z.object({ confirm: z.literal(true) }).strict(),
 
   'activity.feed': z.object({ limit: limitInput(500, 100) }).strict(),
   'activity.notifications': z.object({ limit: limitInput(500, 100) }).strict(),

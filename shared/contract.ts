@@ -43,6 +43,7 @@ import type {
   TransferOutcome,
   WithdrawView,
 } from './types';
+import type { LockStatus, UnlockResult } from './lock';
 
 /** A method's entry: its result type, carried only at the type level. */
 export interface Returns<R> {
@@ -128,6 +129,21 @@ export const methods = {
   export: {
     csv: returns<CsvExport>(),
   },
+  /** The app lock: the only methods answered while the app is locked are named in shared/lock.ts. */
+  lock: {
+    status: returns<LockStatus>(),
+    /** Checks the password in the main process; repeated failures make the next try wait. */
+    unlock: returns<UnlockResult>(),
+    lock: returns<LockStatus>(),
+    /** Sets or changes the password (the current one is asked for when one is set). */
+    setPassword: returns<LockStatus>(),
+    removePassword: returns<LockStatus>(),
+    setIdle: returns<LockStatus>(),
+    /** The user did something: the idle timer starts again. */
+    activity: returns<{ ok: true }>(),
+    /** Forgotten password: removes the password and every profile's local data (not the keys). */
+    reset: returns<LockStatus>(),
+  },
   activity: {
     feed: returns<ActivityItem[]>(),
     notifications: returns<NotificationView[]>(),
@@ -151,6 +167,8 @@ export interface EventPayloads {
   'market.trades': { symbol: string; trades: PublicTradeView[] };
   'market.depth': DepthView;
   notification: NotificationView;
+  /** The lock's state changed; while locked it is the only event sent. */
+  'lock.changed': LockStatus;
 }
 
 export type EventName = keyof EventPayloads;
@@ -163,6 +181,7 @@ export const eventNames = [
   'market.trades',
   'market.depth',
   'notification',
+  'lock.changed',
 ] as const satisfies readonly EventName[];
 
 // ---- Derived types ---------------------------------------------------------------------------

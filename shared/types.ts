@@ -21,6 +21,8 @@ export type ErrorKind =
   | 'server'
   | 'keychain'
   | 'no-profile'
+  /** The app is locked: only the lock's own methods are answered until it is unlocked. */
+  | 'locked'
   | 'internal';
 
 /** What a failed bridge call carries to the renderer. */

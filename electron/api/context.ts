@@ -10,6 +10,7 @@ import type { Logger } from '../core/logger';
 import type { Notifier } from '../core/notifier';
 import type { MarketWatch } from '../live/market-watch';
 import type { Store } from '../store';
+import type { AppLock } from './lock';
 import type { SessionManager } from './session';
 
 /** The handlers of one contract area, e.g. HandlerGroup<'orders'> for orders.*. */
@@ -26,6 +27,8 @@ export interface ApiContext {
   readonly session: SessionManager;
   readonly market: MarketWatch;
   readonly notifier?: Notifier | undefined;
+  /** The app lock: while locked the dispatcher answers only the lock's own methods. */
+  readonly lock: AppLock;
   now(): number;
   settings(): Settings;
   keychain(): KeychainStatus;

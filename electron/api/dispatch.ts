@@ -7,6 +7,7 @@
 import { z, type ZodError } from 'zod';
 import type { BridgeHandlers, CallOutcome } from '../../shared/contract';
 import { methodSchema } from '../../shared/contract-schemas';
+import { answeredWhileLocked } from '../../shared/lock';
 import type { BridgeErrorPayload } from '../../shared/types';
 import { toBridgeError } from './errors';
 
@@ -16,7 +17,18 @@ export interface DispatcherOptions {
    * an exception's text may quote a signed URL.
    */
   log?: (line: string) => void;
+  /**
+   * The app lock: while it is locked only the lock's own methods are answered (shared/lock.ts
+   * names them); every other call is refused before its input is even read.
+   */
+  lock?: LockGate;
 }
+
+export interface LockGate {
+  isLocked(): boolean;
+}
+
+export const LOCKED_MESSAGE = 'Spotfolio is locked. Unlock it with your password first.';
 
 export type Dispatch = (method: unknown, rawInput: unknown) => Promise<CallOutcome<unknown>>;
 
@@ -146,6 +158,9 @@ export function createDispatcher(handlers: BridgeHandlers, options: DispatcherOp
           ok: false,
           error: { kind: 'invalid-input', message: `Unknown method ${quoteName(method)}` },
         };
+      }
+      if (options.lock?.isLocked() && !answeredWhileLocked(method)) {
+        return { ok: false, error: { kind: 'locked', message: LOCKED_MESSAGE } };
       }
       const handler = Object.hasOwn(handlers, method)
         ? (handlers as unknown as Record<string, AnyHandler>)[method]

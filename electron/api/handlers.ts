@@ -12,6 +12,7 @@ import { depositsHandlers } from './deposits';
 import { isExpectedError } from './errors';
 import { exportHandlers } from './export';
 import { fundsHandlers } from './funds';
+import { lockHandlers } from './lock';
 import { marketHandlers } from './market';
 import { ordersHandlers } from './orders';
 import { accountHandlers, portfolioHandlers } from './portfolio';
@@ -35,6 +36,7 @@ export function createHandlers(ctx: ApiContext): BridgeHandlers {
     ...settingsHandlers(ctx),
     ...exportHandlers(ctx),
     ...activityHandlers(ctx),
+    ...lockHandlers(ctx),
   } satisfies BridgeHandlers;
 
   const logged = {} as Record<string, (input: unknown) => Promise<unknown>>;

@@ -211,6 +211,28 @@ export class SessionManager {
     return this.serial(() => this.enterDemoNow());
   }
 
+  /**
+   * Removes every profile with its local data (record and cache) and leaves the keys in the
+   * keychain, where they can be attached again: resetting a forgotten lock password.
+   */
+  forgetLocalData(): Promise<void> {
+    return this.serial(async () => {
+      const { store, log } = this.deps;
+      await this.stopSession();
+      await Promise.all([...this.clients.keys()].map((id) => this.closeClient(id)));
+      await this.stopDemo();
+      const rows = store.profiles.list();
+      store.transaction(() => {
+        for (const row of rows) store.profiles.delete(row.id);
+        store.settings.delete(ACTIVE_PROFILE_KEY);
+      });
+      log.info(
+        `Removed the local data of ${rows.length} profile(s); their keys stay in the keychain`,
+      );
+      this.deps.emit('data.changed', { profileId: null, kinds: ['profiles'] });
+    });
+  }
+
   async close(): Promise<void> {
     await this.serial(async () => {
       this.closed = true;

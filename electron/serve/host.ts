@@ -30,7 +30,7 @@ import {
 } from '../../shared/bridge-client';
 import { contentSecurityPolicy } from '../../shared/csp';
 import type { BridgeErrorPayload } from '../../shared/types';
-import { createDispatcher, type Dispatch } from '../api/dispatch';
+import { createDispatcher, type Dispatch, type LockGate } from '../api/dispatch';
 import type { EventListener, SpotfolioApp } from '../app';
 import { contentTypeOf, createReadStream, lookupStatic, readFirstPage } from './static';
 
@@ -52,7 +52,9 @@ export const defaultLimits: BrowserModeLimits = {
   maxBufferedBytes: 16 * 1024 * 1024,
 };
 
-export type HostedApp = Pick<SpotfolioApp, 'handlers' | 'onEvent'>;
+/** The app as the host needs it; its lock, when given, gates every call and event. */
+export type HostedApp = Pick<SpotfolioApp, 'handlers' | 'onEvent'> &
+  Partial<Pick<SpotfolioApp, 'lock'>>;
 
 export interface BrowserModeOptions {
   /**
@@ -369,8 +371,11 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
     });
   };
 
+  let lock: LockGate | undefined;
   const forward: EventListener = (event, payload) => {
     if (wss.clients.size === 0) return;
+    // The app holds data events back while locked; this is the second door, at the transport.
+    if (lock?.isLocked() && event !== 'lock.changed') return;
     let text: string;
     try {
       text = JSON.stringify({ event, payload });
@@ -393,8 +398,9 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
   let stopped = false;
   // Subscribed before the first call is dispatched, so no event after the app's answer is missed.
   const ready: Promise<Dispatch> = Promise.resolve(options.app).then((app) => {
+    lock = app.lock;
     if (!stopped) unsubscribe = app.onEvent(forward);
-    return createDispatcher(app.handlers, { log });
+    return createDispatcher(app.handlers, { log, ...(app.lock ? { lock: app.lock } : {}) });
   });
   // Whoever started the app reports why it failed; here the calls answer notStarted instead.
   ready.catch(() => undefined);

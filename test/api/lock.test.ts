@@ -1,0 +1,294 @@
+/**
+ * The app lock: its state over a real record file on a manual clock (idle lock, the wait after
+ * wrong passwords, what a restart keeps, events and notifications held back), and the whole app
+ * over browser mode's real WebSocket bridge with the sandbox exchange: while locked, data methods
+ * called directly are refused and no data event reaches the page.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { methodNames, type EventName, type EventPayloads } from '../../shared/contract';
+import { METHODS_WHILE_LOCKED, type LockStatus, type UnlockResult } from '../../shared/lock';
+import type { ProfileView } from '../../shared/types';
+import { AppLock, LOCK_KEYS, LOCKED_NOTIFICATION, verifyPassword } from '../../electron/api/lock';
+import { createApp, type SpotfolioApp } from '../../electron/app';
+import { ManualClock } from '../../electron/core/clock';
+import type { DesktopNotification } from '../../electron/core/notifier';
+import { startSandbox, type Sandbox } from '../../electron/sandbox';
+import { startBrowserMode, type BrowserModeHost } from '../../electron/serve/host';
+import { DemoSecretStore } from '../../electron/secrets';
+import { openStore, type Store } from '../../electron/store';
+import { eventually, rendererDir, tempDir, WireClient } from './helpers';
+
+const minute = 60_000;
+
+interface Harness {
+  lock: AppLock;
+  clock: ManualClock;
+  events: { event: EventName; payload: unknown }[];
+  forgotten: number;
+}
+
+function harness(store: Store, clock = new ManualClock(0)): Harness {
+  const result: Harness = { lock: undefined as never, clock, events: [], forgotten: 0 };
+  result.lock = new AppLock({
+    record: store.settings,
+    clock,
+    // The app's emit passes events through the lock first; so does this one.
+    emit: <E extends EventName>(event: E, payload: EventPayloads[E]) => {
+      if (result.lock.admits(event, payload)) result.events.push({ event, payload });
+    },
+    log: { info: () => undefined, warn: () => undefined },
+    forgetProfiles: async () => {
+      result.forgotten++;
+    },
+  });
+  return result;
+}
+
+describe('AppLock over a real record', () => {
+  let dir: ReturnType<typeof tempDir>;
+  let store: Store;
+
+  beforeAll(() => {
+    dir = tempDir('spotfolio-lock-');
+    store = openStore({ dataDir: dir.path }).store;
+  });
+  afterAll(() => {
+    store.close();
+    dir.remove();
+  });
+
+  it('keeps only a scrypt hash with a random salt, and locks on the idle time of a manual clock', async () => {
+    const { lock, clock, events } = harness(store);
+    expect(lock.status()).toEqual({
+      enabled: false,
+      locked: false,
+      idleMinutes: 15,
+      failedAttempts: 0,
+      retryAt: null,
+    });
+    await lock.setPassword('correct horse battery');
+    lock.setIdle(5);
+    const stored = store.settings.get<{ algorithm: string; N: number; salt: string; hash: string }>(
+      LOCK_KEYS.password,
+    )!;
+    expect(stored).toMatchObject({ algorithm: 'scrypt', N: 2 ** 15, r: 8, p: 1, keyLength: 32 });
+    expect(Buffer.from(stored.salt, 'base64')).toHaveLength(16);
+    expect(await verifyPassword('correct horse battery', stored as never)).toBe(true);
+    expect(await verifyPassword('correct horse batterY', stored as never)).toBe(false);
+    store.db.pragma('wal_checkpoint(TRUNCATE)');
+    expect(readFileSync(store.path).includes('correct horse battery')).toBe(false);
+
+    expect(lock.isLocked()).toBe(false);
+    clock.advance(4 * minute);
+    lock.activity();
+    clock.advance(5 * minute - 1);
+    expect(lock.isLocked()).toBe(false);
+    clock.advance(1);
+    expect(lock.isLocked()).toBe(true);
+    expect(events.at(-1)).toEqual({
+      event: 'lock.changed',
+      payload: { enabled: true, locked: true, idleMinutes: 5, failedAttempts: 0, retryAt: null },
+    });
+    lock.dispose();
+  });
+
+  it('starts locked, makes wrong passwords wait longer, and keeps the count over a restart', async () => {
+    const { lock, clock } = harness(store, new ManualClock(1_000_000));
+    expect(lock.isLocked()).toBe(true);
+    const wrong: UnlockResult[] = [];
+    for (let i = 0; i < 3; i++) wrong.push(await lock.unlock(`guess ${i}`));
+    expect(wrong.map((r) => [r.reason, r.status.failedAttempts])).toEqual([
+      ['wrong-password', 1],
+      ['wrong-password', 2],
+      ['wrong-password', 3],
+    ]);
+    expect(wrong[2]!.status.retryAt).toBe(1_000_000 + 1000);
+    // Inside the wait even the right password is not checked.
+    expect(await lock.unlock('correct horse battery')).toMatchObject({
+      unlocked: false,
+      reason: 'too-soon',
+    });
+    lock.dispose();
+
+    // A restart does not wipe the count or the wait.
+    const again = harness(store, clock);
+    expect(again.lock.status()).toMatchObject({
+      locked: true,
+      failedAttempts: 3,
+      retryAt: 1_001_000,
+    });
+    clock.advance(1000);
+    const right = await again.lock.unlock('correct horse battery');
+    expect(right).toMatchObject({ unlocked: true, status: { locked: false, failedAttempts: 0 } });
+    expect(store.settings.get(LOCK_KEYS.failures)).toBeUndefined();
+    again.lock.dispose();
+  });
+
+  it('holds back data events and amounts while locked and sends what changed after unlocking', async () => {
+    const { lock, events } = harness(store);
+    const shown: DesktopNotification[] = [];
+    const notifier = lock.guardNotifier({ show: (n) => shown.push(n) })!;
+    expect(lock.isLocked()).toBe(true);
+
+    const emitThroughLock = <E extends EventName>(event: E, payload: EventPayloads[E]) => {
+      if (lock.admits(event, payload)) events.push({ event, payload });
+    };
+    emitThroughLock('data.changed', { profileId: 'p', kinds: ['withdrawals'] });
+    emitThroughLock('live.batch', { profileId: 'p', orders: [], trades: [], balances: [] });
+    emitThroughLock('connection.state', { profileId: 'p', state: 'live', since: 1 });
+    notifier.show({ kind: 'fill', title: 'Bought 0.5 BTC', body: 'at 61,000.00 USDT' });
+    expect(events).toEqual([]);
+    expect(shown).toEqual([{ kind: 'fill', ...LOCKED_NOTIFICATION }]);
+
+    expect((await lock.unlock('correct horse battery')).unlocked).toBe(true);
+    expect(events.map((e) => e.event)).toEqual(['lock.changed', 'data.changed']);
+    expect(new Set((events[1]!.payload as EventPayloads['data.changed']).kinds)).toEqual(
+      new Set(['withdrawals', 'funds', 'portfolio', 'orders', 'trades']),
+    );
+    notifier.show({ kind: 'fill', title: 'Bought 0.5 BTC', body: 'at 61,000.00 USDT' });
+    expect(shown.at(-1)).toEqual({
+      kind: 'fill',
+      title: 'Bought 0.5 BTC',
+      body: 'at 61,000.00 USDT',
+    });
+    lock.dispose();
+  });
+
+  it('asks for the current password to change or remove it; reset forgets the profiles', async () => {
+    const h = harness(store);
+    await h.lock.unlock('correct horse battery');
+    await expect(h.lock.setPassword('new password 1', 'wrong one')).rejects.toMatchObject({
+      kind: 'invalid-input',
+      field: 'current',
+    });
+    expect(h.lock.status().failedAttempts).toBe(1);
+    await h.lock.setPassword('new password 1', 'correct horse battery');
+    expect(h.lock.status().failedAttempts).toBe(0);
+    await expect(h.lock.removePassword('correct horse battery')).rejects.toMatchObject({
+      field: 'current',
+    });
+    expect(h.lock.lock('user')).toBe(true);
+    const reset = await h.lock.reset();
+    expect(reset).toMatchObject({ enabled: false, locked: false, failedAttempts: 0 });
+    expect(h.forgotten).toBe(1);
+    expect(store.settings.get(LOCK_KEYS.password)).toBeUndefined();
+    h.lock.dispose();
+  });
+});
+
+describe('the app locked, over the browser-mode bridge', () => {
+  let dir: ReturnType<typeof tempDir>;
+  let app: SpotfolioApp;
+  let host: BrowserModeHost;
+  let client: WireClient;
+  let sandbox: Sandbox;
+  let profile: ProfileView;
+  // The user's keychain, in memory: what the reset must leave alone.
+  const secrets = new DemoSecretStore();
+
+  beforeAll(async () => {
+    dir = tempDir('spotfolio-lock-app-');
+    sandbox = await startSandbox({ seed: 7 });
+    const parent = sandbox.world.accounts.find((a) => a.role === 'parent')!;
+    const key = parent.keys.find((k) => k.canTrade)!;
+    app = await createApp({
+      dataDir: dir.path,
+      mode: 'browser',
+      secrets,
+      demo: 'off',
+      log: () => undefined,
+    });
+    host = await startBrowserMode({ app, rendererDir: rendererDir(dir.path) });
+    client = await WireClient.connect(host.port, host.token);
+    profile = await client.ok<ProfileView>('profiles.add', {
+      name: 'Main',
+      apiKey: key.apiKey,
+      secretKey: key.secretKey,
+      baseUrl: sandbox.baseUrl,
+      streamUrl: sandbox.streamUrl,
+    });
+  });
+
+  afterAll(async () => {
+    client.close();
+    await host.close();
+    await app.close();
+    await sandbox.close();
+    dir.remove();
+  });
+
+  it('refuses every data method called directly while locked, and sends no data event', async () => {
+    await eventually('funds of the profile', async () => {
+      const funds = await client.ok<{ rows: unknown[] }>('funds.list');
+      return funds.rows.length > 0 ? funds : undefined;
+    });
+    expect(await client.call('lock.lock')).toMatchObject({
+      ok: false,
+      error: { kind: 'invalid-input' },
+    });
+    await client.ok<LockStatus>('lock.setPassword', { password: 'open sesame 42' });
+    const locked = await client.ok<LockStatus>('lock.lock');
+    expect(locked).toMatchObject({ enabled: true, locked: true });
+    const lockedAt = client.events.length;
+
+    const refused: string[] = [];
+    for (const method of methodNames) {
+      if ((METHODS_WHILE_LOCKED as readonly string[]).includes(method)) continue;
+      const outcome = await client.call(method, {});
+      expect(outcome).toEqual({
+        ok: false,
+        error: {
+          kind: 'locked',
+          message: 'Spotfolio is locked. Unlock it with your password first.',
+        },
+      });
+      refused.push(method);
+    }
+    expect(refused).toEqual(
+      expect.arrayContaining([
+        'funds.list',
+        'portfolio.summary',
+        'orders.open',
+        'deposits.address',
+        'withdrawals.list',
+        'app.status',
+        'lock.activity',
+      ]),
+    );
+    expect((await client.ok<LockStatus>('lock.status')).locked).toBe(true);
+
+    // The sandbox's market keeps moving underneath; the cache is fed but nothing reaches the page.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const whileLocked = client.events.slice(lockedAt);
+    expect(whileLocked.every((e) => e.event === 'lock.changed')).toBe(true);
+
+    const wrong = await client.ok<UnlockResult>('lock.unlock', { password: 'open sesame 41' });
+    expect(wrong).toMatchObject({
+      unlocked: false,
+      reason: 'wrong-password',
+      status: { failedAttempts: 1 },
+    });
+    expect(await client.call('funds.list')).toMatchObject({ ok: false, error: { kind: 'locked' } });
+    const right = await client.ok<UnlockResult>('lock.unlock', { password: 'open sesame 42' });
+    expect(right).toMatchObject({ unlocked: true, status: { locked: false, failedAttempts: 0 } });
+    expect((await client.ok<{ rows: unknown[] }>('funds.list')).rows.length).toBeGreaterThan(0);
+    await eventually('data.changed after unlocking', () =>
+      client.events.slice(lockedAt).find((e) => e.event === 'data.changed'),
+    );
+  });
+
+  it('resets a forgotten password by removing the profiles, leaving the keys in the keychain', async () => {
+    await client.ok('lock.lock');
+    expect(await client.call('lock.reset', {})).toMatchObject({
+      ok: false,
+      error: { kind: 'invalid-input', field: 'confirm' },
+    });
+    const status = await client.ok<LockStatus>('lock.reset', { confirm: true });
+    expect(status).toMatchObject({ enabled: false, locked: false });
+    expect(await client.ok<ProfileView[]>('profiles.list')).toEqual([]);
+    expect(await client.ok('app.status')).toMatchObject({ activeProfileId: null });
+    expect(await secrets.list()).toContain(profile.id);
+    expect(await secrets.get(profile.id)).toBeTruthy();
+  });
+});
