@@ -89,6 +89,7 @@ const timeInput = z.int().nonnegative().max(8_640_000_000_000);
 const offsetInput = z.int().nonnegative().max(100_000_000).default(0);
 const limitInput = (max: number, fallback: number) => z.int().min(1).max(max).default(fallback);
 const profileIdInput = z.string().min(1).max(64);
+const journalIdInput = z.int().positive();
 const sortDir = z.enum(['asc', 'desc']).default('desc');
 const delimiterInput = z.enum(CSV_DELIMITERS).default(',');
 
@@ -165,6 +166,16 @@ export const methodSchemas = {
   'profiles.remove': z.object({ id: profileIdInput }).strict(),
   'profiles.activate': z.object({ id: profileIdInput }).strict(),
   'profiles.enterDemo': none,
+  'profiles.orphanedKeys': none,
+  'profiles.reattachKey': z
+    .object({
+      id: profileIdInput,
+      name: z.string().trim().min(1, 'Give the profile a name').max(60),
+      baseUrl: urlInput(['http:', 'https:'], 'Base URL must be an http(s) address'),
+      streamUrl: urlInput(['ws:', 'wss:'], 'Stream URL must be a ws(s) address'),
+    })
+    .strict(),
+  'profiles.deleteOrphanedKey': z.object({ id: profileIdInput }).strict(),
 
   'portfolio.summary': none,
   'portfolio.history': z.object({ range: z.enum(HISTORY_RANGES) }).strict(),
@@ -305,6 +316,11 @@ export const methodSchemas = {
     .strict(),
   'lock.activity': none,
   'lock.reset': z.object({ confirm: z.literal(true) }).strict(),
+
+  'journal.list': none,
+  'journal.check': none,
+  'journal.finish': z.object({ id: journalIdInput }).strict(),
+  'journal.resolve': z.object({ id: journalIdInput }).strict(),
 
   'activity.feed': z.object({ limit: limitInput(500, 100) }).strict(),
   'activity.notifications': z.object({ limit: limitInput(500, 100) }).strict(),

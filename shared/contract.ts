@@ -24,8 +24,10 @@ import type {
   DepositAddressView,
   DepthView,
   FundsView,
+  JournalEntryView,
   KlineView,
   NotificationView,
+  OrphanedKeyView,
   OrderUpdate,
   OrderView,
   OwnTradeUpdate,
@@ -71,6 +73,12 @@ export const methods = {
     activate: returns<ProfileView>(),
     /** Starts the built-in sandbox exchange and a clearly labelled demo profile. */
     enterDemo: returns<ProfileView>(),
+    /** Keychain entries of Spotfolio's that no profile uses (found with the keychain's search). */
+    orphanedKeys: returns<OrphanedKeyView[]>(),
+    /** Makes a profile for an orphaned entry's key, verified as on adding; no new entry is made. */
+    reattachKey: returns<ProfileView>(),
+    /** Deletes an orphaned entry from the keychain. */
+    deleteOrphanedKey: returns<{ deleted: true }>(),
   },
   portfolio: {
     summary: returns<PortfolioSummary>(),
@@ -143,6 +151,16 @@ export const methods = {
     activity: returns<{ ok: true }>(),
     /** Forgotten password: removes the password and every profile's local data (not the keys). */
     reset: returns<LockStatus>(),
+  },
+  journal: {
+    /** The active profile's entries the user must see: unfinished, stopped, or settled after a restart. */
+    list: returns<JournalEntryView[]>(),
+    /** Checks the unfinished entries with the exchange now (also done at start-up and on reconnect). */
+    check: returns<JournalEntryView[]>(),
+    /** Sends the missing leg of a stopped transfer (or the whole move when nothing left). */
+    finish: returns<JournalEntryView>(),
+    /** Leaves the funds where they are (stopped) or acknowledges a settled entry. */
+    resolve: returns<JournalEntryView>(),
   },
   activity: {
     feed: returns<ActivityItem[]>(),

@@ -284,6 +284,8 @@ export interface TransferOutcome {
   amount: DecimalText;
   /** Where the funds are now, as far as is known; for the user to finish a partial move. */
   fundsAt: string | null;
+  /** The money journal's entry of the move (journal.*), to finish or resolve it later. */
+  journalId?: number;
 }
 
 export interface SubTransferView {
@@ -493,7 +495,9 @@ export type DataKind =
   | 'orders'
   | 'trades'
   | 'settings'
-  | 'notifications';
+  | 'notifications'
+  /** The money journal: transfers and orders the app started, and how they ended. */
+  | 'journal';
 
 /** The separators a CSV export may use. */
 export const CSV_DELIMITERS = [',', ';', '\t'] as const;
@@ -503,4 +507,77 @@ export interface CsvExport {
   fileName: string;
   content: string;
   rows: number;
+}
+
+/**
+ * An entry of Spotfolio's in the OS keychain whose profile is gone (the record was lost or
+ * restored from an older backup): offered back to the user to re-attach or delete.
+ */
+export interface OrphanedKeyView {
+  /** The entry's name in the keychain (the id of the profile it was made for). */
+  id: string;
+  /** The API key masked as profiles show it; null when the entry does not hold a key pair. */
+  apiKeyMasked: string | null;
+}
+
+/**
+ * A money movement the app started, as its journal keeps it: written before the first request,
+ * each step updated as it completes, so a process that died half-way leaves a trace that is
+ * reconciled with the exchange at the next start.
+ * - in-progress: being sent now, or waiting to be checked with the exchange
+ * - unknown: the exchange could not be asked (offline); checked again on reconnect
+ * - stopped: a step is missing and the funds are somewhere the user did not ask for
+ * - completed / not-made: every step happened / nothing happened
+ * - resolved: the user chose to leave the funds where they are
+ */
+export const JOURNAL_STATUSES = [
+  'in-progress',
+  'unknown',
+  'stopped',
+  'completed',
+  'not-made',
+  'resolved',
+] as const;
+export type JournalStatus = (typeof JOURNAL_STATUSES)[number];
+
+/** pending: not sent; sending: sent without a recorded answer; done; not-made: known refused. */
+export type JournalStepStatus = 'pending' | 'sending' | 'done' | 'not-made';
+
+export interface JournalStepView {
+  /** A transfer leg's accounts; null for an order. */
+  fromEmail: string | null;
+  toEmail: string | null;
+  /** An order's client order id; null for a transfer leg. */
+  clientOrderId: string | null;
+  status: JournalStepStatus;
+  /** The exchange's txnId (a transfer) or orderId (an order), once known. */
+  ref: string | null;
+  /** Why a step was not made, or what the last attempt met. */
+  message: string | null;
+}
+
+/** What the user may do with an entry: send the missing leg, leave the funds, or acknowledge. */
+export type JournalAction = 'finish' | 'resolve' | 'dismiss';
+
+export interface JournalEntryView {
+  id: number;
+  kind: 'transfer' | 'order';
+  /** The asset moved (a transfer) or the market (an order). */
+  asset: string;
+  /** The amount moved, or the order's quantity. */
+  amount: DecimalText;
+  fromEmail: string | null;
+  toEmail: string | null;
+  /** The main account a sub-to-sub move passes through; null for a single transfer. */
+  viaEmail: string | null;
+  order: { side: string; type: string; price: DecimalText } | null;
+  status: JournalStatus;
+  /** The account that holds the funds now, when a transfer is known to have stopped half-way. */
+  fundsAt: string | null;
+  /** The facts in words, e.g. "0.5 BTC left a@x and is in your main account; it did not reach b@x". */
+  facts: string;
+  actions: JournalAction[];
+  createdAt: number;
+  updatedAt: number;
+  steps: JournalStepView[];
 }

@@ -12,6 +12,7 @@ import { depositsHandlers } from './deposits';
 import { isExpectedError } from './errors';
 import { exportHandlers } from './export';
 import { fundsHandlers } from './funds';
+import { journalHandlers } from './journal';
 import { lockHandlers } from './lock';
 import { marketHandlers } from './market';
 import { ordersHandlers } from './orders';
@@ -36,6 +37,7 @@ export function createHandlers(ctx: ApiContext): BridgeHandlers {
     ...settingsHandlers(ctx),
     ...exportHandlers(ctx),
     ...activityHandlers(ctx),
+    ...journalHandlers(ctx),
     ...lockHandlers(ctx),
   } satisfies BridgeHandlers;
 

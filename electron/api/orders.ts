@@ -89,9 +89,11 @@ export function ordersHandlers(ctx: ApiContext) {
       return { ok: true as const };
     },
     'orders.place': async (input) => {
-      const { profile, client } = ctx.session.require();
+      const { profile, client, journal } = ctx.session.require();
       await checkOrderDecimals(client, ctx.now(), input);
-      const order = await client.trading.placeOrder(toNewOrder(input));
+      // Journaled under its clientOrderId before it is sent: if the app dies before the answer,
+      // the next start looks the order up instead of leaving the user to guess.
+      const order = await journal.placeOrder(toNewOrder(input));
       remember(profile.id, [order]);
       ctx.log.info(`placed order ${order.id} (${order.symbol} ${order.side} ${order.type})`);
       return toOrderView(order);

@@ -1,4 +1,7 @@
-/** profiles.*: list, add (verified against the exchange first), remove, activate, enter demo. */
+/**
+ * profiles.*: list, add (verified against the exchange first), remove, activate, enter demo;
+ * keychain entries whose profile is gone, offered back to re-attach or delete (key-entries.ts).
+ */
 import type { ApiContext, HandlerGroup } from './context';
 
 export function profilesHandlers(ctx: ApiContext) {
@@ -8,5 +11,8 @@ export function profilesHandlers(ctx: ApiContext) {
     'profiles.remove': ({ id }) => ctx.session.remove(id),
     'profiles.activate': ({ id }) => ctx.session.activate(id),
     'profiles.enterDemo': () => ctx.session.enterDemo(),
+    'profiles.orphanedKeys': () => ctx.session.orphanedKeys(),
+    'profiles.reattachKey': (input) => ctx.session.reattachKey(input),
+    'profiles.deleteOrphanedKey': ({ id }) => ctx.session.deleteOrphanedKey(id),
   } satisfies HandlerGroup<'profiles'>;
 }

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { MethodParsedInput } from '../../shared/contract';
-import type { ConnectionState, ProfileView } from '../../shared/types';
+import type { ConnectionState, OrphanedKeyView, ProfileView } from '../../shared/types';
 import type { Settings } from '../../shared/types';
 import { SystemClock, type Clock, type TimerHandle } from '../core/clock';
 import type { Emit } from '../core/events';
@@ -20,7 +20,9 @@ import type { Store } from '../store';
 import { maskApiKey } from '../store/profiles';
 import type { ProfileRow } from '../store/types';
 import { SyncEngine } from '../sync';
-import { AppError } from './errors';
+import { MoneyJournal } from '../sync/money-journal';
+import { AppError, toBridgeError } from './errors';
+import { deleteOrphanedKey, keptKey, orphanedKeys, orphanedSecret } from './key-entries';
 
 /** What demo mode starts its sandbox with (tests: a seed, the simulation off). */
 export type DemoOptions = NonNullable<Parameters<typeof startDemoExchange>[0]>;
@@ -36,6 +38,8 @@ export interface ActiveSession {
   readonly client: ExchangeClient;
   readonly sync: SyncEngine;
   readonly live: LiveSession;
+  /** Transfers and orders written to the record before they are sent; see sync/money-journal. */
+  readonly journal: MoneyJournal;
 }
 
 export interface SessionDeps {
@@ -124,8 +128,17 @@ export class SessionManager {
     });
   }
 
-  add(input: MethodParsedInput<'profiles.add'>): Promise<ProfileView> {
+  /**
+   * Adds a profile for a key, verified with the exchange first. The keychain gets no second entry
+   * for a key it holds: the same key on the same exchange answers its profile, and an orphaned
+   * entry of the key (or `keychainId`, one the user chose to re-attach) becomes the new profile's.
+   */
+  add(
+    input: MethodParsedInput<'profiles.add'>,
+    options: { keychainId?: string } = {},
+  ): Promise<ProfileView> {
     return this.serial(async () => {
+
       const { store, secrets, log } = this.deps;
       log.secrets.add(input.apiKey, input.secretKey);
       const verifier = new ExchangeClient({
@@ -139,11 +152,23 @@ export class SessionManager {
       } finally {
         await verifier.close();
       }
-      const id = randomUUID();
-      const forgetSecret = () =>
-        secrets.delete(id).catch((cleanup: unknown) => {
+      const kept = await keptKey(store, secrets, input);
+      if (kept.profile && options.keychainId === undefined) {
+        const existing = kept.profile;
+        await secrets.set(existing.id, { apiKey: input.apiKey, secretKey: input.secretKey });
+        log.info(`The key of profile ${existing.id} was added again; no new entry was made`);
+        if (!this.active || this.active.profile.isDemo) await this.switchTo(existing);
+        return toProfileView(existing, this.activeProfileId());
+      }
+      const reusedId = options.keychainId ?? kept.orphanId;
+      const id = reusedId ?? randomUUID();
+      // An entry that was there before stays: it holds the user's key whatever happens here.
+      const forgetSecret = async () => {
+        if (reusedId !== undefined) return;
+        await secrets.delete(id).catch((cleanup: unknown) => {
           log.error(`Could not remove the secret of the unsaved profile ${id}`, cleanup);
         });
+      };
       try {
         await secrets.set(id, { apiKey: input.apiKey, secretKey: input.secretKey });
       } catch (error) {
@@ -168,12 +193,33 @@ export class SessionManager {
         await forgetSecret();
         throw error;
       }
-      log.info(`Added profile ${id} (${row.apiKeyMasked})`);
+      log.info(`Added profile ${id} (${row.apiKeyMasked})${reusedId ? ' on its kept entry' : ''}`);
+      for (const duplicate of kept.duplicates.filter((d) => d !== id)) {
+        await secrets.delete(duplicate).catch((cleanup: unknown) => {
+          log.error(`Could not remove the duplicate keychain entry ${duplicate}`, cleanup);
+        });
+      }
       this.deps.emit('data.changed', { profileId: id, kinds: ['profiles'] });
       // A first real key, or a real key while trying the demo: switch to it.
       if (!this.active || this.active.profile.isDemo) await this.switchTo(row);
       return toProfileView(row, this.activeProfileId());
     });
+  }
+
+  /** Keychain entries no profile uses (the record lost or restored from an older backup). */
+  orphanedKeys(): Promise<OrphanedKeyView[]> {
+    return orphanedKeys(this.deps.store, this.deps.secrets);
+  }
+
+  /** A profile for an orphaned entry's key, verified as on adding; the entry stays the key's. */
+  async reattachKey(input: MethodParsedInput<'profiles.reattachKey'>): Promise<ProfileView> {
+    const { id, ...place } = input;
+    const secret = await orphanedSecret(this.deps.store, this.deps.secrets, id);
+    return this.add({ ...place, ...secret }, { keychainId: id });
+  }
+
+  deleteOrphanedKey(id: string): Promise<{ deleted: true }> {
+    return this.serial(() => deleteOrphanedKey(this.deps.store, this.deps.secrets, id));
   }
 
   activate(id: string): Promise<ProfileView> {
@@ -313,10 +359,20 @@ export class SessionManager {
       notifier: this.deps.notifier,
       onState: (state) => this.setConnection(row.id, state),
     });
-    this.active = { profile: row, client, sync, live };
+    const journal = new MoneyJournal({
+      store,
+      client,
+      profileId: row.id,
+      clock,
+      emit,
+      log: log.line,
+      describeError: (error) => toBridgeError(error).message,
+    });
+    this.active = { profile: row, client, sync, live, journal };
     store.settings.set(ACTIVE_PROFILE_KEY, row.id);
     sync.start();
     live.start();
+    this.checkJournal(journal);
     emit('data.changed', { profileId: row.id, kinds: ['profiles'] });
   }
 
@@ -380,9 +436,17 @@ export class SessionManager {
     return row.isDemo ? this.deps.demoSecrets : this.deps.secrets;
   }
 
+  /** Reconciles what an earlier run left unfinished (at start-up and on each reconnect). */
+  private checkJournal(journal: MoneyJournal): void {
+    journal.check().catch((error: unknown) => {
+      this.deps.log.error('The money journal could not be checked with the exchange', error);
+    });
+  }
+
   private setConnection(profileId: string | null, state: ConnectionState): void {
     if (profileId !== this.activeProfileId() && profileId !== null) return;
     if (this.connection.state === state) return;
+    if (state === 'live' && this.active) this.checkJournal(this.active.journal);
     this.connection = { state, since: this.clock.now() };
     this.deps.emit('connection.state', { profileId, state, since: this.connection.since });
   }

@@ -11,13 +11,14 @@ import { formatAmount, formatAmountWithUnit } from '../../shared/format';
 import type { SubAccountsView, TransferLeg, TransferOutcome } from '../../shared/types';
 import { formatDecimal, parseDecimal } from '../core/decimal';
 import { sameAsset } from '../core/market';
-import { ExchangeError } from '../exchange/errors';
 import { notify } from '../live/notify';
 import type { Store } from '../store';
+import type { JournalEntryRow, JournalStepRow } from '../store';
 import type { SubAccountRow } from '../store/types';
+import { NothingMovedError } from '../sync/money-journal';
 import { valueHoldings } from '../sync';
 import type { ApiContext, HandlerGroup } from './context';
-import { AppError, syncFailure, toBridgeError } from './errors';
+import { AppError, syncFailure } from './errors';
 import { checkTransferDecimals } from './exchange-rules';
 import { PARENT_EMAIL_KEY, type ActiveSession } from './session';
 
@@ -97,31 +98,41 @@ function freeBalance(
   return new Decimal(0);
 }
 
-interface LegResult {
-  leg: TransferLeg;
-  /** Why a failed leg failed, to rethrow when nothing moved at all. */
-  error?: unknown;
-}
+const LEG_STATUS: Record<JournalStepRow['status'], TransferLeg['status']> = {
+  done: 'success',
+  'not-made': 'failed',
+  sending: 'unknown',
+  pending: 'not-sent',
+};
 
-async function sendLeg(
-  session: ActiveSession,
-  input: TransferInput,
-  fromEmail: string,
-  toEmail: string,
-): Promise<LegResult> {
-  try {
-    const result = await session.client.subAccounts.transfer({
-      currency: input.asset,
-      amount: input.amount,
-      fromEmail,
-      toEmail,
-    });
-    return { leg: { fromEmail, toEmail, status: 'success', txnId: result.txnId } };
-  } catch (error) {
-    const status =
-      error instanceof ExchangeError && error.kind === 'unknown-outcome' ? 'unknown' : 'failed';
-    return { leg: { fromEmail, toEmail, status, message: toBridgeError(error).message }, error };
-  }
+/** The journal entry of a transfer as the bridge's outcome (the legs, where the funds are). */
+export function transferOutcome(entry: JournalEntryRow): TransferOutcome {
+  const legs = entry.steps.map((step) => {
+    const leg: TransferLeg = {
+      fromEmail: step.fromEmail ?? '',
+      toEmail: step.toEmail ?? '',
+      status: LEG_STATUS[step.status],
+    };
+    if (step.ref !== null) leg.txnId = Number(step.ref);
+    if (step.message !== null && step.status !== 'done') leg.message = step.message;
+    return leg;
+  });
+  const state =
+    entry.status === 'completed'
+      ? 'completed'
+      : entry.status === 'stopped'
+        ? 'partial'
+        : entry.status === 'not-made'
+          ? 'failed'
+          : 'unknown';
+  return {
+    state,
+    legs,
+    asset: entry.asset,
+    amount: entry.amount,
+    fundsAt: state === 'unknown' ? null : entry.fundsAt,
+    journalId: entry.id,
+  };
 }
 
 export async function transfer(ctx: ApiContext, input: TransferInput): Promise<TransferOutcome> {
@@ -174,35 +185,27 @@ export async function transfer(ctx: ApiContext, input: TransferInput): Promise<T
     );
   }
 
-  const legs: TransferLeg[] = [];
-  let outcome: TransferOutcome;
-  const first = await sendLeg(session, input, from, fromIsSub && toIsSub ? parent! : to);
-  // A first transfer that definitely did not happen is an ordinary error: nothing moved.
-  if (first.leg.status === 'failed') throw first.error;
-  legs.push(first.leg);
-  if (fromIsSub && toIsSub && parent !== null) {
-    if (first.leg.status === 'unknown') {
-      legs.push({ fromEmail: parent, toEmail: to, status: 'not-sent' });
-      outcome = { state: 'unknown', legs, asset, amount, fundsAt: null };
-    } else {
-      const second = await sendLeg(session, input, parent, to);
-      legs.push(second.leg);
-      outcome =
-        second.leg.status === 'success'
-          ? { state: 'completed', legs, asset, amount, fundsAt: to }
-          : second.leg.status === 'failed'
-            ? { state: 'partial', legs, asset, amount, fundsAt: parent }
-            : { state: 'unknown', legs, asset, amount, fundsAt: null };
-    }
-  } else {
-    outcome =
-      first.leg.status === 'success'
-        ? { state: 'completed', legs, asset, amount, fundsAt: to }
-        : { state: 'unknown', legs, asset, amount, fundsAt: null };
-    // A successful main<->sub transfer names the main account: remember it for sub-to-sub moves.
-    if (first.leg.status === 'success' && parent === null) {
-      ctx.store.settings.set(PARENT_EMAIL_KEY, fromIsSub ? to : from, profileId);
-    }
+  // Written to the journal before the first request, each leg as it completes (see
+  // sync/money-journal.ts), so a process that dies half-way leaves the facts for its next start.
+  const viaParent = fromIsSub && toIsSub && parent !== null;
+  let entry: JournalEntryRow;
+  try {
+    entry = await session.journal.transfer({
+      asset,
+      amount,
+      fromEmail: from,
+      toEmail: to,
+      ...(viaParent ? { viaEmail: parent } : {}),
+    });
+  } catch (error) {
+    // A first transfer that definitely did not happen is an ordinary error: nothing moved.
+    if (error instanceof NothingMovedError) throw error.reason;
+    throw error;
+  }
+  const outcome = transferOutcome(entry);
+  // A successful main<->sub transfer names the main account: remember it for sub-to-sub moves.
+  if (!viaParent && outcome.state === 'completed' && parent === null) {
+    ctx.store.settings.set(PARENT_EMAIL_KEY, fromIsSub ? to : from, profileId);
   }
 
   announce(ctx, session, outcome, from, to);

@@ -12,6 +12,7 @@ import {
   SecretFormatError,
   SecretStoreUnavailableError,
   type ApiSecret,
+  type SecretEntry,
   type SecretStore,
 } from './secret-store';
 
@@ -71,6 +72,13 @@ export class KeytarSecretStore implements SecretStore {
     return credentials.map((c) => c.account).sort();
   }
 
+  async entries(): Promise<SecretEntry[]> {
+    const credentials = await this.call((k) => k.findCredentials(this.service));
+    return credentials
+      .map(({ account, password }) => ({ id: account, secret: readEntry(account, password) }))
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
   /** Resolves when the keychain answers; rejects with SecretStoreUnavailableError otherwise. */
   async probe(): Promise<void> {
     await this.call((k) => k.findCredentials(this.service));
@@ -95,6 +103,16 @@ export class KeytarSecretStore implements SecretStore {
     } catch (error) {
       throw unavailable(error, this.platform);
     }
+  }
+}
+
+/** The entry's key pair, or null when it holds something else (it is then shown, never parsed). */
+function readEntry(profileId: string, password: string): ApiSecret | null {
+  try {
+    return parseEntry(profileId, password);
+  } catch (error) {
+    if (error instanceof SecretFormatError) return null;
+    throw error;
   }
 }
 

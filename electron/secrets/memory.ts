@@ -6,26 +6,32 @@
  * stale entries behind. A user's real API keys must always go to KeytarSecretStore: this class is
  * never a fallback for a missing or locked keychain. Tests of other parts may use it the same way.
  */
-import { checkSecret, type ApiSecret, type SecretStore } from './secret-store';
+import { checkSecret, type ApiSecret, type SecretEntry, type SecretStore } from './secret-store';
 
 export class DemoSecretStore implements SecretStore {
-  private readonly entries = new Map<string, ApiSecret>();
+  private readonly kept = new Map<string, ApiSecret>();
 
   async set(profileId: string, secret: ApiSecret): Promise<void> {
     checkSecret(profileId, secret);
-    this.entries.set(profileId, { apiKey: secret.apiKey, secretKey: secret.secretKey });
+    this.kept.set(profileId, { apiKey: secret.apiKey, secretKey: secret.secretKey });
   }
 
   async get(profileId: string): Promise<ApiSecret | null> {
-    const entry = this.entries.get(profileId);
+    const entry = this.kept.get(profileId);
     return entry ? { ...entry } : null;
   }
 
   async delete(profileId: string): Promise<boolean> {
-    return this.entries.delete(profileId);
+    return this.kept.delete(profileId);
   }
 
   async list(): Promise<string[]> {
-    return [...this.entries.keys()].sort();
+    return [...this.kept.keys()].sort();
+  }
+
+  async entries(): Promise<SecretEntry[]> {
+    return [...this.kept.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([id, secret]) => ({ id, secret: { ...secret } }));
   }
 }

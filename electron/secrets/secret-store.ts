@@ -13,6 +13,17 @@ export interface SecretStore {
   delete(profileId: string): Promise<boolean>;
   /** Profile ids that have an entry. */
   list(): Promise<string[]>;
+  /**
+   * Every entry with its key pair, read in one pass (the keychain's findCredentials), ordered by
+   * id: how entries whose profile is gone are found and how a key already kept is recognised.
+   */
+  entries(): Promise<SecretEntry[]>;
+}
+
+/** One entry of the store: `secret` is null when the entry is not a Spotfolio key pair. */
+export interface SecretEntry {
+  id: string;
+  secret: ApiSecret | null;
 }
 
 /**

@@ -53,6 +53,8 @@
  *                     feesByAsset(pid, query) maxTradeId(pid, symbol)
  * store.notifications add(pid, n) list(pid, {limit, unreadOnly}) markRead(pid, ids|'all') unreadCount(pid) prune(pid, keep)
  * store.syncState     get(pid, kind) set(pid, kind, cursor, updatedAt) list(pid) delete(pid, kind)
+ * store.journal       create(entry) markStep(id, seq, patch, at) setStatus(id, patch, at) get(id)
+ *                     withStatus(pid, statuses) visible(pid) claimedRefs(pid)   (the record; journal.ts)
  * ```
  *
  * Rows are camelCase (types.ts); amounts are decimal strings, times integer ms. Writes that take
@@ -71,6 +73,7 @@ import {
   type OpenStoreFilesOptions,
 } from './open';
 import { FundsRepository } from './funds';
+import { JournalRepository } from './journal';
 import { NotificationsRepository } from './notifications';
 import { OrdersRepository } from './orders';
 import { PricesRepository } from './prices';
@@ -104,10 +107,19 @@ export {
   type BackupKind,
 } from './backups';
 export { maskApiKey } from './profiles';
+export {
+  UNSETTLED_STATUSES,
+  type JournalEntryRow,
+  type JournalKind,
+  type JournalOrder,
+  type JournalStepRow,
+  type NewJournalEntry,
+} from './journal';
 export { StoreInputError } from './util';
 export type * from './types';
 export {
   FundsRepository,
+  JournalRepository,
   NotificationsRepository,
   OrdersRepository,
   PricesRepository,
@@ -139,6 +151,8 @@ export interface Store {
   readonly orders: OrdersRepository;
   readonly notifications: NotificationsRepository;
   readonly syncState: SyncStateRepository;
+  /** The money journal (record): transfers and orders written before their first request. */
+  readonly journal: JournalRepository;
   /** Runs fn in one transaction (a savepoint when nested); rolls back if it throws. */
   transaction<T>(fn: () => T): T;
   /** Takes a start/daily backup of the record now and drops the oldest beyond the kept few. */
@@ -199,6 +213,7 @@ function assemble(opened: OpenedStoreFiles, options: OpenStoreOptions): OpenStor
     orders: new OrdersRepository(db),
     notifications: new NotificationsRepository(db),
     syncState: new SyncStateRepository(db),
+    journal: new JournalRepository(db),
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
     backup: async () => {
       const taken = await backupRecord(db, paths.backups, 'rotated', now());

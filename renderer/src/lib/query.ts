@@ -46,7 +46,7 @@ export function callBridge<K extends MethodName>(
  * only on a retry, a remount after its stale time, or a change of profile.
  */
 export const invalidatedBy: Record<DataKind, readonly MethodName[]> = {
-  profiles: ['app.status', 'profiles.list', 'account.info'],
+  profiles: ['app.status', 'profiles.list', 'account.info', 'profiles.orphanedKeys'],
   settings: [
     'settings.get',
     'app.status',
@@ -72,6 +72,7 @@ export const invalidatedBy: Record<DataKind, readonly MethodName[]> = {
   orders: ['orders.open', 'orders.history'],
   trades: ['orders.trades'],
   notifications: ['activity.notifications', 'activity.feed'],
+  journal: ['journal.list'],
 };
 
 /** The methods whose answers a set of changed kinds makes stale, each once. */
