@@ -35,7 +35,11 @@ export interface AppOptions {
   secrets?: SecretStore;
   /** Desktop: native notifications (shell); browser: none (the 'notification' event reaches the page). */
   notifier?: Notifier;
-  /** 'auto' (default): with no profile, start the in-process sandbox and a "Demo" profile. */
+  /**
+   * 'off' (default): with no profile nothing starts, and the page offers the choice (try the
+   * demo, or add an exchange key). 'auto': with no profile, start the in-process sandbox and a
+   * "Demo" profile at once (tests).
+   */
   demo?: 'auto' | 'off';
   /** For tests: e.g. a seed, simulation off. */
   sandboxOptions?: DemoOptions;
@@ -179,7 +183,7 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
   const handlers = createHandlers(ctx);
 
   try {
-    await Promise.all([session.start(options.demo ?? 'auto'), keychainProbed]);
+    await Promise.all([session.start(options.demo ?? 'off'), keychainProbed]);
   } catch (error) {
     await keychainProbed;
     await session.close().catch(() => undefined);
@@ -231,6 +235,7 @@ function unavailableApp(
     activeProfileId: null,
     demo: false,
     connection: 'offline',
+    rest: { state: 'unknown', since: null },
     keychain: { available: false, message: 'Not asked: your data could not be opened.' },
     pacingWaitMs: 0,
     recordUnavailable: details,

@@ -1,7 +1,8 @@
 /**
  * The composition root: demo mode with no profile (sandbox in-process, labelled Demo, its key kept
- * out of the user's secret store), leaving demo for a real key, resuming after a restart, and the
- * keychain being unavailable (a typed error, never a plaintext fallback).
+ * out of the user's secret store), leaving demo for a real key, resuming after a restart, the
+ * first start offering the choice (nothing started), the demo staying listed across restarts, and
+ * the keychain being unavailable (a typed error, never a plaintext fallback).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDispatcher } from '../electron/api/dispatch';
@@ -28,6 +29,7 @@ describe('demo mode', () => {
       dataDir: dir.path,
       mode: 'browser',
       secrets: userSecrets,
+      demo: 'auto',
       sandboxOptions: { seed: 42, simulation: false },
       log: quiet,
     });
@@ -90,6 +92,7 @@ describe('demo mode', () => {
       dataDir: dir.path,
       mode: 'browser',
       secrets: userSecrets,
+      demo: 'auto',
       sandboxOptions: { seed: 42, simulation: false },
       log: quiet,
     });
@@ -99,6 +102,71 @@ describe('demo mode', () => {
       const funds = await app.handlers['funds.list']({});
       return funds.rows.length > 0 ? true : undefined;
     });
+  });
+});
+
+describe('the first start and the demo across restarts', () => {
+  it('offers the choice first, keeps the Demo listed after a restart and restarts its exchange', async () => {
+    const dir = tempDir();
+    const realExchange = await startSandbox({ seed: 44 });
+    const secrets = new DemoSecretStore();
+    const open = () =>
+      createApp({
+        dataDir: dir.path,
+        mode: 'browser',
+        secrets,
+        sandboxOptions: { seed: 45, simulation: false },
+        log: quiet,
+      });
+    let app = await open();
+    try {
+      // A fresh install starts nothing: the page offers the demo or a key.
+      expect(await app.handlers['profiles.list']({})).toEqual([]);
+      expect(await app.handlers['app.status']({})).toMatchObject({
+        activeProfileId: null,
+        demo: false,
+      });
+      await app.handlers['profiles.enterDemo']({});
+      await app.close();
+
+      // Restarted in the demo: the Demo is listed, active, and its exchange runs again.
+      app = await open();
+      const [demo, ...others] = await app.handlers['profiles.list']({});
+      expect(others).toEqual([]);
+      expect(demo).toMatchObject({ name: 'Demo', isDemo: true, active: true });
+      expect((await app.handlers['app.status']({})).demo).toBe(true);
+      expect((await fetch(`${demo!.baseUrl}/sapi/v1/ping`)).ok).toBe(true);
+
+      // A real key added, then a restart: the real profile resumes, the Demo stays listed.
+      const key = realExchange.world.accounts.find((a) => a.role === 'parent')!.keys[0]!;
+      const real = await app.handlers['profiles.add']({
+        name: 'Real',
+        apiKey: key.apiKey,
+        secretKey: key.secretKey,
+        baseUrl: realExchange.baseUrl,
+        streamUrl: realExchange.streamUrl,
+      });
+      await app.close();
+      app = await open();
+      const listed = await app.handlers['profiles.list']({});
+      expect(listed.map((p: ProfileView) => [p.name, p.active])).toEqual([
+        ['Demo', false],
+        ['Real', true],
+      ]);
+      expect((await app.handlers['app.status']({})).activeProfileId).toBe(real.id);
+
+      // Switching to it starts its built-in exchange afresh.
+      const back = await app.handlers['profiles.activate']({
+        id: listed.find((p: ProfileView) => p.isDemo)!.id,
+      });
+      expect(back).toMatchObject({ name: 'Demo', isDemo: true, active: true });
+      expect((await fetch(`${back.baseUrl}/sapi/v1/ping`)).ok).toBe(true);
+      expect(await app.handlers['profiles.list']({})).toHaveLength(2);
+    } finally {
+      await app.close();
+      await realExchange.close();
+      dir.remove();
+    }
   });
 });
 

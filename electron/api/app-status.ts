@@ -18,6 +18,7 @@ export function appStatusHandlers(ctx: ApiContext) {
         activeProfileId: session?.profile.id ?? null,
         demo: session?.profile.isDemo ?? false,
         connection: ctx.session.connectionState(),
+        rest: session ? session.sync.restStatus() : { state: 'unknown', since: null },
         keychain: ctx.keychain(),
         pacingWaitMs,
       };

@@ -1,7 +1,13 @@
-/** deposits.coins (cached coin list with networks) and deposits.address (fetched once, cached). */
+/**
+ * deposits.coins (cached coin list with networks), deposits.address (fetched once, cached; a new
+ * one waits for the exchange's one-a-minute slot), deposits.pending (what waits, and until when)
+ * and deposits.cancel (a queued request leaves the queue before it reaches the exchange).
+ */
 import type { CoinView } from '../../shared/types';
 import type { CoinInfo } from '../exchange/wire';
+import { RequestCanceledError } from '../sync/pacing';
 import type { ApiContext, HandlerGroup } from './context';
+import { AppError } from './errors';
 
 export function toCoinView(info: CoinInfo): CoinView {
   return {
@@ -33,7 +39,21 @@ export function depositsHandlers(ctx: ApiContext) {
         asOf: rows.length === 0 ? null : Math.max(...rows.map((row) => row.fetchedAt)),
       };
     },
-    'deposits.address': async ({ coin, network }) =>
-      ctx.session.require().sync.depositAddress(coin, network),
+    'deposits.address': async ({ coin, network }) => {
+      try {
+        return await ctx.session.require().sync.depositAddress(coin, network);
+      } catch (error) {
+        if (!(error instanceof RequestCanceledError)) throw error;
+        throw new AppError(
+          'not-found',
+          `The request for the ${coin.toUpperCase()} address on ${network} was canceled before it ` +
+            'reached the exchange.',
+        );
+      }
+    },
+    'deposits.pending': async () => ctx.session.require().sync.pendingDepositAddresses(),
+    'deposits.cancel': async ({ coin, network }) => ({
+      canceled: ctx.session.require().sync.cancelDepositAddress(coin, network),
+    }),
   } satisfies HandlerGroup<'deposits'>;
 }

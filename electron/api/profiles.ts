@@ -1,6 +1,7 @@
 /**
- * profiles.*: list, add (verified against the exchange first), remove, activate, enter demo;
- * keychain entries whose profile is gone, offered back to re-attach or delete (key-entries.ts).
+ * profiles.*: list, add and update (the key, REST and stream addresses verified with the exchange
+ * first), remove, activate, enter demo; keychain entries whose profile is gone, offered back to
+ * re-attach or delete (see key-entries.ts).
  */
 import type { ApiContext, HandlerGroup } from './context';
 
@@ -8,6 +9,7 @@ export function profilesHandlers(ctx: ApiContext) {
   return {
     'profiles.list': async () => ctx.session.list(),
     'profiles.add': (input) => ctx.session.add(input),
+    'profiles.update': (input) => ctx.session.update(input),
     'profiles.remove': ({ id }) => ctx.session.remove(id),
     'profiles.activate': ({ id }) => ctx.session.activate(id),
     'profiles.enterDemo': () => ctx.session.enterDemo(),

@@ -28,7 +28,7 @@ import type { OrderInput, OwnTradeInput } from '../store/types';
 import type { SyncEngine } from '../sync';
 import { storePort } from '../sync/store-port';
 import { BatchCoalescer, type LiveBatch } from './coalescer';
-import { notify, type NotifyDeps } from './notify';
+import { BalanceNotices, notify, type NotifyDeps } from './notify';
 
 export interface LiveSessionDeps {
   store: Store;
@@ -73,6 +73,7 @@ export class LiveSession {
   private readonly stream: StreamClient;
   private readonly coalescer: BatchCoalescer;
   private readonly notifyDeps: NotifyDeps;
+  private readonly balanceNotices: BalanceNotices;
   private pendingKinds = new Set<DataKind>();
   private dataChangedTimer: TimerHandle | undefined;
   private readonly fillGroups = new Map<number, FillGroup>();
@@ -88,6 +89,7 @@ export class LiveSession {
       log: deps.log,
       notifier: deps.notifier,
     };
+    this.balanceNotices = new BalanceNotices(this.notifyDeps, deps.clock);
     this.coalescer = new BatchCoalescer((batch) => this.deliver(batch), deps.frameMs, deps.clock);
     this.stream = new StreamClient({
       streamUrl: deps.streamUrl,
@@ -123,6 +125,7 @@ export class LiveSession {
     if (this.closed) return;
     this.closed = true;
     this.coalescer.close();
+    this.balanceNotices.close();
     for (const orderId of [...this.fillGroups.keys()]) this.flushFills(orderId, false);
     this.deps.clock.clearTimeout(this.dataChangedTimer);
     this.dataChangedTimer = undefined;
@@ -294,12 +297,17 @@ export class LiveSession {
     // A balance change with no order or trade beside it came from outside trading: a deposit,
     // a withdrawal or a transfer. Trading moves balances on every order, which is not news.
     if (batch.orders.length === 0 && batch.trades.length === 0 && batch.balances.length > 0) {
-      const lines = batch.balances.map(
+      const balances = [...batch.balances].sort((a, b) => a.asset.localeCompare(b.asset));
+      const lines = balances.map(
         (b) =>
           `${b.asset.toUpperCase()} balance: ${formatAmountWithUnit(formatDecimal(parseDecimal(b.free, 'free').plus(b.locked)), b.asset)}`,
       );
+      // One per set of assets per window, the latest replacing the one before (see notify.ts).
       this.guard('balance notification', () =>
-        notify(this.notifyDeps, 'balance', 'Balance changed', lines.join(', ')),
+        this.balanceNotices.add(
+          balances.map((b) => b.asset),
+          lines.join(', '),
+        ),
       );
     }
   }

@@ -9,11 +9,17 @@
 import { ExchangeError, type EndpointName, type ExchangeClient, type Order } from '../exchange';
 import type { Store } from '../store';
 import type { EventName, EventPayloads } from '../../shared/contract';
-import type { BackfillProgress, DataKind, DepositAddressView } from '../../shared/types';
+import type {
+  BackfillProgress,
+  DataKind,
+  DepositAddressRequest,
+  DepositAddressView,
+  RestStatus,
+} from '../../shared/types';
 import { assetKey } from '../../shared/market';
 import { SystemClock, type Clock, type TimerHandle } from '../core/clock';
 import { sameAsset } from '../core/market';
-import { PacingBudget, SyncStoppedError, untilStopped } from './pacing';
+import { PacingBudget, SyncStoppedError, untilStopped, type QueuedCall } from './pacing';
 import type { SyncStorePort } from './port';
 import { storePort } from './store-port';
 import { TradeImporter, TradeImportStopped, type TradeImportProgress } from './trade-import';
@@ -111,6 +117,19 @@ interface JobState {
   running: Promise<void> | null;
 }
 
+/** Failures that say the exchange did not answer at all (as opposed to answering no). */
+const UNREACHABLE_KINDS: ReadonlySet<JobError['kind']> = new Set(['network', 'server']);
+
+/** A deposit address the user asked for that has not come yet. */
+interface AddressRequest {
+  coin: string;
+  network: string;
+  promise: Promise<DepositAddressView>;
+  /** Set once the request waits for its slot; null while the coin list is still being read. */
+  call: QueuedCall | null;
+  state: DepositAddressRequest['state'];
+}
+
 /** A deposit address request the cached coin list rules out (api/ maps it to invalid-input). */
 function inputError(field: string, message: string): ExchangeError {
   return new ExchangeError('invalid-input', message, { field });
@@ -125,7 +144,8 @@ export class SyncEngine {
   private readonly budget: PacingBudget;
   private readonly jobs = new Map<SyncKind, JobState>();
   private readonly tradeImport: TradeImporter;
-  private readonly addressRequests = new Map<string, Promise<DepositAddressView>>();
+  private readonly addressRequests = new Map<string, AddressRequest>();
+  private rest: RestStatus = { state: 'unknown', since: null };
   private focused: { kinds: Set<SyncKind>; until: number } = { kinds: new Set(), until: 0 };
   private started = false;
   private stopped = false;
@@ -259,10 +279,16 @@ export class SyncEngine {
         job.failures = 0;
         job.error = null;
         job.nextDueAt = job.lastSuccessAt + JOBS[kind].freshnessMs;
+        this.setRest('ok');
         if (changed.length > 0) this.emitChanged(changed);
       } catch (error) {
         if (error instanceof SyncStoppedError) return;
         this.recordFailure(kind, job, error);
+        const failure = job.error;
+        if (failure) {
+          // An answer that says no (auth, permission, bad input) still came from the exchange.
+          this.setRest(UNREACHABLE_KINDS.has(failure.kind) ? 'offline' : 'ok', failure.message);
+        }
       } finally {
         job.running = null;
       }
@@ -289,6 +315,21 @@ export class SyncEngine {
     this.deps.log?.(
       `sync ${kind} failed (${jobError.kind}), retry in ${backoff} ms: ${jobError.message}`,
     );
+  }
+
+  /**
+   * Whether the exchange's REST interface answers, from the jobs' last outcomes. The private
+   * stream has a state of its own (the live session's): either can be down while the other works.
+   */
+  restStatus(): RestStatus {
+    return { ...this.rest };
+  }
+
+  private setRest(state: 'ok' | 'offline', message?: string): void {
+    if (this.rest.state === state) return;
+    this.rest = { state, since: this.now() };
+    if (state === 'offline' && message) this.rest.message = message;
+    this.emitChanged(['status']);
   }
 
   private track<T>(promise: Promise<T>): void {
@@ -562,18 +603,58 @@ export class SyncEngine {
     const networkKey = network.trim();
     const cached = this.port.depositAddress(this.profileId, coinKey, networkKey);
     if (cached) return this.addressView(cached, true);
-    const key = `${coinKey}\u0000${networkKey}`;
+    const key = addressKey(coinKey, networkKey);
     let request = this.addressRequests.get(key);
     if (!request) {
-      request = this.fetchDepositAddress(coinKey, networkKey).finally(() => {
-        this.addressRequests.delete(key);
+      const entry: AddressRequest = {
+        coin: coinKey,
+        network: networkKey,
+        call: null,
+        state: 'queued',
+        promise: Promise.resolve() as unknown as Promise<DepositAddressView>,
+      };
+      entry.promise = this.fetchDepositAddress(entry).finally(() => {
+        if (this.addressRequests.get(key) === entry) this.addressRequests.delete(key);
+        this.emitChanged(['deposits']);
       });
-      this.addressRequests.set(key, request);
+      this.addressRequests.set(key, entry);
+      request = entry;
     }
-    return request;
+    return request.promise;
   }
 
-  private async fetchDepositAddress(coin: string, network: string): Promise<DepositAddressView> {
+  /**
+   * The deposit addresses asked for and not here yet: waiting for the one-a-minute slot (with
+   * the time it comes) or on their way to the exchange.
+   */
+  pendingDepositAddresses(): DepositAddressRequest[] {
+    const clientWait = this.client.queueWaitMs('depositAddress');
+    return [...this.addressRequests.values()].map((request) => ({
+      coin: request.coin,
+      network: request.network,
+      state: request.state,
+      startsAt:
+        request.state === 'fetching'
+          ? null
+          : request.call
+            ? Math.max(request.call.startsAt(), this.now() + clientWait)
+            : this.now(),
+    }));
+  }
+
+  /**
+   * Cancels a deposit address request still waiting for its slot: it never reaches the exchange,
+   * and its caller gets a RequestCanceledError. False when there is none, or it has gone out.
+   */
+  cancelDepositAddress(coin: string, network: string): boolean {
+    const key = addressKey(assetKey(coin.trim()), network.trim());
+    const request = this.addressRequests.get(key);
+    if (!request?.call || request.state !== 'queued') return false;
+    return request.call.cancel();
+  }
+
+  private async fetchDepositAddress(request: AddressRequest): Promise<DepositAddressView> {
+    const { coin, network } = request;
     let { coins } = this.port.coins(this.profileId);
     if (coins.length === 0) {
       await this.runJob('coins');
@@ -601,7 +682,11 @@ export class SyncEngine {
     // Another caller may have stored it while the coin list was loading.
     const cached = this.port.depositAddress(this.profileId, coin, net.network);
     if (cached) return this.addressView(cached, true);
-    const release = await this.budget.take('depositAddress');
+    request.call = this.budget.queue('depositAddress');
+    // The screen hears of the wait (and when it ends) at once.
+    this.emitChanged(['deposits']);
+    const release = await request.call.granted;
+    request.state = 'fetching';
     const address = await this.client.wallet
       .depositAddress({ coin: info.coin, network: net.network })
       .finally(release);
@@ -639,4 +724,8 @@ export class SyncEngine {
       fromCache,
     };
   }
+}
+
+function addressKey(coin: string, network: string): string {
+  return `${coin}\u0000${network.toLowerCase()}`;
 }

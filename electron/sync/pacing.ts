@@ -56,12 +56,34 @@ export function untilStopped<T extends object>(target: T, stopped: Promise<never
   return wrap(target);
 }
 
+/** Thrown to the waiter of a queued call that was canceled before its slot came. */
+export class RequestCanceledError extends Error {
+  constructor() {
+    super('The request was canceled before it was sent');
+    this.name = 'RequestCanceledError';
+  }
+}
+
 /** Given back by take(): call it once the exchange answered (or the call failed). */
 export type ReleaseSlot = () => void;
+
+/** A call waiting for a slot of its budget, as queue() gives it. */
+export interface QueuedCall {
+  /** Resolves with the release function once the call may go; rejects when canceled or stopped. */
+  readonly granted: Promise<ReleaseSlot>;
+  /**
+   * When the call starts: the time it was granted, or for a call still queued the budget's next
+   * slot for it (each call ahead assumed answered at once; one in flight assumed answered now).
+   */
+  startsAt(): number;
+  /** Takes the call out of the queue before it is granted: true if it was still queued. */
+  cancel(): boolean;
+}
 
 interface Waiter {
   resolve: (release: ReleaseSlot) => void;
   reject: (error: Error) => void;
+  grantedAt?: number;
 }
 
 class Group {
@@ -110,13 +132,66 @@ export class PacingBudget {
    * network delay (the exchange counts arrivals in fixed windows).
    */
   take(endpoint: EndpointName): Promise<ReleaseSlot> {
-    if (this.stopped) return Promise.reject(new SyncStoppedError());
+    return this.queue(endpoint).granted;
+  }
+
+  /** Like take(), for a call the user waits on: it tells when it will start and can be canceled. */
+  queue(endpoint: EndpointName): QueuedCall {
+    const queuedAt = this.clock.now();
+    if (this.stopped) {
+      const granted = Promise.reject(new SyncStoppedError());
+      granted.catch(() => undefined);
+      return { granted, startsAt: () => queuedAt, cancel: () => false };
+    }
     const group = this.groupFor(endpoint);
-    if (!group) return Promise.resolve(() => undefined);
-    return new Promise<ReleaseSlot>((resolve, reject) => {
-      group.waiters.push({ resolve, reject });
-      this.drain(group);
+    if (!group) {
+      return {
+        granted: Promise.resolve(() => undefined),
+        startsAt: () => queuedAt,
+        cancel: () => false,
+      };
+    }
+    let waiter!: Waiter;
+    const granted = new Promise<ReleaseSlot>((resolve, reject) => {
+      waiter = {
+        resolve: (release) => {
+          waiter.grantedAt = this.clock.now();
+          resolve(release);
+        },
+        reject,
+      };
     });
+    group.waiters.push(waiter);
+    this.drain(group);
+    return {
+      granted,
+      startsAt: () => waiter.grantedAt ?? this.startOf(group, waiter),
+      cancel: () => {
+        const index = group.waiters.indexOf(waiter);
+        if (index < 0) return false;
+        group.waiters.splice(index, 1);
+        waiter.reject(new RequestCanceledError());
+        // The calls behind it move up; the timer for the next free slot stays as it is.
+        this.drain(group);
+        return true;
+      },
+    };
+  }
+
+  /** When a queued waiter's slot comes, if every call ahead of it is answered at once. */
+  private startOf(group: Group, waiter: Waiter): number {
+    const now = this.clock.now();
+    this.expire(group, now);
+    const { count, periodMs } = group.limit;
+    const frees = group.freeAt.map((at) => (Number.isFinite(at) ? at : now + periodMs));
+    while (frees.length < count) frees.push(now);
+    for (const ahead of group.waiters) {
+      frees.sort((a, b) => a - b);
+      const start = Math.max(now, frees.shift()!);
+      if (ahead === waiter) return start;
+      frees.push(start + periodMs);
+    }
+    return now;
   }
 
   private expire(group: Group, now: number): void {

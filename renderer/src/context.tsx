@@ -25,6 +25,8 @@ export interface AppContextValue {
     body?: string;
     tone?: 'info' | 'success' | 'error';
     hasAmounts?: boolean;
+    /** A toast of the same group already shown is replaced in place, not stacked. */
+    group?: string;
   }) => void;
 }
 

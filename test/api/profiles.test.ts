@@ -147,6 +147,78 @@ describe('profiles', () => {
     });
   });
 
+  it('refuses a stream URL where no private stream answers, naming the field, and stores nothing', async () => {
+    const key = parentKey();
+    for (const streamUrl of ['ws://127.0.0.1:1/ws', `${sandbox.streamUrl}-not-here`]) {
+      const outcome = await dispatch('profiles.add', {
+        name: 'Wrong stream',
+        apiKey: key.apiKey,
+        secretKey: key.secretKey,
+        baseUrl: sandbox.baseUrl,
+        streamUrl,
+      });
+      expect(outcome, streamUrl).toMatchObject({ ok: false, error: { field: 'streamUrl' } });
+      expect((outcome as { error: { message: string } }).error.message).toMatch(/stream/i);
+    }
+    expect(await secrets.list()).toEqual([]);
+    expect(storedProfileCount()).toBe(0);
+  });
+
+  it('edits a profile in place: new addresses are verified first, the name alone is saved', async () => {
+    const key = parentKey();
+    const added = await dispatch('profiles.add', {
+      name: 'Editable',
+      apiKey: key.apiKey,
+      secretKey: key.secretKey,
+      baseUrl: sandbox.baseUrl,
+      streamUrl: sandbox.streamUrl,
+    });
+    const profile = (added as { value: ProfileView }).value;
+    const wrong = await dispatch('profiles.update', {
+      id: profile.id,
+      name: 'Editable',
+      baseUrl: sandbox.baseUrl,
+      streamUrl: 'ws://127.0.0.1:1/ws',
+    });
+    expect(wrong).toMatchObject({ ok: false, error: { field: 'streamUrl' } });
+    expect((await app.handlers['profiles.list']({}))[0]).toMatchObject({
+      streamUrl: sandbox.streamUrl,
+    });
+
+    const renamed = await dispatch('profiles.update', {
+      id: profile.id,
+      name: 'Renamed',
+      baseUrl: sandbox.baseUrl,
+      streamUrl: sandbox.streamUrl,
+    });
+    expect(renamed).toMatchObject({
+      ok: true,
+      value: { id: profile.id, name: 'Renamed', active: true },
+    });
+    // The same key under the same id: nothing was removed and added again.
+    expect(await secrets.list()).toEqual([profile.id]);
+    await eventually('the renamed profile to stay active and live', async () => {
+      const status = await app.handlers['app.status']({});
+      return status.activeProfileId === profile.id && status.connection === 'live'
+        ? true
+        : undefined;
+    });
+    // The same stream by another name: checked with the key first, then the session moves.
+    const streamUrl = sandbox.streamUrl.replace('127.0.0.1', 'localhost');
+    const moved = await dispatch('profiles.update', {
+      id: profile.id,
+      name: 'Renamed',
+      baseUrl: sandbox.baseUrl,
+      streamUrl,
+    });
+    expect(moved, JSON.stringify(moved)).toMatchObject({ ok: true, value: { streamUrl } });
+    await eventually('the session on the new address to go live', async () => {
+      const status = await app.handlers['app.status']({});
+      return status.connection === 'live' && status.rest.state === 'ok' ? true : undefined;
+    });
+    await dispatch('profiles.remove', { id: profile.id });
+  });
+
   it('never logged a secret key', () => {
     const key = parentKey();
     for (const line of logLines) expect(line).not.toContain(key.secretKey);

@@ -3,8 +3,11 @@ import type { ProfileView } from '../../../shared/types';
 import { bridge, errorInfo } from '../lib/bridge';
 import { ErrorBox } from './common';
 
-/** Adds an API key (verified by the app before it is saved), or starts the demo. */
-export function ProfileForm(props: { onAdded: (profile: ProfileView) => void }) {
+/**
+ * Adds an API key. The app checks it before anything is saved: the key and the REST base URL
+ * with the exchange, and the stream URL by subscribing to the private stream with the key.
+ */
+export function ProfileForm(props: { onAdded: (profile: ProfileView) => void; title?: string }) {
   const [form, setForm] = useState({
     name: '',
     apiKey: '',
@@ -53,10 +56,10 @@ export function ProfileForm(props: { onAdded: (profile: ProfileView) => void }) 
     <form
       className="card form"
       onSubmit={(e) => void submit(e)}
-      aria-label="Add an API key"
+      aria-label={props.title ?? 'Add an API key'}
       data-testid="profile-form"
     >
-      <h2>Add an API key</h2>
+      <h2>{props.title ?? 'Add an API key'}</h2>
       {field('name', 'Profile name', 'text', 'For example "Main account"')}
       {field('apiKey', 'API key')}
       {field(
@@ -70,7 +73,88 @@ export function ProfileForm(props: { onAdded: (profile: ProfileView) => void }) 
       {error !== null && !fieldError?.field && <ErrorBox error={error} testId="profile-error" />}
       <div className="form-actions">
         <button type="submit" className="primary" disabled={busy} data-testid="profile-submit">
-          {busy ? 'Checking the key with the exchange…' : 'Verify and save'}
+          {busy ? 'Checking the key and the stream with the exchange…' : 'Verify and save'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/**
+ * Changes a profile's name and addresses in place. New addresses are checked with the profile's
+ * own key (REST and the private stream) before they are saved; the demo's addresses belong to
+ * its built-in exchange, so only its name can change.
+ */
+export function ProfileEditor(props: {
+  profile: ProfileView;
+  onSaved: (profile: ProfileView) => void;
+  onCancel: () => void;
+}) {
+  const { profile } = props;
+  const [form, setForm] = useState({
+    name: profile.name,
+    baseUrl: profile.baseUrl,
+    streamUrl: profile.streamUrl,
+  });
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const fieldError = error ? errorInfo(error) : null;
+  const urlsChanged = form.baseUrl !== profile.baseUrl || form.streamUrl !== profile.streamUrl;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      props.onSaved(await bridge().profiles.update({ id: profile.id, ...form }));
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const field = (name: keyof typeof form, label: string, type: string) => (
+    <label className="field">
+      <span>{label}</span>
+      <input
+        name={name}
+        type={type}
+        value={form[name]}
+        autoComplete="off"
+        spellCheck={false}
+        required
+        aria-invalid={fieldError?.field === name || undefined}
+        onChange={(e) => setForm({ ...form, [name]: e.target.value })}
+        data-testid={`profile-${name}`}
+      />
+      {fieldError?.field === name && <small className="field-error">{fieldError.message}</small>}
+    </label>
+  );
+
+  return (
+    <form
+      className="form profile-editor"
+      onSubmit={(e) => void submit(e)}
+      aria-label={`Edit ${profile.name}`}
+      data-testid="profile-editor"
+    >
+      {field('name', 'Profile name', 'text')}
+      {!profile.isDemo && field('baseUrl', 'REST base URL', 'url')}
+      {!profile.isDemo && field('streamUrl', 'Stream URL', 'url')}
+      {!profile.isDemo && (
+        <small className="muted">
+          New addresses are checked with this profile&apos;s key (REST and the private stream)
+          before they are saved. The key itself stays as it is.
+        </small>
+      )}
+      {error !== null && !fieldError?.field && <ErrorBox error={error} testId="profile-error" />}
+      <div className="form-actions">
+        <button type="button" onClick={props.onCancel} disabled={busy}>
+          Cancel
+        </button>
+        <button type="submit" className="primary" disabled={busy} data-testid="profile-save">
+          {busy ? (urlsChanged ? 'Checking with the exchange…' : 'Saving…') : 'Save'}
         </button>
       </div>
     </form>

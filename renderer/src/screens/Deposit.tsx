@@ -1,8 +1,9 @@
 import { useEffect, useMemo, useState } from 'react';
 import QRCode from 'qrcode';
 import type { CoinView, DepositAddressView, NetworkView } from '../../../shared/types';
-import { formatDateTime } from '../../../shared/format';
+import { formatDateTime, formatTime } from '../../../shared/format';
 import { bridge } from '../lib/bridge';
+import { useNow } from '../lib/hooks';
 import { useBridgeQuery } from '../lib/query';
 import {
   AsOf,
@@ -127,13 +128,58 @@ function NetworkOption(props: { net: NetworkView; selected: boolean; onSelect: (
   );
 }
 
+/** Whole seconds until `at`, never below 0. */
+function secondsUntil(at: number, now: number): number {
+  return Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+/**
+ * While the request waits for the exchange's one-a-minute slot: when it runs (from the pacer's
+ * own next slot, counted down each second) and a way to cancel it.
+ */
+function QueuedRequest(props: { coin: string; network: string; onCancel: () => void }) {
+  const pending = useBridgeQuery('deposits.pending');
+  const now = useNow(1000);
+  const mine = pending.data?.find(
+    (request) => request.coin === props.coin && request.network === props.network,
+  );
+  if (!mine || mine.state === 'fetching' || mine.startsAt === null) {
+    return <Skeleton rows={4} label="Fetching the deposit address" />;
+  }
+  const seconds = secondsUntil(mine.startsAt, now);
+  return (
+    <div
+      className="queued-request"
+      role="status"
+      data-testid="deposit-queued"
+      data-seconds={seconds}
+    >
+      <h2>
+        {props.coin.toUpperCase()} address queued: runs in {seconds} s
+      </h2>
+      <p>
+        The exchange gives out one deposit address a minute, and one was asked for less than a
+        minute ago. This request goes out at {formatTime(mine.startsAt)}; addresses fetched before
+        are shown at once meanwhile.
+      </p>
+      <div className="form-actions">
+        <button type="button" onClick={props.onCancel} data-testid="deposit-cancel">
+          Cancel the request
+        </button>
+      </div>
+    </div>
+  );
+}
+
 function AddressPanel(props: { coin: string; network: string; net: NetworkView | undefined }) {
   const [address, setAddress] = useState<DepositAddressView | null>(null);
   const [error, setError] = useState<unknown>(undefined);
+  const [canceled, setCanceled] = useState(false);
   const [qr, setQr] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
+    if (canceled) return;
     let live = true;
     bridge()
       .deposits.address({ coin: props.coin, network: props.network })
@@ -144,7 +190,7 @@ function AddressPanel(props: { coin: string; network: string; net: NetworkView |
     return () => {
       live = false;
     };
-  }, [props.coin, props.network, attempt]);
+  }, [props.coin, props.network, attempt, canceled]);
 
   useEffect(() => {
     if (!address) return;
@@ -158,6 +204,34 @@ function AddressPanel(props: { coin: string; network: string; net: NetworkView |
     };
   }, [address]);
 
+  const cancel = () => {
+    setCanceled(true);
+    bridge()
+      .deposits.cancel({ coin: props.coin, network: props.network })
+      .catch((caught: unknown) => setError(caught));
+  };
+
+  if (canceled && !address)
+    return (
+      <div className="queued-request" data-testid="deposit-canceled">
+        <h2>Request canceled</h2>
+        <p>Nothing was asked of the exchange for this address.</p>
+        {error !== undefined && <ErrorBox error={error} />}
+        <div className="form-actions">
+          <button
+            type="button"
+            onClick={() => {
+              setError(undefined);
+              setCanceled(false);
+              setAttempt((a) => a + 1);
+            }}
+            data-testid="deposit-ask-again"
+          >
+            Ask again
+          </button>
+        </div>
+      </div>
+    );
   if (error !== undefined && !address)
     return (
       <ErrorBox
@@ -168,7 +242,8 @@ function AddressPanel(props: { coin: string; network: string; net: NetworkView |
         }}
       />
     );
-  if (!address) return <Skeleton rows={4} label="Fetching the deposit address" />;
+  if (!address)
+    return <QueuedRequest coin={props.coin} network={props.network} onCancel={cancel} />;
   const memoNeeded = address.memoRequired || Boolean(props.net?.memoRequired);
   return (
     <div className="address-panel" data-testid="deposit-address-panel">

@@ -5,8 +5,13 @@ import { bridge } from '../lib/bridge';
 import { ErrorBox, PageHeader } from '../components/common';
 import { ProfileCapabilities, ProfileForm } from '../components/ProfileForm';
 
+/**
+ * The first start, and the way from the demo to one's own key: try the demo, or add an exchange
+ * key. Nothing is started before the user chooses.
+ */
 export function Onboarding() {
-  const { reloadProfiles, navigate } = useApp();
+  const { reloadProfiles, navigate, activeProfile } = useApp();
+  const inDemo = activeProfile?.isDemo ?? false;
   const [added, setAdded] = useState<ProfileView | null>(null);
   const [demoBusy, setDemoBusy] = useState(false);
   const [demoError, setDemoError] = useState<unknown>(null);
@@ -32,6 +37,14 @@ export function Onboarding() {
         See what your funds are worth, read your full withdraw history, fetch deposit addresses and
         move funds between accounts. Your keys stay in the system keychain.
       </p>
+      {inDemo ? (
+        <div className="banner info" role="status" data-testid="onboarding-from-demo">
+          You are trying the demo. Add your exchange key here: Spotfolio switches to it once it is
+          verified, and the demo stays in Settings → Profiles.
+        </div>
+      ) : (
+        <p>Choose how to start: try the demo, or add your exchange key.</p>
+      )}
       <div className="grid two">
         {added ? (
           <div className="card" data-testid="profile-added">
@@ -53,14 +66,14 @@ export function Onboarding() {
             </div>
           </div>
         ) : (
-          <ProfileForm onAdded={setAdded} />
+          <ProfileForm onAdded={setAdded} title="Add your exchange key" />
         )}
         <div className="card">
           <h2>Try the demo</h2>
           <p>
             A built-in sandbox exchange with a demo account and a market that trades by itself. No
             real money; every screen works. It is labelled <span className="badge demo">Demo</span>{' '}
-            everywhere.
+            everywhere. Its exchange starts afresh each time Spotfolio starts.
           </p>
           {demoError !== null && <ErrorBox error={demoError} />}
           <button
@@ -69,7 +82,7 @@ export function Onboarding() {
             disabled={demoBusy}
             data-testid="enter-demo"
           >
-            {demoBusy ? 'Starting the sandbox…' : 'Start the demo'}
+            {demoBusy ? 'Starting the sandbox…' : inDemo ? 'Back to the demo' : 'Try the demo'}
           </button>
         </div>
       </div>

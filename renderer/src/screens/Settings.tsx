@@ -5,13 +5,14 @@ import { useApp } from '../context';
 import { bridge } from '../lib/bridge';
 import { useBridgeQuery } from '../lib/query';
 import { ErrorBox, InlineError, Modal, PageHeader } from '../components/common';
-import { ProfileCapabilities, ProfileForm } from '../components/ProfileForm';
+import { ProfileCapabilities, ProfileEditor, ProfileForm } from '../components/ProfileForm';
 
 const notificationLabels: Record<keyof NotificationSettings, string> = {
   fills: 'Order fills',
   cancels: 'Order cancels',
   balances: 'Balance changes',
   transfers: 'Transfers',
+  alerts: 'Price and balance alerts',
 };
 
 export function SettingsScreen() {
@@ -19,6 +20,7 @@ export function SettingsScreen() {
   const [error, setError] = useState<unknown>(undefined);
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<ProfileView | null>(null);
+  const [editing, setEditing] = useState<string | null>(null);
   const [threshold, setThreshold] = useState(settings.smallBalanceThreshold);
   const tickers = useBridgeQuery('market.tickers');
   const quotes = [
@@ -117,6 +119,11 @@ export function SettingsScreen() {
             />
           </label>
           <h2>Notifications</h2>
+          <p className="muted small-text" data-testid="notify-explainer">
+            These switches govern both the toasts in this window and the desktop notifications.
+            Whatever is switched off is still recorded in Activity. Balance changes come at most one
+            per set of coins every few seconds, the latest replacing the one before.
+          </p>
           {(Object.keys(notificationLabels) as (keyof NotificationSettings)[]).map((kind) => (
             <label key={kind} className="toggle">
               <input
@@ -172,10 +179,28 @@ export function SettingsScreen() {
                   {profile.isDemo && <span className="badge demo">Demo</span>}{' '}
                   {profile.active && <span className="badge ok">Active</span>}
                   <div className="muted small-text">
-                    {profile.apiKeyMasked} · {profile.baseUrl} · added{' '}
+                    {profile.apiKeyMasked} · {profile.baseUrl} · {profile.streamUrl} · added{' '}
                     {formatDateTime(profile.createdAt).slice(0, 10)}
                   </div>
+                  {profile.isDemo && (
+                    <div className="muted small-text" data-testid="demo-note">
+                      The demo&apos;s exchange is built in and starts afresh each time Spotfolio
+                      starts: its market, orders and balances begin anew. The profile stays here;
+                      switching to it starts the demo again.
+                    </div>
+                  )}
                   <ProfileCapabilities profile={profile} />
+                  {editing === profile.id && (
+                    <ProfileEditor
+                      profile={profile}
+                      onCancel={() => setEditing(null)}
+                      onSaved={(saved) => {
+                        setEditing(null);
+                        void reloadProfiles();
+                        toast({ title: `Saved ${saved.name}`, tone: 'success' });
+                      }}
+                    />
+                  )}
                 </div>
                 <div className="profile-actions">
                   {!profile.active && (
@@ -195,6 +220,15 @@ export function SettingsScreen() {
                   )}
                   <button
                     type="button"
+                    className="small"
+                    onClick={() => setEditing(editing === profile.id ? null : profile.id)}
+                    aria-expanded={editing === profile.id}
+                    data-testid="profile-edit"
+                  >
+                    Edit
+                  </button>
+                  <button
+                    type="button"
                     className="small danger"
                     onClick={() => setRemoving(profile)}
                     data-testid="profile-remove"
@@ -211,19 +245,22 @@ export function SettingsScreen() {
         </div>
       </div>
       {removing && (
-        <Modal title={`Remove ${removing.name}?`} onClose={() => setRemoving(null)}>
+        <Modal
+          title={`Remove ${removing.name}?`}
+          onClose={() => setRemoving(null)}
+          testId="profile-remove-confirm"
+        >
           <p>
             The key is deleted from the keychain and its cached data from this computer. The
             exchange account is not touched.
           </p>
           <div className="form-actions">
-            <button type="button" onClick={() => setRemoving(null)}>
+            <button type="button" onClick={() => setRemoving(null)} data-autofocus autoFocus>
               Keep it
             </button>
             <button
               type="button"
               className="danger"
-              autoFocus
               onClick={() => {
                 const profile = removing;
                 setRemoving(null);

@@ -1,0 +1,75 @@
+/**
+ * Checks a profile's stream URL the way the live session will use it, before the profile is
+ * saved: connect, create the private stream's auth token over REST, subscribe the private
+ * streams and wait for the exchange's acknowledgement. A REST URL and key that work say nothing
+ * about the stream URL, and a wrong one would otherwise only show later as a stream that never
+ * comes up.
+ */
+import { ExchangeError } from '../exchange/errors';
+import type { ExchangeClient } from '../exchange/client';
+import { PRIVATE_STREAMS, StreamClient } from '../exchange/stream';
+import { AppError } from './errors';
+
+/** How long the whole check may take: a stream that answers does so in well under a second. */
+export const STREAM_CHECK_TIMEOUT_MS = 10_000;
+
+export interface StreamCheckOptions {
+  streamUrl: string;
+  /** A client of the same key and REST URL, for the auth token. */
+  client: Pick<ExchangeClient, 'auth'>;
+  timeoutMs?: number;
+}
+
+/**
+ * Resolves once the exchange has acknowledged the private streams at streamUrl; otherwise
+ * rejects with an AppError on the field 'streamUrl' that says what went wrong.
+ */
+export async function verifyPrivateStream(options: StreamCheckOptions): Promise<void> {
+  const timeoutMs = options.timeoutMs ?? STREAM_CHECK_TIMEOUT_MS;
+  const fail = (kind: 'network' | 'auth' | 'invalid-input', why: string) =>
+    new AppError(kind, `The stream URL was not accepted: ${why}`, 'streamUrl');
+  let stream: StreamClient;
+  try {
+    stream = new StreamClient({
+      streamUrl: options.streamUrl,
+      authKeyProvider: () => options.client.auth.createAuthToken(),
+      // Two failed connection attempts are enough to call the address wrong here.
+      timing: { offlineAfterAttempts: 2, backoffBaseMs: 200, ackTimeoutMs: timeoutMs },
+    });
+  } catch (error) {
+    throw fail('invalid-input', error instanceof Error ? error.message : String(error));
+  }
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      stream.on('state', (state) => {
+        if (state === 'offline') {
+          reject(fail('network', `nothing at ${options.streamUrl} accepted a stream connection.`));
+        }
+      });
+      timer = setTimeout(
+        () =>
+          reject(
+            fail(
+              'network',
+              `the stream at ${options.streamUrl} did not confirm the subscription within ` +
+                `${Math.round(timeoutMs / 1000)} s.`,
+            ),
+          ),
+        timeoutMs,
+      );
+      stream.subscribe([...PRIVATE_STREAMS]).then(resolve, (error: unknown) => {
+        if (error instanceof ExchangeError && error.kind === 'auth') {
+          reject(fail('auth', 'the stream refused the auth token this key created.'));
+        } else if (error instanceof ExchangeError && error.kind !== 'invalid-input') {
+          reject(fail('network', error.message));
+        } else {
+          reject(fail('invalid-input', error instanceof Error ? error.message : String(error)));
+        }
+      });
+    });
+  } finally {
+    clearTimeout(timer);
+    await stream.close();
+  }
+}
