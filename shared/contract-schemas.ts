@@ -10,6 +10,15 @@
  * withdraw statuses (market.ts), and the enumerations of types.ts.
  */
 import { z } from 'zod';
+import {
+  DEFAULT_COOLDOWN_MINUTES,
+  LINE_DIRECTIONS,
+  MAX_COOLDOWN_MINUTES,
+  MAX_MOVE_PERCENT,
+  MIN_COOLDOWN_MINUTES,
+  MOVE_DIRECTIONS,
+  MOVE_WINDOWS,
+} from './alerts';
 import { DECIMAL_PATTERN, MAX_DECIMAL_LENGTH, normalizeDecimalText } from './decimal';
 import { LOCK_IDLE_MINUTES, MAX_LOCK_PASSWORD_LENGTH, MIN_LOCK_PASSWORD_LENGTH } from './lock';
 import {
@@ -143,10 +152,85 @@ export const settingsInput = z
         cancels: z.boolean(),
         balances: z.boolean(),
         transfers: z.boolean(),
+        // Settings saved before alerts existed have no switch for them: alerts are shown.
+        alerts: z.boolean().default(true),
       })
       .strict(),
   })
   .strict();
+
+/** An alert's line: a positive decimal, named in the error by what it is. */
+const alertThreshold = (what: string) =>
+  z
+    .string({ error: `${what} must be a positive decimal like 12.5` })
+    .trim()
+    .max(MAX_DECIMAL_LENGTH, `${what} is too long`)
+    .regex(DECIMAL_PATTERN, `${what} must be a positive decimal like 12.5 (digits and one dot)`)
+    .transform(normalizeDecimalText)
+    .refine((value) => value !== '0', `${what} must be greater than zero`);
+
+const alertTiming = {
+  repeat: z.boolean().default(false),
+  cooldownMinutes: z
+    .int('The cool-down is a whole number of minutes')
+    .min(MIN_COOLDOWN_MINUTES, `The cool-down is at least ${MIN_COOLDOWN_MINUTES} minute`)
+    .max(MAX_COOLDOWN_MINUTES, `The cool-down is at most ${MAX_COOLDOWN_MINUTES} minutes (7 days)`)
+    .default(DEFAULT_COOLDOWN_MINUTES),
+};
+
+/** What an alert watches and how it fires, one shape per kind (shared/alerts.ts). */
+export const alertInput = z.discriminatedUnion('kind', [
+  z
+    .object({
+      kind: z.literal('price'),
+      symbol: symbolInput,
+      direction: z.enum(LINE_DIRECTIONS),
+      threshold: alertThreshold('The price'),
+      ...alertTiming,
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('price-move'),
+      symbol: symbolInput,
+      direction: z.enum(MOVE_DIRECTIONS),
+      threshold: alertThreshold('The move').refine(
+        // Normalised text has no leading zeros: fewer integer digits is a smaller number.
+        (value) => (value.split('.')[0] ?? '').length < MAX_MOVE_PERCENT.length,
+        `The move must be less than ${MAX_MOVE_PERCENT} %`,
+      ),
+      window: z.enum(MOVE_WINDOWS),
+      ...alertTiming,
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('balance'),
+      asset: assetInput,
+      direction: z.enum(LINE_DIRECTIONS),
+      threshold: alertThreshold('The amount'),
+      ...alertTiming,
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('portfolio'),
+      asset: assetInput,
+      direction: z.enum(LINE_DIRECTIONS),
+      threshold: alertThreshold('The value'),
+      ...alertTiming,
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('withdrawal'),
+      asset: assetInput.nullable().default(null),
+      ...alertTiming,
+    })
+    .strict(),
+]);
+
+const alertIdInput = z.int().positive();
 
 // ---- One schema per method -------------------------------------------------------------------
 
@@ -321,6 +405,12 @@ export const methodSchemas = {
   'journal.check': none,
   'journal.finish': z.object({ id: journalIdInput }).strict(),
   'journal.resolve': z.object({ id: journalIdInput }).strict(),
+
+  'alerts.list': none,
+  'alerts.create': alertInput,
+  'alerts.update': z.object({ id: alertIdInput, alert: alertInput }).strict(),
+  'alerts.setPaused': z.object({ id: alertIdInput, paused: z.boolean() }).strict(),
+  'alerts.remove': z.object({ id: alertIdInput }).strict(),
 
   'activity.feed': z.object({ limit: limitInput(500, 100) }).strict(),
   'activity.notifications': z.object({ limit: limitInput(500, 100) }).strict(),

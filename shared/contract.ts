@@ -9,6 +9,7 @@
  * input types below are derived from them at compile time only (`import type`), and a
  * compile-time check at the end proves both name exactly the same methods.
  */
+import type { AlertView } from './alerts';
 import type { MethodInputs, MethodParsedInputs, MethodSchemas } from './contract-schemas';
 import type {
   AccountView,
@@ -161,6 +162,17 @@ export const methods = {
     finish: returns<JournalEntryView>(),
     /** Leaves the funds where they are (stopped) or acknowledges a settled entry. */
     resolve: returns<JournalEntryView>(),
+  },
+  alerts: {
+    /** The active profile's alerts, each with when it last fired. */
+    list: returns<AlertView[]>(),
+    /** Checks the market or asset with the exchange and refuses a duplicate. */
+    create: returns<AlertView>(),
+    /** Changes an alert; it starts afresh (its side is seen again, a fired one-shot re-arms). */
+    update: returns<AlertView>(),
+    /** Pauses, or resumes (re-arming a fired one-shot alert). */
+    setPaused: returns<AlertView>(),
+    remove: returns<{ removed: true }>(),
   },
   activity: {
     feed: returns<ActivityItem[]>(),

@@ -424,6 +424,8 @@ export interface NotificationSettings {
   cancels: boolean;
   balances: boolean;
   transfers: boolean;
+  /** Price and balance alerts that fired. */
+  alerts: boolean;
 }
 
 export interface Settings {
@@ -436,7 +438,7 @@ export interface Settings {
   notifications: NotificationSettings;
 }
 
-export type NotificationKind = 'fill' | 'cancel' | 'balance' | 'transfer' | 'order';
+export type NotificationKind = 'fill' | 'cancel' | 'balance' | 'transfer' | 'order' | 'alert';
 
 export interface NotificationView {
   id: number;
@@ -485,6 +487,8 @@ export type ActivityItem =
   | { kind: 'balance'; time: number; balance: BalanceUpdate };
 
 export type DataKind =
+  /** Price and balance alerts: created, edited, fired. */
+  | 'alerts'
   | 'profiles'
   | 'funds'
   | 'portfolio'

@@ -6,6 +6,7 @@
  */
 import type { BridgeHandlers } from '../../shared/contract';
 import { activityHandlers } from './activity';
+import { alertsHandlers } from './alerts';
 import { appStatusHandlers } from './app-status';
 import type { ApiContext } from './context';
 import { depositsHandlers } from './deposits';
@@ -37,6 +38,7 @@ export function createHandlers(ctx: ApiContext): BridgeHandlers {
     ...settingsHandlers(ctx),
     ...exportHandlers(ctx),
     ...activityHandlers(ctx),
+    ...alertsHandlers(ctx),
     ...journalHandlers(ctx),
     ...lockHandlers(ctx),
   } satisfies BridgeHandlers;

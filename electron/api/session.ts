@@ -13,6 +13,7 @@ import type { Logger } from '../core/logger';
 import type { Notifier } from '../core/notifier';
 import { startDemoExchange, DEMO_PROFILE_NAME, type DemoExchange } from '../demo';
 import { ExchangeClient } from '../exchange/client';
+import { AlertSession } from '../alerts/session';
 import { LiveSession } from '../live/live-session';
 import type { MarketWatch } from '../live/market-watch';
 import { SecretStoreUnavailableError, type ApiSecret, type SecretStore } from '../secrets';
@@ -38,6 +39,8 @@ export interface ActiveSession {
   readonly client: ExchangeClient;
   readonly sync: SyncEngine;
   readonly live: LiveSession;
+  /** Price and balance alerts, evaluated from the streams while the session runs. */
+  readonly alerts: AlertSession;
   /** Transfers and orders written to the record before they are sent; see sync/money-journal. */
   readonly journal: MoneyJournal;
 }
@@ -138,7 +141,6 @@ export class SessionManager {
     options: { keychainId?: string } = {},
   ): Promise<ProfileView> {
     return this.serial(async () => {
-
       const { store, secrets, log } = this.deps;
       log.secrets.add(input.apiKey, input.secretKey);
       const verifier = new ExchangeClient({
@@ -337,11 +339,27 @@ export class SessionManager {
     }
     log.secrets.add(credentials.apiKey, credentials.secretKey);
     const client = this.clientFor(row, credentials);
+    const alerts = new AlertSession({
+      store,
+      profileId: row.id,
+      streamUrl: row.streamUrl,
+      client,
+      emit,
+      clock,
+      log,
+      settings: this.deps.settings,
+      notifier: this.deps.notifier,
+    });
+    // Alerts hear what sync and the private stream tell (balances, funds, withdrawals) first-hand.
+    const sessionEmit: Emit = (event, payload) => {
+      emit(event, payload);
+      alerts.observe(event, payload);
+    };
     const sync = new SyncEngine({
       store,
       client,
       profileId: row.id,
-      emit,
+      emit: sessionEmit,
       clock,
       log: log.line,
       quoteAsset: () => this.deps.settings().quoteAsset,
@@ -352,7 +370,7 @@ export class SessionManager {
       streamUrl: row.streamUrl,
       client,
       sync,
-      emit,
+      emit: sessionEmit,
       clock,
       log,
       settings: this.deps.settings,
@@ -368,10 +386,11 @@ export class SessionManager {
       log: log.line,
       describeError: (error) => toBridgeError(error).message,
     });
-    this.active = { profile: row, client, sync, live, journal };
+    this.active = { profile: row, client, sync, live, journal, alerts };
     store.settings.set(ACTIVE_PROFILE_KEY, row.id);
     sync.start();
     live.start();
+    void alerts.start();
     this.checkJournal(journal);
     emit('data.changed', { profileId: row.id, kinds: ['profiles'] });
   }
@@ -383,6 +402,7 @@ export class SessionManager {
     this.setConnection(null, 'offline');
     await this.deps.market.close();
     await session.live.close();
+    await session.alerts.close();
     // Sync finishes the step it is in; a step queued behind the exchange's pacing (a back-off
     // can last minutes) must not hold up a profile switch or quitting, so the wait is bounded.
     let timer: TimerHandle | undefined;

@@ -11,7 +11,7 @@ export const DEFAULT_SETTINGS: Settings = {
   privacyMode: false,
   hideSmallBalances: false,
   smallBalanceThreshold: '1',
-  notifications: { fills: true, cancels: true, balances: true, transfers: true },
+  notifications: { fills: true, cancels: true, balances: true, transfers: true, alerts: true },
 };
 
 const SETTINGS_KEY = 'settings';

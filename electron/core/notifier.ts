@@ -27,5 +27,7 @@ export function notificationWanted(kind: NotificationKind, settings: Settings): 
       return settings.notifications.balances;
     case 'transfer':
       return settings.notifications.transfers;
+    case 'alert':
+      return settings.notifications.alerts;
   }
 }

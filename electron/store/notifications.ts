@@ -3,7 +3,14 @@ import type Database from 'better-sqlite3';
 import type { NotificationInput, NotificationKind, NotificationRow } from './types';
 import { integerMs, StoreInputError } from './util';
 
-const KINDS = new Set<NotificationKind>(['fill', 'cancel', 'balance', 'transfer', 'order']);
+const KINDS = new Set<NotificationKind>([
+  'fill',
+  'cancel',
+  'balance',
+  'transfer',
+  'order',
+  'alert',
+]);
 
 type NotificationDbRow = Omit<NotificationRow, 'read'> & { read: number };
 

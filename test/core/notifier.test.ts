@@ -1,4 +1,4 @@
-/** Which notification kinds reach the desktop follows the user's four switches. */
+/** Which notification kinds reach the desktop follows the user's switches. */
 import { describe, expect, it } from 'vitest';
 import { notificationWanted } from '../../electron/core/notifier';
 import type { NotificationKind, Settings } from '../../shared/types';
@@ -15,15 +15,17 @@ describe('notificationWanted', () => {
         cancels: false,
         balances: false,
         transfers: false,
+        alerts: false,
         [key]: true,
       });
     const wanted = (settings: Settings) =>
-      (['fill', 'order', 'cancel', 'balance', 'transfer'] as NotificationKind[]).filter((kind) =>
-        notificationWanted(kind, settings),
+      (['fill', 'order', 'cancel', 'balance', 'transfer', 'alert'] as NotificationKind[]).filter(
+        (kind) => notificationWanted(kind, settings),
       );
     expect(wanted(only('fills'))).toEqual(['fill', 'order']);
     expect(wanted(only('cancels'))).toEqual(['cancel']);
     expect(wanted(only('balances'))).toEqual(['balance']);
     expect(wanted(only('transfers'))).toEqual(['transfer']);
+    expect(wanted(only('alerts'))).toEqual(['alert']);
   });
 });

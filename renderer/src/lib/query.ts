@@ -72,6 +72,7 @@ export const invalidatedBy: Record<DataKind, readonly MethodName[]> = {
   orders: ['orders.open', 'orders.history'],
   trades: ['orders.trades'],
   notifications: ['activity.notifications', 'activity.feed'],
+  alerts: ['alerts.list'],
   journal: ['journal.list'],
 };
 
