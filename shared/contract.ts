@@ -29,6 +29,7 @@ import type {
   KlineView,
   NotificationView,
   OrphanedKeyView,
+  OrderReview,
   OrderUpdate,
   OrderView,
   OwnTradeUpdate,
@@ -114,8 +115,11 @@ export const methods = {
     open: returns<Page<OrderView>>(),
     history: returns<Page<OrderView>>(),
     trades: returns<TradesPage>(),
-    /** Checks the order with the exchange's test endpoint; nothing is placed. */
-    test: returns<{ ok: true }>(),
+    /**
+     * Checks the order locally (tick size, quantity step, limits, a stop on the right side of the
+     * last price, the free balance) and then with the exchange's test endpoint; nothing is placed.
+     */
+    test: returns<OrderReview>(),
     place: returns<OrderView>(),
     cancel: returns<OrderView>(),
     cancelAll: returns<{ canceled: OrderView[] }>(),

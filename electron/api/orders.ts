@@ -2,13 +2,20 @@
  * orders.*: open orders, order history and own trades from the cache; test, place and cancel
  * through the client. A place that meets a 5xx or a timeout is reconciled by the client (by
  * clientOrderId) before it answers, so a retry by the user never doubles an order silently.
+ * Testing, placing and canceling need a key with the trade permission: without it the answer
+ * says what the key may do before anything is sent. A test is a review: local checks with their
+ * numbers first (see order-review.ts), the exchange's test endpoint only when they all pass.
  */
+import Decimal from 'decimal.js';
 import type { MethodParsedInput } from '../../shared/contract';
+import { sameAsset } from '../core/market';
 import { toOrderView } from '../core/views';
 import type { NewOrder } from '../exchange/client';
 import type { Order } from '../exchange/wire';
 import type { ApiContext, HandlerGroup } from './context';
-import { checkOrderDecimals } from './exchange-rules';
+import { AppError } from './errors';
+import { checkOrderDecimals, listedSymbols } from './exchange-rules';
+import { marketRules, reviewOrder } from './order-review';
 
 type OrderInput = MethodParsedInput<'orders.place'>;
 
@@ -83,13 +90,42 @@ export function ordersHandlers(ctx: ApiContext) {
       };
     },
     'orders.test': async (input) => {
-      const { client } = ctx.session.require();
+      const { client } = ctx.session.requireTrade('test orders');
       await checkOrderDecimals(client, ctx.now(), input);
+      const market = (await listedSymbols(client, ctx.now())).find(
+        (s) => s.symbol.toLowerCase() === input.symbol,
+      );
+      if (!market) throw new AppError('invalid-input', 'The market is gone', 'symbol');
+      const rules = marketRules(market);
+      const paying = input.side === 'buy' ? market.quoteAsset : market.baseAsset;
+      // Read now, not from the cache: the review is the last look before money moves.
+      const [funds, ticker] = await Promise.all([
+        client.account.funds(),
+        input.type === 'stop_limit' ? client.market.ticker({ symbol: input.symbol }) : null,
+      ]);
+      const fund = funds.find((f) => sameAsset(f.asset, paying));
+      const checks = reviewOrder(input, rules, {
+        free: new Decimal(fund?.free ?? '0'),
+        lastPrice: ticker ? new Decimal(ticker.lastPrice) : null,
+      });
+      if (checks.some((check) => check.status === 'failed')) {
+        checks.push({
+          check: 'exchange',
+          status: 'skipped',
+          text: "Not sent to the exchange's test: the checks above refused the order",
+        });
+        return { ok: false, checks };
+      }
       await client.trading.testOrder(toNewOrder(input));
-      return { ok: true as const };
+      checks.push({
+        check: 'exchange',
+        status: 'passed',
+        text: "The exchange's test endpoint accepts the order's form (it does not check funds)",
+      });
+      return { ok: true, checks };
     },
     'orders.place': async (input) => {
-      const { profile, client, journal } = ctx.session.require();
+      const { profile, client, journal } = ctx.session.requireTrade('place orders');
       await checkOrderDecimals(client, ctx.now(), input);
       // Journaled under its clientOrderId before it is sent: if the app dies before the answer,
       // the next start looks the order up instead of leaving the user to guess.
@@ -99,13 +135,13 @@ export function ordersHandlers(ctx: ApiContext) {
       return toOrderView(order);
     },
     'orders.cancel': async ({ symbol, orderId }) => {
-      const { profile, client } = ctx.session.require();
+      const { profile, client } = ctx.session.requireTrade('cancel orders');
       const order = await client.trading.cancelOrder({ symbol, orderId });
       remember(profile.id, [order]);
       return toOrderView(order);
     },
     'orders.cancelAll': async ({ symbol }) => {
-      const { profile, client } = ctx.session.require();
+      const { profile, client } = ctx.session.requireTrade('cancel orders');
       const canceled = await client.trading.cancelAllOrders({ symbol });
       remember(profile.id, canceled);
       return { canceled: canceled.map(toOrderView) };

@@ -21,6 +21,7 @@ import type { Store } from '../store';
 import { maskApiKey } from '../store/profiles';
 import type { ProfileRow } from '../store/types';
 import { SyncEngine } from '../sync';
+import { storedAccountInfo } from '../sync/store-port';
 import { MoneyJournal } from '../sync/money-journal';
 import { AppError, toBridgeError } from './errors';
 import { deleteOrphanedKey, keptKey, orphanedKeys, orphanedSecret } from './key-entries';
@@ -98,14 +99,44 @@ export class SessionManager {
   }
 
   list(): ProfileView[] {
-    const activeId = this.activeProfileId();
-    return this.deps.store.profiles.list().map((row) => toProfileView(row, activeId));
+    return this.deps.store.profiles.list().map((row) => this.toView(row));
   }
 
   view(id: string): ProfileView {
     const row = this.deps.store.profiles.get(id);
     if (!row) throw new AppError('not-found', 'That profile does not exist (any more).', 'id');
-    return toProfileView(row, this.activeProfileId());
+    return this.toView(row);
+  }
+
+  /**
+   * What the active profile's key may do, as last read from the exchange: the account
+   * information sync keeps (a key's permissions can change after it was added), and sub-account
+   * transfers only where the exchange lets the key read the sub-accounts (a main account's key).
+   */
+  permissions(row: ProfileRow): Pick<ProfileView, 'canTrade' | 'canWithdraw' | 'canTransfer'> {
+    const session = this.active?.profile.id === row.id ? this.active : null;
+    const account = session ? storedAccountInfo(this.deps.store, row.id)?.info : undefined;
+    const canTrade = account?.canTrade ?? row.canTrade;
+    const canWithdraw = account?.canWithdraw ?? row.canWithdraw;
+    const subAccountsRefused = session?.sync.jobStatus('subAccounts').error?.kind === 'permission';
+    return { canTrade, canWithdraw, canTransfer: canTrade && !subAccountsRefused };
+  }
+
+  /** The active session, refused with what the key may do when it lacks the trade permission. */
+  requireTrade(action: string): ActiveSession {
+    const session = this.require();
+    if (!this.permissions(session.profile).canTrade) {
+      throw new AppError(
+        'permission',
+        `The key of "${session.profile.name}" may read but not trade, so it cannot ${action}. ` +
+          'Give the key the trade permission on the exchange, or switch to a profile whose key has it',
+      );
+    }
+    return session;
+  }
+
+  private toView(row: ProfileRow): ProfileView {
+    return { ...toProfileView(row, this.activeProfileId()), ...this.permissions(row) };
   }
 
   /** At start-up: drop demo profiles of an earlier run, then resume the last active profile. */
@@ -160,7 +191,7 @@ export class SessionManager {
         await secrets.set(existing.id, { apiKey: input.apiKey, secretKey: input.secretKey });
         log.info(`The key of profile ${existing.id} was added again; no new entry was made`);
         if (!this.active || this.active.profile.isDemo) await this.switchTo(existing);
-        return toProfileView(existing, this.activeProfileId());
+        return this.toView(existing);
       }
       const reusedId = options.keychainId ?? kept.orphanId;
       const id = reusedId ?? randomUUID();
@@ -204,7 +235,7 @@ export class SessionManager {
       this.deps.emit('data.changed', { profileId: id, kinds: ['profiles'] });
       // A first real key, or a real key while trying the demo: switch to it.
       if (!this.active || this.active.profile.isDemo) await this.switchTo(row);
-      return toProfileView(row, this.activeProfileId());
+      return this.toView(row);
     });
   }
 
@@ -229,7 +260,7 @@ export class SessionManager {
       const row = this.deps.store.profiles.get(id);
       if (!row) throw new AppError('not-found', 'That profile does not exist (any more).', 'id');
       if (this.active?.profile.id !== id) await this.switchTo(row);
-      return toProfileView(row, this.activeProfileId());
+      return this.toView(row);
     });
   }
 
@@ -297,7 +328,7 @@ export class SessionManager {
     const existing = store.profiles.list().find((p) => p.isDemo);
     if (existing && this.demo) {
       if (this.active?.profile.id !== existing.id) await this.switchTo(existing);
-      return toProfileView(existing, this.activeProfileId());
+      return this.toView(existing);
     }
     if (existing) store.profiles.delete(existing.id);
     this.demo ??= await startDemoExchange(this.deps.sandboxOptions);
@@ -319,7 +350,7 @@ export class SessionManager {
     this.deps.log.info(`Demo mode: sandbox at ${demo.baseUrl}`);
     this.deps.emit('data.changed', { profileId: id, kinds: ['profiles'] });
     await this.switchTo(row);
-    return toProfileView(row, this.activeProfileId());
+    return this.toView(row);
   }
 
   private async switchTo(row: ProfileRow): Promise<void> {
@@ -490,6 +521,7 @@ export function toProfileView(row: ProfileRow, activeId: string | null): Profile
     apiKeyMasked: row.apiKeyMasked,
     canTrade: row.canTrade,
     canWithdraw: row.canWithdraw,
+    canTransfer: row.canTrade,
     isDemo: row.isDemo,
     createdAt: row.createdAt,
     active: row.id === activeId,

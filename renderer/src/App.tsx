@@ -7,6 +7,7 @@ import { useBridgeEvent, useNow } from './lib/hooks';
 import { bridgeKey, queryClient, useBridgeQuery } from './lib/query';
 import { parseRoute, routeHash, type Route, type ScreenName } from './lib/router';
 import { ErrorBox, Skeleton } from './components/common';
+import { ProfileSwitcher } from './components/ProfileSwitcher';
 import { RecordUnavailableScreen, StoreNotices } from './components/StoreNotices';
 import { Toasts, type ToastItem } from './components/Toasts';
 import iconUrl from '../../resources/icon.png';
@@ -325,11 +326,7 @@ function TopBar() {
   return (
     <div className="topbar">
       <div className="topbar-left">
-        {activeProfile && (
-          <span className="profile-name" data-testid="active-profile">
-            {activeProfile.name}
-          </span>
-        )}
+        <ProfileSwitcher />
         {demo && (
           <span
             className="badge demo"

@@ -1,18 +1,62 @@
-import { useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { MethodInput } from '../../../shared/contract';
-import type { OrderSide, OrderType } from '../../../shared/types';
-import { formatAmount, formatSymbol } from '../../../shared/format';
+import type { OrderCheck, OrderReview, OrderSide, OrderType } from '../../../shared/types';
+import { endSentence, decimalsOfStep, formatAmount, formatSymbol } from '../../../shared/format';
 import { useApp } from '../context';
 import { bridge, errorInfo } from '../lib/bridge';
 import { orderSummary } from '../lib/order-text';
+import { useBridgeQuery } from '../lib/query';
 import { checkAmount, orderTotal } from '../lib/validation';
-import { ConfirmActions, InlineError, Modal } from './common';
+import { Amount, ConfirmActions, InlineError, Modal } from './common';
+import { KeyPermissions } from './KeyPermissions';
 
 type NewOrder = MethodInput<'orders.place'>;
 
-/** The order form: on the Orders screen for any market, on a symbol page for that one. */
-export function PlaceOrderForm(props: { symbol?: string }) {
-  const { symbols, toast, settings } = useApp();
+/** A price picked elsewhere (the depth ladder); `at` tells two picks of one price apart. */
+export interface PickedPrice {
+  price: string;
+  at: number;
+}
+
+const checkMark: Record<OrderCheck['status'], string> = {
+  passed: '✓',
+  failed: '✗',
+  skipped: '–',
+};
+
+/** The review's checks, each with what it compared. */
+function OrderChecks({ checks }: { checks: OrderCheck[] }) {
+  return (
+    <ul className="order-checks" data-testid="order-checks">
+      {checks.map((check) => (
+        <li
+          key={check.check}
+          className={`order-check ${check.status}`}
+          data-testid="order-check"
+          data-check={check.check}
+          data-status={check.status}
+        >
+          <span aria-hidden="true" className="order-check-mark">
+            {checkMark[check.status]}
+          </span>
+          <span>
+            <span className="sr-only">{check.status}: </span>
+            {check.text}
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * The order form: on the Orders screen for any market, on a symbol page for that one. It shows
+ * what the order pays with (the free balance) and the last price, and its review lists every
+ * check the order passed before it can be placed.
+ */
+export function PlaceOrderForm(props: { symbol?: string; pickedPrice?: PickedPrice | null }) {
+  const { symbols, toast, settings, activeProfile } = useApp();
+  const canTrade = activeProfile?.canTrade ?? false;
   const tradable = useMemo(
     () => [...symbols].sort((a, b) => a.symbol.localeCompare(b.symbol)),
     [symbols],
@@ -25,21 +69,43 @@ export function PlaceOrderForm(props: { symbol?: string }) {
   const [stopPrice, setStopPrice] = useState('');
   const [checking, setChecking] = useState(false);
   const [testError, setTestError] = useState<unknown>(undefined);
-  const [confirm, setConfirm] = useState<NewOrder | null>(null);
+  const [refused, setRefused] = useState<OrderReview | null>(null);
+  const [confirm, setConfirm] = useState<{ order: NewOrder; checks: OrderCheck[] } | null>(null);
   const [placing, setPlacing] = useState(false);
   const [placeError, setPlaceError] = useState<unknown>(undefined);
   const [touched, setTouched] = useState(false);
+  // The review button is disabled while the check runs, so the dialog cannot note it as opener.
+  const reviewButton = useRef<HTMLButtonElement>(null);
 
   const info = symbols.find((s) => s.symbol === (symbol || tradable[0]?.symbol));
   const activeSymbol = info?.symbol ?? symbol;
   const base = info?.baseAsset ?? '';
   const quote = info?.quoteAsset ?? '';
+  const paying = side === 'buy' ? quote : base;
+  const funds = useBridgeQuery('funds.list');
+  const free = funds.data
+    ? (funds.data.rows.find((row) => row.asset.toLowerCase() === paying.toLowerCase())?.free ?? '0')
+    : null;
+  const lastPrice = useBridgeQuery('market.tickers', undefined, {
+    select: (tickers) => tickers.find((t) => t.symbol === activeSymbol)?.lastPrice ?? null,
+  }).data;
+
+  // A verdict belongs to the order it judged: any change of the order clears it.
+  useEffect(() => {
+    setRefused(null);
+    setTestError(undefined);
+  }, [symbol, side, type, quantity, price, stopPrice]);
+
+  const picked = props.pickedPrice;
+  useEffect(() => {
+    if (picked) setPrice(picked.price);
+  }, [picked]);
 
   const qtyCheck = checkAmount(quantity, {
     precision: info?.baseAssetPrecision,
     label: 'Quantity',
   });
-  // Tick size and minimum price are the exchange's to judge: orders.test reports them inline.
+  // Tick size, step and limits are the market's: the review (orders.test) checks them with numbers.
   const priceCheck = checkAmount(price, { label: 'Price' });
   const stopCheck =
     type === 'stop_limit' ? checkAmount(stopPrice, { label: 'Stop price' }) : { ok: true };
@@ -63,9 +129,11 @@ export function PlaceOrderForm(props: { symbol?: string }) {
       ...(type === 'stop_limit' ? { stopPrice: stopPrice.trim() } : {}),
     };
     setChecking(true);
+    setRefused(null);
     try {
-      await bridge().orders.test(order);
-      setConfirm(order);
+      const review = await bridge().orders.test(order);
+      if (review.ok) setConfirm({ order, checks: review.checks });
+      else setRefused(review);
     } catch (error) {
       setTestError(error);
     } finally {
@@ -79,7 +147,7 @@ export function PlaceOrderForm(props: { symbol?: string }) {
       const placed = await bridge().orders.place(order);
       toast({
         title: 'Order placed',
-        body: orderSummary(placed),
+        body: orderSummary(placed, symbols),
         tone: 'success',
         hasAmounts: true,
       });
@@ -111,115 +179,148 @@ export function PlaceOrderForm(props: { symbol?: string }) {
       noValidate
     >
       <h2>Place an order</h2>
-      {!props.symbol && (
+      {activeProfile && !canTrade && (
+        <KeyPermissions profile={activeProfile} disabled="So the order form is disabled." />
+      )}
+      <fieldset className="plain" disabled={!canTrade}>
+        {!props.symbol && (
+          <label className="field">
+            <span>Market</span>
+            <select
+              value={activeSymbol}
+              onChange={(e) => setSymbol(e.target.value)}
+              data-testid="order-symbol"
+            >
+              {tradable.map((s) => (
+                <option key={s.symbol} value={s.symbol}>
+                  {formatSymbol(s.symbol, s.baseAsset, s.quoteAsset)}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        <div className="segmented wide" role="group" aria-label="Side">
+          {(['buy', 'sell'] as const).map((s) => (
+            <button
+              key={s}
+              type="button"
+              aria-pressed={side === s}
+              className={side === s ? `active side-${s}` : undefined}
+              onClick={() => setSide(s)}
+              data-testid={`order-side-${s}`}
+            >
+              {s === 'buy' ? 'Buy' : 'Sell'}
+            </button>
+          ))}
+        </div>
         <label className="field">
-          <span>Market</span>
+          <span>Type</span>
           <select
-            value={activeSymbol}
-            onChange={(e) => setSymbol(e.target.value)}
-            data-testid="order-symbol"
+            value={type}
+            onChange={(e) => setType(e.target.value as OrderType)}
+            data-testid="order-type"
           >
-            {tradable.map((s) => (
-              <option key={s.symbol} value={s.symbol}>
-                {formatSymbol(s.symbol, s.baseAsset, s.quoteAsset)}
-              </option>
-            ))}
+            <option value="limit">Limit</option>
+            <option value="stop_limit">Stop-limit</option>
           </select>
         </label>
-      )}
-      <div className="segmented wide" role="group" aria-label="Side">
-        {(['buy', 'sell'] as const).map((s) => (
-          <button
-            key={s}
-            type="button"
-            aria-pressed={side === s}
-            className={side === s ? `active side-${s}` : undefined}
-            onClick={() => setSide(s)}
-            data-testid={`order-side-${s}`}
-          >
-            {s === 'buy' ? 'Buy' : 'Sell'}
-          </button>
-        ))}
-      </div>
-      <label className="field">
-        <span>Type</span>
-        <select
-          value={type}
-          onChange={(e) => setType(e.target.value as OrderType)}
-          data-testid="order-type"
-        >
-          <option value="limit">Limit</option>
-          <option value="stop_limit">Stop-limit</option>
-        </select>
-      </label>
-      {!typeAllowed && (
-        <small className="field-error">
-          This market does not accept {type === 'limit' ? 'limit' : 'stop-limit'} orders.
-        </small>
-      )}
-      {type === 'stop_limit' && (
+        {!typeAllowed && (
+          <small className="field-error">
+            This market does not accept {type === 'limit' ? 'limit' : 'stop-limit'} orders.
+          </small>
+        )}
+        {type === 'stop_limit' && (
+          <DecimalField
+            label={`Stop price (${quote.toUpperCase()})`}
+            value={stopPrice}
+            onChange={setStopPrice}
+            testId="order-stop"
+            error={showError(stopCheck, 'order-stop-error')}
+          />
+        )}
         <DecimalField
-          label={`Stop price (${quote.toUpperCase()})`}
-          value={stopPrice}
-          onChange={setStopPrice}
-          testId="order-stop"
-          error={showError(stopCheck, 'order-stop-error')}
+          label={`Price (${quote.toUpperCase()})`}
+          value={price}
+          onChange={setPrice}
+          testId="order-price"
+          error={showError(priceCheck, 'order-price-error')}
         />
-      )}
-      <DecimalField
-        label={`Price (${quote.toUpperCase()})`}
-        value={price}
-        onChange={setPrice}
-        testId="order-price"
-        error={showError(priceCheck, 'order-price-error')}
-      />
-      <DecimalField
-        label={`Quantity (${base.toUpperCase()})`}
-        value={quantity}
-        onChange={setQuantity}
-        testId="order-quantity"
-        error={showError(qtyCheck, 'order-quantity-error')}
-      />
-      <div className="muted small-text">
-        Total:{' '}
-        {total === null
-          ? '—'
-          : settings.privacyMode
-            ? '••••'
-            : `${formatAmount(total, { precision: info?.quoteAssetPrecision ?? 8, rounding: 'half-up' })} ${quote.toUpperCase()}`}
-      </div>
-      {testInfo && (
-        <div className="inline-error" role="alert" data-testid="order-test-error">
-          The exchange would reject this order: {testInfo.message}. {testInfo.advice}
+        <DecimalField
+          label={`Quantity (${base.toUpperCase()})`}
+          value={quantity}
+          onChange={setQuantity}
+          testId="order-quantity"
+          error={showError(qtyCheck, 'order-quantity-error')}
+        />
+        <div className="order-facts muted small-text">
+          <span data-testid="order-free">
+            Free: {free === null ? '—' : <Amount value={free} asset={paying} unit />}
+          </span>
+          <span data-testid="order-last-price">
+            Last price:{' '}
+            {lastPrice
+              ? `${formatAmount(lastPrice, {
+                  precision: info ? decimalsOfStep(info.tickSize) : 8,
+                  rounding: 'half-up',
+                })} ${quote.toUpperCase()}`
+              : '—'}
+          </span>
         </div>
-      )}
-      {placeError !== undefined && <InlineError error={placeError} testId="order-place-error" />}
-      <div className="form-actions">
-        <button
-          type="submit"
-          className={`primary side-${side}`}
-          disabled={checking || placing}
-          data-testid="order-review"
-        >
-          {checking ? 'Checking with the exchange…' : `Review ${side} order`}
-        </button>
-      </div>
+        <div className="muted small-text">
+          Total:{' '}
+          {total === null
+            ? '—'
+            : settings.privacyMode
+              ? '••••'
+              : `${formatAmount(total, { precision: info?.quoteAssetPrecision ?? 8, rounding: 'half-up' })} ${quote.toUpperCase()}`}
+        </div>
+        {testInfo && (
+          <div className="inline-error" role="alert" data-testid="order-test-error">
+            This order would be refused: {endSentence(testInfo.message)} {testInfo.advice}
+          </div>
+        )}
+        {refused && (
+          <div className="inline-error" role="alert" data-testid="order-test-error">
+            <strong>This order would be refused. What was checked:</strong>
+            <OrderChecks checks={refused.checks} />
+          </div>
+        )}
+        {placeError !== undefined && <InlineError error={placeError} testId="order-place-error" />}
+        <div className="form-actions">
+          <button
+            type="submit"
+            className={`primary side-${side}`}
+            disabled={checking || placing}
+            data-testid="order-review"
+            ref={reviewButton}
+          >
+            {checking ? 'Checking the order…' : `Review ${side} order`}
+          </button>
+        </div>
+      </fieldset>
       {confirm && (
-        <Modal title="Confirm the order" onClose={() => setConfirm(null)} testId="order-confirm">
+        <Modal
+          title="Confirm the order"
+          onClose={() => setConfirm(null)}
+          testId="order-confirm"
+          returnFocus={() => reviewButton.current}
+        >
           <p>
-            <strong className={`side-${confirm.side}`}>
-              {confirm.side === 'buy' ? 'Buy' : 'Sell'}
+            <strong className={`side-${confirm.order.side}`}>
+              {confirm.order.side === 'buy' ? 'Buy' : 'Sell'}
             </strong>{' '}
-            {confirm.quantity} {base.toUpperCase()} at {confirm.price} {quote.toUpperCase()}
-            {confirm.stopPrice && <> when the price reaches {confirm.stopPrice}</>}.
+            {confirm.order.quantity} {base.toUpperCase()} at {confirm.order.price}{' '}
+            {quote.toUpperCase()}
+            {confirm.order.stopPrice && <> when the price reaches {confirm.order.stopPrice}</>}.
           </p>
-          <p className="muted">The exchange checked this order and would accept it.</p>
+          <p className="muted">Checked before placing:</p>
+          <OrderChecks checks={confirm.checks} />
           <ConfirmActions
             confirmLabel="Place order"
             busyLabel="Placing…"
             busy={placing}
             onBack={() => setConfirm(null)}
-            onConfirm={() => void place(confirm)}
+            onConfirm={() => void place(confirm.order)}
             testId="order-confirm-place"
           />
         </Modal>

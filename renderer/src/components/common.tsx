@@ -1,4 +1,5 @@
-import { useState, type ReactNode } from 'react';
+import { useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
 import {
   formatAge,
   formatAmount,
@@ -244,29 +245,137 @@ export function SortHeader<F extends string>(props: {
   );
 }
 
+/** The dialogs open now, innermost last: only the innermost one answers keys. */
+const openDialogs: HTMLElement[] = [];
+
+const focusableSelector = [
+  'a[href]',
+  'button:not([disabled])',
+  'input:not([disabled]):not([type="hidden"])',
+  'select:not([disabled])',
+  'textarea:not([disabled])',
+  '[tabindex]:not([tabindex="-1"])',
+].join(',');
+
+function focusablesIn(root: HTMLElement): HTMLElement[] {
+  return [...root.querySelectorAll<HTMLElement>(focusableSelector)].filter(
+    (element) => element.getClientRects().length > 0,
+  );
+}
+
+/**
+ * The one dialog of the app. It is drawn outside the page (a portal on body) and makes the page
+ * inert while open, so Tab, a click or Enter can never reach what lies behind it; Tab and
+ * Shift+Tab cycle inside it, Escape closes it, and on closing focus goes back to where it was
+ * (or to `returnFocus()` when that element is gone, such as a row that was just removed).
+ */
 export function Modal(props: {
   title: string;
   onClose: () => void;
   children: ReactNode;
   testId?: string;
+  /** Where focus goes on closing when the element that opened the dialog is gone. */
+  returnFocus?: () => HTMLElement | null;
 }) {
-  return (
-    <div className="modal-backdrop" onKeyDown={(e) => e.key === 'Escape' && props.onClose()}>
+  const dialogRef = useRef<HTMLDivElement>(null);
+  const titleId = useId();
+  const onClose = useRef(props.onClose);
+  onClose.current = props.onClose;
+  const returnFocus = useRef(props.returnFocus);
+  returnFocus.current = props.returnFocus;
+  // Read while rendering: an autoFocus button inside takes focus before any effect runs.
+  const [opener] = useState(() =>
+    document.activeElement instanceof HTMLElement ? document.activeElement : null,
+  );
+
+  useLayoutEffect(() => {
+    const dialog = dialogRef.current;
+    if (!dialog) return undefined;
+    const host = dialog.closest<HTMLElement>('.modal-backdrop') ?? dialog;
+    openDialogs.push(dialog);
+    if (!dialog.contains(document.activeElement)) {
+      const preferred = dialog.querySelector<HTMLElement>('[data-autofocus]');
+      (preferred ?? focusablesIn(dialog)[0] ?? dialog).focus();
+    }
+    const madeInert: Element[] = [];
+    for (const element of document.body.children) {
+      if (element === host || element.hasAttribute('inert')) continue;
+      element.setAttribute('inert', '');
+      madeInert.push(element);
+    }
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (openDialogs[openDialogs.length - 1] !== dialog) return;
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        event.stopPropagation();
+        onClose.current();
+        return;
+      }
+      if (event.key !== 'Tab') return;
+      const focusables = focusablesIn(dialog);
+      const first = focusables[0];
+      const last = focusables[focusables.length - 1];
+      if (!first || !last) {
+        event.preventDefault();
+        dialog.focus();
+        return;
+      }
+      const active = document.activeElement;
+      const outside = !dialog.contains(active);
+      if (event.shiftKey && (active === first || active === dialog || outside)) {
+        event.preventDefault();
+        last.focus();
+      } else if (!event.shiftKey && (active === last || outside)) {
+        event.preventDefault();
+        first.focus();
+      }
+    };
+    // Focus that lands outside anyway (a click on the backdrop, a toast) is brought back.
+    const onFocusIn = (event: FocusEvent) => {
+      if (openDialogs[openDialogs.length - 1] !== dialog) return;
+      if (event.target instanceof Node && !dialog.contains(event.target)) dialog.focus();
+    };
+    document.addEventListener('keydown', onKeyDown, true);
+    document.addEventListener('focusin', onFocusIn);
+    return () => {
+      document.removeEventListener('keydown', onKeyDown, true);
+      document.removeEventListener('focusin', onFocusIn);
+      openDialogs.splice(openDialogs.indexOf(dialog), 1);
+      for (const element of madeInert) element.removeAttribute('inert');
+      const usable = (element: HTMLElement | null | undefined): element is HTMLElement =>
+        Boolean(element?.isConnected) &&
+        element !== document.body &&
+        !element!.closest('[inert]') &&
+        !element!.matches(':disabled');
+      const fallback = returnFocus.current?.();
+      const target = usable(opener) ? opener : usable(fallback) ? fallback : null;
+      (target ?? document.getElementById('main'))?.focus();
+    };
+  }, [opener]);
+
+  return createPortal(
+    <div className="modal-backdrop">
       <div
+        ref={dialogRef}
         className="modal"
         role="dialog"
         aria-modal="true"
-        aria-label={props.title}
+        aria-labelledby={titleId}
+        tabIndex={-1}
         data-testid={props.testId}
       >
-        <h2>{props.title}</h2>
+        <h2 id={titleId}>{props.title}</h2>
         {props.children}
       </div>
-    </div>
+    </div>,
+    document.body,
   );
 }
 
-/** A confirmation's buttons: back out, or go ahead (busy while the action runs). */
+/**
+ * A confirmation's buttons: back out, or go ahead (busy while the action runs). The go-ahead
+ * button has focus first unless `focusBack` says the safe choice should (a destructive action).
+ */
 export function ConfirmActions(props: {
   confirmLabel: string;
   busyLabel: string;
@@ -274,19 +383,31 @@ export function ConfirmActions(props: {
   onBack: () => void;
   onConfirm: () => void;
   testId?: string;
+  backLabel?: string;
+  backTestId?: string;
+  danger?: boolean;
+  focusBack?: boolean;
 }) {
   return (
     <div className="form-actions">
-      <button type="button" onClick={props.onBack} disabled={props.busy}>
-        Back
+      <button
+        type="button"
+        onClick={props.onBack}
+        disabled={props.busy}
+        data-testid={props.backTestId}
+        data-autofocus={props.focusBack || undefined}
+        autoFocus={props.focusBack}
+      >
+        {props.backLabel ?? 'Back'}
       </button>
       <button
         type="button"
-        className="primary"
+        className={props.danger ? 'danger' : 'primary'}
         onClick={props.onConfirm}
         disabled={props.busy}
         data-testid={props.testId}
-        autoFocus
+        data-autofocus={!props.focusBack || undefined}
+        autoFocus={!props.focusBack}
       >
         {props.busy ? props.busyLabel : props.confirmLabel}
       </button>

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import type { OrderStatus, OrderView } from '../../../shared/types';
 import { formatDateTime, formatSymbol } from '../../../shared/format';
 import { useApp } from '../context';
@@ -6,11 +6,14 @@ import { bridge } from '../lib/bridge';
 import { useBridgeQuery } from '../lib/query';
 import { orderSummary } from '../lib/order-text';
 import { PlaceOrderForm } from '../components/PlaceOrderForm';
+import { KeyPermissions, noTradeReason } from '../components/KeyPermissions';
 import {
   Amount,
+  ConfirmActions,
   EmptyState,
   ErrorBox,
   InlineError,
+  Modal,
   PageHeader,
   Skeleton,
   QueryStatus,
@@ -30,7 +33,7 @@ export function Orders() {
   return (
     <section className="page" data-testid="screen-orders">
       <PageHeader title="Orders" />
-      <div className="grid two-one">
+      <div className="grid two-one orders-grid">
         <div className="card">
           <div className="tabs" role="tablist" aria-label="Orders">
             {(
@@ -78,68 +81,144 @@ function useSymbolAssets() {
 }
 
 function OpenOrders() {
-  const { toast } = useApp();
+  const { toast, activeProfile, symbols } = useApp();
   const assetsOf = useSymbolAssets();
   const open = useBridgeQuery('orders.open', {});
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(undefined);
+  const [confirmAll, setConfirmAll] = useState<{ symbol: string; count: number } | null>(null);
+  const [status, setStatus] = useState('');
+  // Where focus rests after a cancel: a status line, never the next order's Cancel button, so a
+  // second Enter cancels nothing.
+  const statusLine = useRef<HTMLParagraphElement>(null);
+  const canTrade = activeProfile?.canTrade ?? false;
+  const refusal = activeProfile && !canTrade ? noTradeReason(activeProfile) : undefined;
   const bySymbol = useMemo(() => {
     const groups = new Map<string, OrderView[]>();
     for (const order of open.data?.rows ?? [])
       groups.set(order.symbol, [...(groups.get(order.symbol) ?? []), order]);
     return [...groups.entries()].sort(([a], [b]) => a.localeCompare(b));
   }, [open.data]);
+  const marketName = (symbol: string) => {
+    const { base, quote } = assetsOf(symbol);
+    return formatSymbol(symbol, base || undefined, quote || undefined);
+  };
+  const announce = (text: string) => {
+    setStatus(text);
+    statusLine.current?.focus();
+  };
 
   const cancel = async (order: OrderView) => {
     setBusy(`order:${order.id}`);
     setError(undefined);
+    announce(`Canceling order ${order.id}…`);
     try {
       await bridge().orders.cancel({ symbol: order.symbol, orderId: order.id });
       toast({
         title: 'Order canceled',
-        body: orderSummary(order),
+        body: orderSummary(order, symbols),
         hasAmounts: true,
       });
+      announce(`Order ${order.id} on ${marketName(order.symbol)} canceled.`);
       open.reload();
     } catch (caught) {
       setError(caught);
+      announce(`Order ${order.id} was not canceled.`);
     } finally {
       setBusy(null);
     }
   };
   const cancelAll = async (symbol: string) => {
+    setConfirmAll(null);
     setBusy(`symbol:${symbol}`);
     setError(undefined);
+    announce(`Canceling all orders on ${marketName(symbol)}…`);
     try {
       const result = await bridge().orders.cancelAll({ symbol });
-      toast({
-        title: `Canceled ${result.canceled.length} order${result.canceled.length === 1 ? '' : 's'}`,
-        body: symbol.toUpperCase(),
-      });
+      const count = result.canceled.length;
+      const text = `Canceled ${count} order${count === 1 ? '' : 's'} on ${marketName(symbol)}`;
+      toast({ title: text });
+      announce(`${text}.`);
       open.reload();
     } catch (caught) {
       setError(caught);
+      announce(`The orders on ${marketName(symbol)} were not canceled.`);
     } finally {
       setBusy(null);
     }
   };
+
+  const statusAndNotice = (
+    <>
+      {activeProfile && !canTrade && (
+        <div data-testid="orders-permission">
+          <KeyPermissions
+            profile={activeProfile}
+            disabled={`${refusal ?? ''}, so Cancel and Cancel all are disabled.`}
+          />
+        </div>
+      )}
+      <p
+        ref={statusLine}
+        className="orders-status muted small-text"
+        role="status"
+        tabIndex={-1}
+        data-testid="orders-status"
+      >
+        {status}
+      </p>
+    </>
+  );
 
   if (open.error !== undefined && !open.data)
     return <ErrorBox error={open.error} onRetry={open.reload} />;
   if (!open.data) return <Skeleton rows={4} />;
   if (open.data.rows.length === 0)
     return (
-      <EmptyState title="No open orders" testId="open-orders-empty">
-        Place a limit or stop-limit order with the form.
-      </EmptyState>
+      <>
+        {statusAndNotice}
+        <EmptyState title="No open orders" testId="open-orders-empty">
+          Place a limit or stop-limit order with the form.
+        </EmptyState>
+      </>
     );
   return (
     <div data-testid="open-orders">
+      {statusAndNotice}
       {error !== undefined && <InlineError error={error} />}
+      {confirmAll && (
+        <Modal
+          title="Cancel all orders?"
+          onClose={() => setConfirmAll(null)}
+          testId="cancel-all-confirm"
+          returnFocus={() => statusLine.current}
+        >
+          <p>
+            Cancel all {confirmAll.count} open order{confirmAll.count === 1 ? '' : 's'} on{' '}
+            {marketName(confirmAll.symbol)}?
+          </p>
+          <p className="muted">
+            Orders placed on this market elsewhere (another app, the exchange&apos;s site) are
+            canceled too.
+          </p>
+          <ConfirmActions
+            confirmLabel={`Cancel ${confirmAll.count} order${confirmAll.count === 1 ? '' : 's'}`}
+            busyLabel="Canceling…"
+            busy={busy !== null}
+            backLabel="Keep them"
+            backTestId="cancel-all-keep"
+            onBack={() => setConfirmAll(null)}
+            onConfirm={() => void cancelAll(confirmAll.symbol)}
+            testId="cancel-all-confirm-go"
+            danger
+            focusBack
+          />
+        </Modal>
+      )}
       {bySymbol.map(([symbol, orders]) => {
         const { base, quote } = assetsOf(symbol);
         return (
-          <div key={symbol} className="order-group">
+          <div key={symbol} className="order-group" data-testid={`order-group-${symbol}`}>
             <div className="card-header">
               <h3>
                 <SymbolName symbol={symbol} />
@@ -147,8 +226,9 @@ function OpenOrders() {
               <button
                 type="button"
                 className="small danger"
-                disabled={busy !== null}
-                onClick={() => void cancelAll(symbol)}
+                disabled={busy !== null || !canTrade}
+                title={refusal}
+                onClick={() => setConfirmAll({ symbol, count: orders.length })}
                 data-testid={`cancel-all-${symbol}`}
               >
                 Cancel all {symbol.toUpperCase()}
@@ -186,7 +266,10 @@ function OpenOrders() {
                       <td>
                         {order.type === 'stop_limit' ? (
                           <>
-                            Stop-limit <span className="muted">@ {order.stopPrice ?? '—'}</span>
+                            Stop-limit{' '}
+                            <span className="muted">
+                              @ <Amount value={order.stopPrice} asset={quote} />
+                            </span>
                           </>
                         ) : (
                           'Limit'
@@ -206,7 +289,8 @@ function OpenOrders() {
                         <button
                           type="button"
                           className="small"
-                          disabled={busy !== null}
+                          disabled={busy !== null || !canTrade}
+                          title={refusal}
                           onClick={() => void cancel(order)}
                           aria-label={`Cancel order ${order.id}`}
                           data-testid="cancel-order"

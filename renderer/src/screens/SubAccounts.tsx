@@ -5,6 +5,7 @@ import { formatAmount, formatDateTime } from '../../../shared/format';
 import { useApp } from '../context';
 import { bridge } from '../lib/bridge';
 import { useBridgeQuery } from '../lib/query';
+import { KeyPermissions } from '../components/KeyPermissions';
 import { MAIN_ACCOUNT, checkAmount, freeBalance, isEmail } from '../lib/validation';
 import {
   ConfirmActions,
@@ -171,7 +172,8 @@ function TransferForm(props: {
   onDone: () => void;
 }) {
   const { view, mainFree } = props;
-  const { precisionOf, settings } = useApp();
+  const { precisionOf, settings, activeProfile } = useApp();
+  const canTransfer = activeProfile?.canTransfer ?? false;
   // Until a transfer has named it, the user tells us the main account's e-mail.
   const [typedMain, setTypedMain] = useState('');
   const mainKnown = view.parentEmail !== null;
@@ -296,140 +298,150 @@ function TransferForm(props: {
       noValidate
     >
       <h2>Transfer</h2>
-      {!mainKnown && (
-        <label className="field">
-          <span>Main account e-mail</span>
-          <input
-            type="email"
-            autoComplete="email"
-            value={typedMain}
-            onChange={(e) => setTypedMain(e.target.value)}
-            aria-invalid={(touched && !mainCheck) || undefined}
-            aria-describedby="transfer-main-help"
-            data-testid="transfer-main-email"
-          />
-          <small
-            id="transfer-main-help"
-            className={touched && !mainCheck ? 'field-error' : 'muted'}
-          >
-            {touched && !mainCheck
-              ? 'Enter the e-mail of the account this API key belongs to.'
-              : 'The exchange does not tell Spotfolio this e-mail; it is remembered after the first transfer.'}
+      {activeProfile && !canTransfer && (
+        <KeyPermissions profile={activeProfile} disabled="So the transfer form is disabled." />
+      )}
+      <fieldset className="plain" disabled={!canTransfer}>
+        {!mainKnown && (
+          <label className="field">
+            <span>Main account e-mail</span>
+            <input
+              type="email"
+              autoComplete="email"
+              value={typedMain}
+              onChange={(e) => setTypedMain(e.target.value)}
+              aria-invalid={(touched && !mainCheck) || undefined}
+              aria-describedby="transfer-main-help"
+              data-testid="transfer-main-email"
+            />
+            <small
+              id="transfer-main-help"
+              className={touched && !mainCheck ? 'field-error' : 'muted'}
+            >
+              {touched && !mainCheck
+                ? 'Enter the e-mail of the account this API key belongs to.'
+                : 'The exchange does not tell Spotfolio this e-mail; it is remembered after the first transfer.'}
+            </small>
+          </label>
+        )}
+        {select('fromEmail', 'From')}
+        {select('toEmail', 'To')}
+        {sameAccount && <small className="field-error">Pick two different accounts.</small>}
+        {viaMain && !sameAccount && (
+          <small className="muted">
+            Sub to sub moves through the main account: two transfers, shown as one step.
           </small>
-        </label>
-      )}
-      {select('fromEmail', 'From')}
-      {select('toEmail', 'To')}
-      {sameAccount && <small className="field-error">Pick two different accounts.</small>}
-      {viaMain && !sameAccount && (
+        )}
+        <div className="field-row">
+          <label className="field">
+            <span>Asset</span>
+            <select
+              value={assetShown}
+              onChange={(e) => edit({ asset: e.target.value })}
+              data-testid="transfer-asset"
+              disabled={assets.length === 0}
+            >
+              {assets.length === 0 && <option value="">Nothing to move</option>}
+              {assets.map((a) => (
+                <option key={a.asset} value={a.asset}>
+                  {a.asset.toUpperCase()}
+                  {settings.privacyMode
+                    ? ''
+                    : ` (${formatAmount(a.free, { precision: precisionOf(a.asset) })} free)`}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field grow">
+            <span>Amount</span>
+            <input
+              inputMode="decimal"
+              value={draft.amount}
+              onChange={(e) => edit({ amount: e.target.value })}
+              onBlur={() => setTouched(true)}
+              aria-invalid={(touched && !amountCheck.ok) || undefined}
+              data-testid="transfer-amount"
+            />
+          </label>
+        </div>
         <small className="muted">
-          Sub to sub moves through the main account: two transfers, shown as one step.
-        </small>
-      )}
-      <div className="field-row">
-        <label className="field">
-          <span>Asset</span>
-          <select
-            value={assetShown}
-            onChange={(e) => edit({ asset: e.target.value })}
-            data-testid="transfer-asset"
-            disabled={assets.length === 0}
-          >
-            {assets.length === 0 && <option value="">Nothing to move</option>}
-            {assets.map((a) => (
-              <option key={a.asset} value={a.asset}>
-                {a.asset.toUpperCase()}
-                {settings.privacyMode
-                  ? ''
-                  : ` (${formatAmount(a.free, { precision: precisionOf(a.asset) })} free)`}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field grow">
-          <span>Amount</span>
-          <input
-            inputMode="decimal"
-            value={draft.amount}
-            onChange={(e) => edit({ amount: e.target.value })}
-            onBlur={() => setTouched(true)}
-            aria-invalid={(touched && !amountCheck.ok) || undefined}
-            data-testid="transfer-amount"
-          />
-        </label>
-      </div>
-      <small className="muted">
-        Free:{' '}
-        {settings.privacyMode ? (
-          '••••'
-        ) : free === null ? (
-          '—'
-        ) : (
-          <Amount value={free} asset={draft.asset} unit />
-        )}{' '}
-        {free !== null && new Decimal(free).gt(0) && (
-          <button type="button" className="link" onClick={() => edit({ amount: free })}>
-            Use all
-          </button>
-        )}
-      </small>
-      {touched && !amountCheck.ok && (
-        <small className="field-error" data-testid="transfer-amount-error">
-          {amountCheck.message}
-        </small>
-      )}
-      {error !== undefined && <InlineError error={error} testId="transfer-error" />}
-      <div className="form-actions">
-        <button type="submit" className="primary" disabled={sending} data-testid="transfer-review">
-          Review transfer
-        </button>
-      </div>
-      {outcome && <OutcomeView result={outcome.outcome} main={main} />}
-      {unfinished &&
-        outcome.outcome.fundsAt &&
-        outcome.outcome.fundsAt !== outcome.draft.toEmail && (
-          <button
-            type="button"
-            className="primary"
-            data-testid="transfer-finish"
-            onClick={() =>
-              setConfirming({ ...outcome.draft, fromEmail: outcome.outcome.fundsAt ?? main })
-            }
-          >
-            Finish transfer to {outcome.draft.toEmail}
-          </button>
-        )}
-      {confirming && (
-        <Modal
-          title="Confirm the transfer"
-          onClose={() => setConfirming(null)}
-          testId="transfer-confirm"
-        >
-          <p>
-            Move{' '}
-            <strong>
-              {confirming.amount} {confirming.asset.toUpperCase()}
-            </strong>
-            <br />
-            from <strong>{label(confirming.fromEmail)}</strong>
-            <br />
-            to <strong>{label(confirming.toEmail)}</strong>
-          </p>
-          {confirming.fromEmail !== main && confirming.toEmail !== main && (
-            <p className="muted">
-              This is two transfers: first to the main account, then on to {confirming.toEmail}.
-            </p>
+          Free:{' '}
+          {settings.privacyMode ? (
+            '••••'
+          ) : free === null ? (
+            '—'
+          ) : (
+            <Amount value={free} asset={draft.asset} unit />
+          )}{' '}
+          {free !== null && new Decimal(free).gt(0) && (
+            <button type="button" className="link" onClick={() => edit({ amount: free })}>
+              Use all
+            </button>
           )}
-          <ConfirmActions
-            confirmLabel="Transfer"
-            busyLabel="Sending…"
-            busy={sending}
-            onBack={() => setConfirming(null)}
-            onConfirm={() => void send(confirming)}
-            testId="transfer-confirm-send"
-          />
-        </Modal>
-      )}
+        </small>
+        {touched && !amountCheck.ok && (
+          <small className="field-error" data-testid="transfer-amount-error">
+            {amountCheck.message}
+          </small>
+        )}
+        {error !== undefined && <InlineError error={error} testId="transfer-error" />}
+        <div className="form-actions">
+          <button
+            type="submit"
+            className="primary"
+            disabled={sending}
+            data-testid="transfer-review"
+          >
+            Review transfer
+          </button>
+        </div>
+        {outcome && <OutcomeView result={outcome.outcome} main={main} />}
+        {unfinished &&
+          outcome.outcome.fundsAt &&
+          outcome.outcome.fundsAt !== outcome.draft.toEmail && (
+            <button
+              type="button"
+              className="primary"
+              data-testid="transfer-finish"
+              onClick={() =>
+                setConfirming({ ...outcome.draft, fromEmail: outcome.outcome.fundsAt ?? main })
+              }
+            >
+              Finish transfer to {outcome.draft.toEmail}
+            </button>
+          )}
+        {confirming && (
+          <Modal
+            title="Confirm the transfer"
+            onClose={() => setConfirming(null)}
+            testId="transfer-confirm"
+          >
+            <p>
+              Move{' '}
+              <strong>
+                {confirming.amount} {confirming.asset.toUpperCase()}
+              </strong>
+              <br />
+              from <strong>{label(confirming.fromEmail)}</strong>
+              <br />
+              to <strong>{label(confirming.toEmail)}</strong>
+            </p>
+            {confirming.fromEmail !== main && confirming.toEmail !== main && (
+              <p className="muted">
+                This is two transfers: first to the main account, then on to {confirming.toEmail}.
+              </p>
+            )}
+            <ConfirmActions
+              confirmLabel="Transfer"
+              busyLabel="Sending…"
+              busy={sending}
+              onBack={() => setConfirming(null)}
+              onConfirm={() => void send(confirming)}
+              testId="transfer-confirm-send"
+            />
+          </Modal>
+        )}
+      </fieldset>
     </form>
   );
 }

@@ -34,7 +34,8 @@ import {
   Skeleton,
   QueryStatus,
 } from '../components/common';
-import { PlaceOrderForm } from '../components/PlaceOrderForm';
+import { PlaceOrderForm, type PickedPrice } from '../components/PlaceOrderForm';
+import { normalizeDecimalText } from '../../../shared/decimal';
 
 type Interval = KlineInterval;
 const pickerIntervals: Interval[] = ['1m', '5m', '15m', '1h', '4h', '1d', '1w'];
@@ -46,6 +47,7 @@ export function SymbolPage({ symbol }: { symbol: string }) {
   const [depth, setDepth] = useState<DepthView | null>(null);
   const [trades, setTrades] = useState<PublicTradeView[]>([]);
   const [liveError, setLiveError] = useState<unknown>(undefined);
+  const [pickedPrice, setPickedPrice] = useState<PickedPrice | null>(null);
   const ticker = useBridgeQuery('market.tickers', undefined, {
     select: (all) => all.find((t) => t.symbol === symbol) ?? null,
   });
@@ -119,7 +121,7 @@ export function SymbolPage({ symbol }: { symbol: string }) {
       <div className="grid symbol-grid">
         <div className="stack">
           <CandleCard symbol={symbol} priceDecimals={priceDecimals} />
-          <PlaceOrderForm symbol={symbol} />
+          <PlaceOrderForm symbol={symbol} pickedPrice={pickedPrice} />
         </div>
         <div className="stack">
           <div className="card compact" data-testid="depth-ladder">
@@ -131,6 +133,7 @@ export function SymbolPage({ symbol }: { symbol: string }) {
                 depth={depth}
                 priceDecimals={priceDecimals}
                 qtyDecimals={info?.baseAssetPrecision ?? 8}
+                onPick={(price) => setPickedPrice({ price, at: Date.now() })}
               />
             )}
           </div>
@@ -173,14 +176,17 @@ export function SymbolPage({ symbol }: { symbol: string }) {
   );
 }
 
+/** The order book; a click on a price puts it in the order form. */
 function DepthLadder({
   depth,
   priceDecimals,
   qtyDecimals,
+  onPick,
 }: {
   depth: DepthView;
   priceDecimals: number;
   qtyDecimals: number;
+  onPick: (price: string) => void;
 }) {
   const asks = ladder(depth.asks, 10).reverse();
   const bids = ladder(depth.bids, 10);
@@ -193,11 +199,19 @@ function DepthLadder({
         aria-hidden="true"
       />
       <span role="cell" className="num price">
-        {formatAmount(r.price, {
-          precision: priceDecimals,
-          minFraction: priceDecimals,
-          rounding: 'half-up',
-        })}
+        <button
+          type="button"
+          className="ladder-pick"
+          onClick={() => onPick(normalizeDecimalText(r.price))}
+          aria-label={`Use price ${normalizeDecimalText(r.price)}`}
+          title="Use this price in the order form"
+        >
+          {formatAmount(r.price, {
+            precision: priceDecimals,
+            minFraction: priceDecimals,
+            rounding: 'half-up',
+          })}
+        </button>
       </span>
       <span role="cell" className="num">
         {formatAmount(r.qty, { precision: qtyDecimals })}
