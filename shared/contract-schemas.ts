@@ -247,6 +247,14 @@ export const methodSchemas = {
       streamUrl: urlInput(['ws:', 'wss:'], 'Stream URL must be a ws(s) address'),
     })
     .strict(),
+  'profiles.update': z
+    .object({
+      id: profileIdInput,
+      name: z.string().trim().min(1, 'Give the profile a name').max(60),
+      baseUrl: urlInput(['http:', 'https:'], 'Base URL must be an http(s) address'),
+      streamUrl: urlInput(['ws:', 'wss:'], 'Stream URL must be a ws(s) address'),
+    })
+    .strict(),
   'profiles.remove': z.object({ id: profileIdInput }).strict(),
   'profiles.activate': z.object({ id: profileIdInput }).strict(),
   'profiles.enterDemo': none,
@@ -286,6 +294,8 @@ export const methodSchemas = {
 
   'deposits.coins': none,
   'deposits.address': z.object({ coin: assetInput, network: networkInput }).strict(),
+  'deposits.pending': none,
+  'deposits.cancel': z.object({ coin: assetInput, network: networkInput }).strict(),
 
   'subAccounts.list': none,
   'subAccounts.refresh': none,

@@ -22,6 +22,7 @@ import type {
   ConnectionState,
   CsvExport,
   DataKind,
+  DepositAddressRequest,
   DepositAddressView,
   DepthView,
   FundsView,
@@ -71,6 +72,8 @@ export const methods = {
     list: returns<ProfileView[]>(),
     /** Verifies the key against the exchange first; stores nothing on failure. */
     add: returns<ProfileView>(),
+    /** Changes a profile's name and addresses; new addresses are verified first, like add. */
+    update: returns<ProfileView>(),
     remove: returns<{ removed: true }>(),
     activate: returns<ProfileView>(),
     /** Starts the built-in sandbox exchange and a clearly labelled demo profile. */
@@ -103,6 +106,10 @@ export const methods = {
   deposits: {
     coins: returns<{ coins: CoinView[]; asOf: number | null }>(),
     address: returns<DepositAddressView>(),
+    /** Addresses asked for and not here yet, with when a queued one goes out. */
+    pending: returns<DepositAddressRequest[]>(),
+    /** Cancels a queued address request before it reaches the exchange. */
+    cancel: returns<{ canceled: boolean }>(),
   },
   subAccounts: {
     list: returns<SubAccountsView>(),

@@ -37,6 +37,18 @@ export interface BridgeErrorPayload {
 
 export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'offline';
 
+/** Whether the exchange's REST interface answers ('unknown' before the first call's outcome). */
+export type RestState = 'unknown' | 'ok' | 'offline';
+
+/** The REST side of the connection; the private stream's state is ConnectionState. */
+export interface RestStatus {
+  state: RestState;
+  /** When the state last changed; null while unknown. */
+  since: number | null;
+  /** Why it is offline, in words. */
+  message?: string;
+}
+
 export interface ProfileView {
   id: string;
   name: string;
@@ -65,7 +77,10 @@ export interface AppStatus {
   mode: 'desktop' | 'browser';
   activeProfileId: string | null;
   demo: boolean;
+  /** The private stream of the active profile. */
   connection: ConnectionState;
+  /** The REST interface of the active profile's exchange, apart from its stream. */
+  rest: RestStatus;
   keychain: KeychainStatus;
   /** Set once when the cache file was unreadable and has been rebuilt (also in storeNotices). */
   storeRecovered?: { movedTo: string; reason: string };
@@ -247,6 +262,16 @@ export interface DepositAddressView {
   memoRequired: boolean;
   fetchedAt: number;
   fromCache: boolean;
+}
+
+/** A deposit address asked for that has not come yet. */
+export interface DepositAddressRequest {
+  coin: string;
+  network: string;
+  /** 'queued': waiting for the one-a-minute slot; 'fetching': sent to the exchange. */
+  state: 'queued' | 'fetching';
+  /** When a queued request goes out (the pacer's next slot for it); null once it has. */
+  startsAt: number | null;
 }
 
 export interface SubAccountView {
@@ -447,6 +472,8 @@ export interface NotificationView {
   body: string;
   time: number;
   read: boolean;
+  /** Shown in place of the toast of the same group (e.g. one asset set's balance changes). */
+  group?: string;
 }
 
 export interface BalanceUpdate {
@@ -501,7 +528,9 @@ export type DataKind =
   | 'settings'
   | 'notifications'
   /** The money journal: transfers and orders the app started, and how they ended. */
-  | 'journal';
+  | 'journal'
+  /** What app.status tells: the REST interface's reachability. */
+  | 'status';
 
 /** The separators a CSV export may use. */
 export const CSV_DELIMITERS = [',', ';', '\t'] as const;

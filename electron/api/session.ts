@@ -25,6 +25,7 @@ import { storedAccountInfo } from '../sync/store-port';
 import { MoneyJournal } from '../sync/money-journal';
 import { AppError, toBridgeError } from './errors';
 import { deleteOrphanedKey, keptKey, orphanedKeys, orphanedSecret } from './key-entries';
+import { verifyPrivateStream } from './stream-check';
 
 /** What demo mode starts its sandbox with (tests: a seed, the simulation off). */
 export type DemoOptions = NonNullable<Parameters<typeof startDemoExchange>[0]>;
@@ -139,19 +140,20 @@ export class SessionManager {
     return { ...toProfileView(row, this.activeProfileId()), ...this.permissions(row) };
   }
 
-  /** At start-up: drop demo profiles of an earlier run, then resume the last active profile. */
+  /**
+   * At start-up: resume the last active profile. A demo profile stays listed across restarts;
+   * its built-in exchange starts afresh when it is resumed or switched to (see resume()).
+   */
   start(demo: 'auto' | 'off'): Promise<void> {
     return this.serial(async () => {
       const { store } = this.deps;
-      for (const stale of store.profiles.list().filter((p) => p.isDemo)) {
-        store.profiles.delete(stale.id);
-      }
       const profiles = store.profiles.list();
       const remembered = store.settings.get<string>(ACTIVE_PROFILE_KEY);
-      const resume = profiles.find((p) => p.id === remembered) ?? profiles[0];
+      const resume =
+        profiles.find((p) => p.id === remembered) ?? profiles.find((p) => !p.isDemo) ?? profiles[0];
       if (resume) {
         try {
-          await this.startSession(resume);
+          await this.resume(resume);
         } catch (error) {
           // The app still opens (cached data, profile screen) when the keychain is locked.
           this.deps.log.error(`Could not resume profile ${resume.id}`, error);
@@ -182,6 +184,7 @@ export class SessionManager {
       let info;
       try {
         info = await verifier.account.info();
+        await verifyPrivateStream({ streamUrl: input.streamUrl, client: verifier });
       } finally {
         await verifier.close();
       }
@@ -259,8 +262,69 @@ export class SessionManager {
     return this.serial(async () => {
       const row = this.deps.store.profiles.get(id);
       if (!row) throw new AppError('not-found', 'That profile does not exist (any more).', 'id');
+      if (row.isDemo) return this.enterDemoNow();
       if (this.active?.profile.id !== id) await this.switchTo(row);
       return this.toView(row);
+    });
+  }
+
+  /**
+   * Changes a profile's name and addresses. New addresses are checked first with the profile's
+   * own key, the way add() checks them (REST, then the private stream); nothing is saved when a
+   * check fails. The active profile's session starts again on the new addresses.
+   */
+  update(input: MethodParsedInput<'profiles.update'>): Promise<ProfileView> {
+    return this.serial(async () => {
+      const { store, log } = this.deps;
+      const row = store.profiles.get(input.id);
+      if (!row) throw new AppError('not-found', 'That profile does not exist (any more).', 'id');
+      const urlsChanged = input.baseUrl !== row.baseUrl || input.streamUrl !== row.streamUrl;
+      if (row.isDemo && urlsChanged) {
+        throw new AppError(
+          'invalid-input',
+          "The demo's addresses belong to its built-in exchange; only its name can change.",
+          input.baseUrl !== row.baseUrl ? 'baseUrl' : 'streamUrl',
+        );
+      }
+      let permissions: { canTrade: boolean; canWithdraw: boolean } | undefined;
+      if (urlsChanged) {
+        const credentials = await this.secretsFor(row).get(row.id);
+        if (!credentials) {
+          throw new AppError(
+            'auth',
+            `The key of "${row.name}" is missing from the keychain. Remove the profile and add the key again.`,
+          );
+        }
+        const verifier = new ExchangeClient({
+          baseUrl: input.baseUrl,
+          apiKey: credentials.apiKey,
+          secretKey: credentials.secretKey,
+        });
+        try {
+          const info = await verifier.account.info();
+          permissions = { canTrade: info.canTrade, canWithdraw: info.canWithdraw };
+          await verifyPrivateStream({ streamUrl: input.streamUrl, client: verifier });
+        } finally {
+          await verifier.close();
+        }
+      }
+      const wasActive = this.active?.profile.id === row.id;
+      if (urlsChanged && wasActive) await this.stopSession();
+      // The client belongs to the REST address; a new one is made for the new address.
+      if (urlsChanged) await this.closeClient(row.id);
+      const updated = store.profiles.update(row.id, {
+        name: input.name,
+        baseUrl: input.baseUrl,
+        streamUrl: input.streamUrl,
+        ...permissions,
+      });
+      log.info(`Updated profile ${row.id}${urlsChanged ? ' (new addresses, verified)' : ''}`);
+      if (wasActive) {
+        if (urlsChanged) await this.startSession(updated);
+        else this.active = { ...this.active!, profile: updated };
+      }
+      this.deps.emit('data.changed', { profileId: row.id, kinds: ['profiles'] });
+      return this.toView(updated);
     });
   }
 
@@ -278,8 +342,9 @@ export class SessionManager {
       log.info(`Removed profile ${id}`);
       this.deps.emit('data.changed', { profileId: id, kinds: ['profiles'] });
       if (wasActive) {
-        const next = store.profiles.list()[0];
-        if (next) await this.startSession(next);
+        const rest = store.profiles.list();
+        const next = rest.find((p) => !p.isDemo) ?? rest[0];
+        if (next) await this.resume(next);
         else store.settings.delete(ACTIVE_PROFILE_KEY);
       }
       return { removed: true as const };
@@ -351,6 +416,12 @@ export class SessionManager {
     this.deps.emit('data.changed', { profileId: id, kinds: ['profiles'] });
     await this.switchTo(row);
     return this.toView(row);
+  }
+
+  /** Starts a stored profile's session; the demo's starts its built-in exchange afresh first. */
+  private async resume(row: ProfileRow): Promise<void> {
+    if (row.isDemo) await this.enterDemoNow();
+    else await this.startSession(row);
   }
 
   private async switchTo(row: ProfileRow): Promise<void> {

@@ -1,5 +1,11 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { AppStatus, ConnectionState, ProfileView, Settings } from '../../shared/types';
+import type {
+  AppStatus,
+  ConnectionState,
+  ProfileView,
+  RestState,
+  Settings,
+} from '../../shared/types';
 import { formatAge } from '../../shared/format';
 import { AppContext, useApp, type AppContextValue } from './context';
 import { bridge, errorInfo } from './lib/bridge';
@@ -9,7 +15,7 @@ import { parseRoute, routeHash, type Route, type ScreenName } from './lib/router
 import { ErrorBox, Skeleton } from './components/common';
 import { ProfileSwitcher } from './components/ProfileSwitcher';
 import { RecordUnavailableScreen, StoreNotices } from './components/StoreNotices';
-import { Toasts, type ToastItem } from './components/Toasts';
+import { addToast, Toasts, TOAST_SHOWN_MS, type ToastItem } from './components/Toasts';
 import iconUrl from '../../resources/icon.png';
 import { Portfolio } from './screens/Portfolio';
 import { Funds } from './screens/Funds';
@@ -144,8 +150,8 @@ export function App() {
 
   const toast = useCallback<AppContextValue['toast']>((item) => {
     const id = ++toastId.current;
-    setToasts((list) => [...list.slice(-4), { id, tone: 'info', ...item }]);
-    setTimeout(() => setToasts((list) => list.filter((t) => t.id !== id)), 7000);
+    setToasts((list) => addToast(list, { id, tone: 'info', ...item }));
+    setTimeout(() => setToasts((list) => list.filter((t) => t.id !== id)), TOAST_SHOWN_MS);
   }, []);
   useBridgeEvent('notification', (n) =>
     toast({
@@ -153,6 +159,7 @@ export function App() {
       body: n.body,
       tone: n.kind === 'fill' ? 'success' : 'info',
       hasAmounts: true,
+      ...(n.group ? { group: n.group } : {}),
     }),
   );
 
@@ -241,12 +248,12 @@ export function App() {
             {needsOnboarding ? <Onboarding /> : <Screen route={route} />}
           </Suspense>
         </main>
+        <Toasts
+          toasts={toasts}
+          privacyMode={privacy}
+          onDismiss={(id) => setToasts((list) => list.filter((t) => t.id !== id))}
+        />
       </div>
-      <Toasts
-        toasts={toasts}
-        privacyMode={privacy}
-        onDismiss={(id) => setToasts((list) => list.filter((t) => t.id !== id))}
-      />
     </AppContext.Provider>
   );
 }
@@ -304,12 +311,46 @@ function Sidebar({ current, disabled }: { current: ScreenName; disabled: boolean
   );
 }
 
-const connectionLabels: Record<ConnectionState, string> = {
-  connecting: 'Connecting…',
-  live: 'Live',
-  reconnecting: 'Reconnecting…',
-  offline: 'Offline',
+const streamLabels: Record<ConnectionState, string> = {
+  connecting: 'stream connecting…',
+  live: 'stream live',
+  reconnecting: 'stream reconnecting…',
+  offline: 'stream offline',
 };
+
+/**
+ * The REST interface and the stream are told apart: balances keep refreshing over REST while the
+ * stream is down, and live updates can flow while REST calls fail.
+ */
+function connectionLabel(stream: ConnectionState, rest: RestState): string {
+  if (stream === 'live' && rest !== 'offline') return 'Live';
+  if (stream === 'connecting' && rest !== 'offline') return 'Connecting…';
+  if (rest === 'offline') return stream === 'live' ? 'REST offline, stream live' : 'Offline';
+  if (rest === 'ok') return `REST ok, ${streamLabels[stream]}`;
+  return stream === 'reconnecting' ? 'Reconnecting…' : 'Offline';
+}
+
+function connectionClass(stream: ConnectionState, rest: RestState): string {
+  if (rest === 'offline' && stream !== 'live') return 'offline';
+  if (rest === 'offline' || (rest === 'ok' && stream !== 'live' && stream !== 'connecting')) {
+    return 'reconnecting';
+  }
+  return stream;
+}
+
+function connectionTitle(
+  stream: { state: ConnectionState; since: number },
+  rest: AppStatus['rest'],
+  now: number,
+): string {
+  const restText =
+    rest.state === 'ok'
+      ? 'REST: answering'
+      : rest.state === 'offline'
+        ? `REST: not answering${rest.message ? ` (${rest.message})` : ''}`
+        : 'REST: not asked yet';
+  return `${restText}${rest.since ? ` since ${formatAge(rest.since, now)}` : ''}. Stream: ${stream.state} since ${formatAge(stream.since, now)}.`;
+}
 
 function TopBar() {
   const { status, activeProfile, connection, settings, updateSettings, toast } = useApp();
@@ -336,6 +377,15 @@ function TopBar() {
             Demo
           </span>
         )}
+        {demo && (
+          <a
+            className="add-own-key"
+            href={routeHash({ screen: 'onboarding' })}
+            data-testid="add-own-key"
+          >
+            Add your exchange key
+          </a>
+        )}
       </div>
       <div className="topbar-right">
         <button
@@ -349,15 +399,16 @@ function TopBar() {
           {settings.privacyMode ? '◉ Amounts hidden' : '◎ Hide amounts'}
         </button>
         <span
-          className={`connection ${connection.state}`}
+          className={`connection ${connectionClass(connection.state, status.rest.state)}`}
           role="status"
           aria-live="polite"
           data-testid="connection-state"
           data-state={connection.state}
-          title={`Since ${formatAge(connection.since, now)}`}
+          data-rest={status.rest.state}
+          title={connectionTitle(connection, status.rest, now)}
         >
           <span className="dot" aria-hidden="true" />
-          {connectionLabels[connection.state]}
+          {connectionLabel(connection.state, status.rest.state)}
           {connection.state !== 'live' && connection.state !== 'connecting'
             ? ` · ${formatAge(connection.since, now)}`
             : ''}

@@ -123,6 +123,21 @@ describe('the whole contract over browser mode', () => {
       id: profile.id,
       active: true,
     });
+    // A new name alone is saved as it is; the addresses stay and are not checked again.
+    const renamed = await ok<ProfileView>('profiles.update', {
+      id: profile.id,
+      name: 'Main account',
+      baseUrl: sandbox.baseUrl,
+      streamUrl: sandbox.streamUrl,
+    });
+    expect(renamed).toMatchObject({ id: profile.id, name: 'Main account', active: true });
+    profile = await ok<ProfileView>('profiles.update', {
+      id: profile.id,
+      name: 'Main',
+      baseUrl: sandbox.baseUrl,
+      streamUrl: sandbox.streamUrl,
+    });
+    expect(profile).toMatchObject({ name: 'Main', active: true });
   });
 
   it('serves funds, portfolio and account from the cache', async () => {
@@ -192,6 +207,11 @@ describe('the whole contract over browser mode', () => {
       network: network.network,
     });
     expect(again).toMatchObject({ address: address.address, fromCache: true });
+    // Nothing waits for the one-a-minute slot now, so nothing can be canceled.
+    expect(await ok('deposits.pending')).toEqual([]);
+    expect(await ok('deposits.cancel', { coin: coin.coin, network: network.network })).toEqual({
+      canceled: false,
+    });
   });
 
   it('lists sub-accounts and moves funds from main to a sub-account', async () => {

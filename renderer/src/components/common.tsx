@@ -188,8 +188,9 @@ export function CopyButton(props: { text: string; label: string; testId?: string
 /** "As of 5 min ago", with a warning look when the data is stale or the app is offline. */
 export function AsOf(props: { asOf: number | null | undefined; stale?: boolean; testId?: string }) {
   const now = useNow();
-  const { connection } = useApp();
-  const offline = connection.state === 'offline' || connection.state === 'reconnecting';
+  const { status } = useApp();
+  // Cached data goes stale when REST fails; a stream that is down leaves REST refreshing it.
+  const offline = status.rest.state === 'offline';
   const old = props.asOf !== null && props.asOf !== undefined && now - props.asOf > 5 * 60_000;
   const warn = props.stale || offline || old;
   return (
@@ -199,12 +200,26 @@ export function AsOf(props: { asOf: number | null | undefined; stale?: boolean; 
   );
 }
 
-/** The banner a screen shows when its data is old or the exchange is unreachable. */
+/**
+ * The banner a screen shows when its data is old or the exchange is unreachable. The REST
+ * interface and the stream are told apart: with REST answering and the stream down, the data
+ * still refreshes, only the live updates wait.
+ */
 export function StaleBanner(props: { asOf: number | null | undefined; stale?: boolean }) {
   const now = useNow();
-  const { connection } = useApp();
-  const offline = connection.state === 'offline';
-  if (!offline && !props.stale) return null;
+  const { connection, status } = useApp();
+  const offline = status.rest.state === 'offline';
+  const streamDown = connection.state === 'offline' || connection.state === 'reconnecting';
+  if (!offline && !props.stale) {
+    if (!streamDown || status.rest.state !== 'ok') return null;
+    return (
+      <div className="banner info" role="status" data-testid="stream-banner">
+        Live updates are paused: the exchange&apos;s stream cannot be reached (since{' '}
+        {formatAge(connection.since, now)}). The exchange itself answers, so balances and prices
+        still refresh every few seconds; the stream reconnects by itself.
+      </div>
+    );
+  }
   return (
     <div className="banner warn" role="status" data-testid="stale-banner">
       {offline ? 'Offline: the exchange cannot be reached. ' : 'This data may be out of date. '}

@@ -67,11 +67,12 @@ export const invalidatedBy: Record<DataKind, readonly MethodName[]> = {
     'subAccounts.list',
   ],
   withdrawals: ['withdrawals.list', 'withdrawals.coins', 'withdrawals.backfillStatus'],
-  deposits: ['deposits.coins'],
+  deposits: ['deposits.coins', 'deposits.pending'],
   subAccounts: ['subAccounts.list', 'subAccounts.history'],
   orders: ['orders.open', 'orders.history'],
   trades: ['orders.trades'],
   notifications: ['activity.notifications', 'activity.feed'],
+  status: ['app.status'],
   alerts: ['alerts.list'],
   journal: ['journal.list'],
 };
