@@ -11,6 +11,7 @@ import { createDispatcher } from './api/dispatch';
 import { createLogger } from './log';
 import { devServerUrl } from './shell/dev-server';
 import { bindIpc, type IpcBinding } from './shell/ipc';
+import { installLockHooks } from './shell/lock';
 import { installAppMenu } from './shell/menu';
 import { NativeNotifier } from './shell/notifications';
 import {
@@ -63,6 +64,7 @@ let spotfolio: SpotfolioApp | null = null;
 let ipc: IpcBinding | null = null;
 let tray: AppTray | null = null;
 let unsubscribeEvents: (() => void) | null = null;
+let removeLockHooks: (() => void) | null = null;
 
 function showWindow(): void {
   if (!mainWindow || mainWindow.isDestroyed()) {
@@ -92,7 +94,7 @@ async function start(): Promise<void> {
   });
   const opened = spotfolio;
   ipc = bindIpc({
-    dispatch: createDispatcher(opened.handlers, { log: opened.log.line }),
+    dispatch: createDispatcher(opened.handlers, { log: opened.log.line, lock: opened.lock }),
     isAppUrl,
     log: opened.log.line,
   });
@@ -104,17 +106,25 @@ async function start(): Promise<void> {
       payload,
     ),
   );
+  // Without a password there is nothing to lock with; the handler says so and nothing happens.
+  const lockNow = (cause: string) =>
+    void opened.handlers['lock.lock']({}).catch((error: unknown) =>
+      opened.log.line(`Not locked (${cause}): ${String(error)}`),
+    );
   installAppMenu({
     isMac: process.platform === 'darwin',
     isPackaged: app.isPackaged,
     onShow: showWindow,
+    onLock: () => lockNow('menu'),
   });
+  removeLockHooks = installLockHooks({ lock: lockNow, log: opened.log.line });
   tray = createTray({
     iconPath: join(app.getAppPath(), 'resources/tray.png'),
     handlers: opened.handlers,
     onEvent: (listener) => opened.onEvent((event) => listener(event)),
     onShow: showWindow,
     onQuit: () => app.quit(),
+    onLock: () => lockNow('tray'),
     log: opened.log.line,
   });
   showWindow();
@@ -145,6 +155,7 @@ if (!app.requestSingleInstanceLock()) {
     void (async () => {
       try {
         unsubscribeEvents?.();
+        removeLockHooks?.();
         tray?.destroy();
         ipc?.dispose();
         await spotfolio?.close();

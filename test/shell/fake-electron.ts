@@ -155,7 +155,24 @@ export const fakeApp = Object.assign(new FakeEmitter(), {
   },
 });
 
-export const trays: { tooltip: string; destroyed: boolean }[] = [];
+export const trays: { tooltip: string; destroyed: boolean; menu: unknown }[] = [];
+
+/** powerMonitor: a test emits 'lock-screen' or 'suspend' on it as the OS would. */
+export const powerMonitor = new FakeEmitter();
+
+/** Global shortcuts registered, by accelerator; those in `taken` belong to another program. */
+export const globalShortcuts = new Map<string, () => void>();
+export const globalShortcut = {
+  taken: new Set<string>(),
+  register(accelerator: string, callback: () => void) {
+    if (this.taken.has(accelerator) || globalShortcuts.has(accelerator)) return false;
+    globalShortcuts.set(accelerator, callback);
+    return true;
+  },
+  unregister(accelerator: string) {
+    globalShortcuts.delete(accelerator);
+  },
+};
 
 export const electron = {
   app: fakeApp,
@@ -165,14 +182,17 @@ export const electron = {
     setApplicationMenu() {},
   },
   Tray: class {
-    readonly record = { tooltip: '', destroyed: false };
+    readonly record = { tooltip: '', destroyed: false, menu: null as unknown };
     constructor() {
       trays.push(this.record);
     }
     setToolTip(text: string) {
       this.record.tooltip = text;
     }
-    setContextMenu() {}
+    /** Menu.buildFromTemplate above returns the template itself, so this is the template. */
+    setContextMenu(menu: unknown) {
+      this.record.menu = menu;
+    }
     on() {}
     destroy() {
       this.record.destroyed = true;
@@ -206,4 +226,6 @@ export const electron = {
     },
   },
   protocol: { registerSchemesAsPrivileged() {}, handle() {} },
+  powerMonitor,
+  globalShortcut,
 };

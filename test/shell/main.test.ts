@@ -5,6 +5,7 @@ vi.mock('electron', async () => (await import('./fake-electron')).electron);
 const created = vi.hoisted(() => ({
   options: [] as Record<string, unknown>[],
   closed: 0,
+  lockCalls: 0,
 }));
 
 // The composition root (electron/app.ts) needs a data folder; main.ts is tested around it.
@@ -17,7 +18,13 @@ vi.mock('../../electron/app', async () => ({
       handlers: {
         'settings.get': async () => ({ privacyMode: true }),
         'portfolio.summary': async () => ({ totalValue: '1', quoteAsset: 'usdt' }),
+        'lock.status': async () => ({ enabled: false, locked: false }),
+        'lock.lock': async () => {
+          created.lockCalls++;
+          return { enabled: true, locked: true };
+        },
       },
+      lock: { isLocked: () => false },
       onEvent: () => () => undefined,
       close: async () => {
         created.closed++;
@@ -28,7 +35,15 @@ vi.mock('../../electron/app', async () => ({
 
 import { ipcChannel, methodNames } from '../../shared/contract';
 import { NativeNotifier } from '../../electron/shell/notifications';
-import { FakeBrowserWindow, fakeApp, ipcMainHandlers, trays } from './fake-electron';
+import { LOCK_SHORTCUT } from '../../electron/shell/lock';
+import {
+  FakeBrowserWindow,
+  fakeApp,
+  globalShortcuts,
+  ipcMainHandlers,
+  powerMonitor,
+  trays,
+} from './fake-electron';
 
 async function flush() {
   for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
@@ -45,6 +60,9 @@ describe('main process entry', () => {
     trays.length = 0;
     created.options.length = 0;
     created.closed = 0;
+    created.lockCalls = 0;
+    powerMonitor.handlers.clear();
+    globalShortcuts.clear();
   });
 
   it('quits at once when another instance holds the lock', async () => {
@@ -80,10 +98,20 @@ describe('main process entry', () => {
     expect(FakeBrowserWindow.created).toHaveLength(1);
     expect(window.focused).toBe(1);
 
+    // The OS locking the session, the machine going to sleep and the shortcut each lock the app.
+    powerMonitor.emit('lock-screen');
+    powerMonitor.emit('suspend');
+    globalShortcuts.get(LOCK_SHORTCUT)!();
+    await flush();
+    expect(created.lockCalls).toBe(3);
+
     const event = { preventDefault: vi.fn() };
     fakeApp.emit('before-quit', event);
     expect(event.preventDefault).toHaveBeenCalledOnce();
     await flush();
+    expect(powerMonitor.handlers.get('lock-screen')).toEqual([]);
+    expect(powerMonitor.handlers.get('suspend')).toEqual([]);
+    expect(globalShortcuts.size).toBe(0);
     expect(created.closed).toBe(1);
     expect(ipcMainHandlers.size).toBe(0);
     expect(trays[0]!.destroyed).toBe(true);

@@ -13,6 +13,7 @@ function handlers(privacyMode: boolean, summary: () => Promise<unknown>) {
   return {
     'settings.get': async () => ({ privacyMode }),
     'portfolio.summary': summary,
+    'lock.status': async () => ({ enabled: false, locked: false }),
   } as never;
 }
 
