@@ -66,6 +66,11 @@ export interface LedgerOptions {
   /** The asset every figure is in ("USDT", "INR", ...). */
   reportingAsset: string;
   priceAt: PriceAt;
+  /**
+   * An inferred credit of an asset with no price: 'throw' (MissingPriceError, the default), or
+   * open its lot with basis 'missing' (cost 0).
+   */
+  unpricedCredits?: 'throw' | 'missing-basis';
 }
 
 /**
@@ -357,6 +362,14 @@ export class Ledger {
     return reportingPrice(this.options.priceAt, this.options.reportingAsset, asset, time, reason);
   }
 
+  /** The price of `asset` at `time`, or null where there is none. */
+  priceIfKnown(asset: string, time: number): Amount | null {
+    if (asset === this.options.reportingAsset) return ONE;
+    const price = this.options.priceAt(asset, this.options.reportingAsset, time);
+    if (price === null || price === undefined) return null;
+    return this.price(asset, time, 'a value');
+  }
+
   apply(entry: LedgerEntry): void {
     if (entry.time < this.time) {
       throw new Error(`Ledger entries out of order: ${entryKey(entry)} comes before ${this.time}`);
@@ -585,8 +598,14 @@ export class Ledger {
       );
       basis = 'user';
     } else {
-      cost = signed.times(this.price(entry.asset, entry.time, `the value of ${entryKey(key)}`));
-      basis = 'estimated';
+      // An asset with no price path at all has no value to estimate: its basis is missing then,
+      // when the caller says so (a real account can hold a coin no market prices).
+      const unit =
+        position.cash || this.options.unpricedCredits !== 'missing-basis'
+          ? this.price(entry.asset, entry.time, `the value of ${entryKey(key)}`)
+          : this.priceIfKnown(entry.asset, entry.time);
+      cost = unit ? signed.times(unit) : ZERO;
+      basis = unit ? 'estimated' : 'missing';
     }
     if (position.cash) cost = signed;
     this.pricedValues.set(key, cost);

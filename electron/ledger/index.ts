@@ -9,3 +9,6 @@ export * from './reconcile';
 export * from './cost-basis';
 export * from './results';
 export * from './reports';
+export * from './prices';
+export * from './source';
+export * from './service';

@@ -60,15 +60,18 @@ interface Movement {
   delta: Amount;
 }
 
-/** The stable id of an inferred entry: the same gap in the same interval keeps its id. */
+/**
+ * The stable id of an inferred entry: the same gap after the same observation keeps its id. The
+ * interval's end is left out: the newest observation moves forward with every refresh of the
+ * balances, and a label the user gave must stay with its entry.
+ */
 export function inferredEntryId(
   account: string,
   asset: string,
   from: number,
-  to: number,
   direction: 'credit' | 'debit',
 ): string {
-  return `inferred:${account}:${asset}:${from}:${to}:${direction}`;
+  return `inferred:${account}:${asset}:${from}:${direction}`;
 }
 
 /**
@@ -140,7 +143,7 @@ function reconcileAsset(
 ): InferredEntry[] {
   const result: InferredEntry[] = [];
   const make = (from: number, to: number, time: number, value: Amount): InferredEntry => {
-    const id = inferredEntryId(account, asset, from, to, value.isNegative() ? 'debit' : 'credit');
+    const id = inferredEntryId(account, asset, from, value.isNegative() ? 'debit' : 'credit');
     const annotation = annotations?.get(id);
     return {
       kind: 'inferred',

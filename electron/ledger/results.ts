@@ -41,6 +41,8 @@ export interface LedgerFigures {
   account: string | null;
   assets: AssetFigures[];
   total: LedgerTotals;
+  /** Assets held with no price (only with unpriced: 'leave-out'): value 0, no unrealized P&L. */
+  unpriced: string[];
 }
 
 export interface FiguresQuery {
@@ -49,6 +51,8 @@ export interface FiguresQuery {
   priceAt: PriceAt;
   /** One account only; all accounts summed when absent. */
   account?: string;
+  /** An asset held without a price: MissingPriceError ('throw', the default), or left out. */
+  unpriced?: 'throw' | 'leave-out';
 }
 
 /** Quantity, cost, value and P&L of every asset the ledger has seen, and their totals. */
@@ -78,11 +82,20 @@ export function ledgerFigures(ledger: Ledger, query: FiguresQuery): LedgerFigure
     fees.set(fee.attributedTo, (fees.get(fee.attributedTo) ?? ZERO).plus(fee.value));
   }
   const assets = new Set([...byAsset.keys(), ...realized.keys(), ...fees.keys()]);
+  const unpriced: string[] = [];
+  const priceOf = (asset: string): Amount | null => {
+    if (query.unpriced === 'leave-out' && asset !== currency) {
+      const known = query.priceAt(asset, currency, query.at);
+      if (known === null || known === undefined) {
+        unpriced.push(asset);
+        return null;
+      }
+    }
+    return reportingPrice(query.priceAt, currency, asset, query.at, 'the value of holdings');
+  };
   const rows: AssetFigures[] = [...assets].sort().map((asset) => {
     const held = byAsset.get(asset) ?? { quantity: ZERO, cost: ZERO, estimated: false };
-    const price = held.quantity.isZero()
-      ? null
-      : reportingPrice(query.priceAt, currency, asset, query.at, 'the value of holdings');
+    const price = held.quantity.isZero() ? null : priceOf(asset);
     const value = price ? held.quantity.times(price) : ZERO;
     return {
       asset,
@@ -94,7 +107,7 @@ export function ledgerFigures(ledger: Ledger, query: FiguresQuery): LedgerFigure
       price,
       value,
       realizedPnl: realized.get(asset) ?? ZERO,
-      unrealizedPnl: value.minus(held.cost),
+      unrealizedPnl: price || held.quantity.isZero() ? value.minus(held.cost) : ZERO,
       feesPaid: fees.get(asset) ?? ZERO,
       basisEstimated: held.estimated,
     };
@@ -118,7 +131,14 @@ export function ledgerFigures(ledger: Ledger, query: FiguresQuery): LedgerFigure
     netFlowsAtCost,
     withdrawalFeeCost,
   };
-  return { currency, at: query.at, account: query.account ?? null, assets: rows, total };
+  return {
+    currency,
+    at: query.at,
+    account: query.account ?? null,
+    assets: rows,
+    total,
+    unpriced,
+  };
 }
 
 function sum<T>(items: readonly T[], pick: (item: T) => Amount): Amount {

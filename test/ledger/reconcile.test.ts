@@ -91,7 +91,7 @@ describe('reconcile', () => {
       ['USDT', '100', 20, 30, 27],
       ['USDT', '-500', 20, 30, 30],
     ]);
-    expect(inferred[0]!.id).toBe(inferredEntryId('main', 'USDT', 0, 10, 'credit'));
+    expect(inferred[0]!.id).toBe(inferredEntryId('main', 'USDT', 0, 'credit'));
   });
 
   it('makes the replay agree with every snapshot and never go below zero', () => {
@@ -110,7 +110,7 @@ describe('reconcile', () => {
   });
 
   it('keeps the user label and basis under the same id, and replaces inferred entries given', () => {
-    const id = inferredEntryId('main', 'USDT', 0, 10, 'credit');
+    const id = inferredEntryId('main', 'USDT', 0, 'credit');
     const again = reconcile([...KNOWN, ...inferred], SNAPSHOTS, {
       openedAt: 0,
       annotations: new Map([

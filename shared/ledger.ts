@@ -1,0 +1,184 @@
+/**
+ * The ledger's answers over the bridge: profit and loss, net worth, an asset's page, the value
+ * history and the reports. Amounts are decimal text in the reporting currency (`currency`) unless
+ * a field says otherwise; times are Unix milliseconds (UTC).
+ */
+
+export const COST_METHODS = ['fifo', 'average'] as const;
+export type CostMethodName = (typeof COST_METHODS)[number];
+
+export const COST_METHOD_LABELS: Record<CostMethodName, string> = {
+  fifo: 'FIFO',
+  average: 'Average cost',
+};
+
+/** The main account's name in the ledger; a sub-account is named by its e-mail. */
+export const MAIN_ACCOUNT_ID = 'main';
+
+/** How far the import of own trades has come. */
+export interface TradeImportView {
+  state: 'idle' | 'running' | 'done' | 'error';
+  symbolsDone: number;
+  symbolsTotal: number;
+  pages: number;
+  /** Trades stored by the run going on (or the last one). */
+  trades: number;
+  /** Every listed symbol has been read to its end at least once. */
+  complete: boolean;
+  /** Own trades in the cache. */
+  storedTrades: number;
+  error?: string;
+}
+
+export interface AssetPnlView {
+  asset: string;
+  quantity: string;
+  /** Cost per unit of what is held; null with nothing held. */
+  averageCost: string | null;
+  costBasis: string;
+  /** Per unit now; null when nothing is held or no market prices it. */
+  price: string | null;
+  /** The price's change over 24 hours, in percent; null when unknown. */
+  change24h: string | null;
+  value: string;
+  realizedPnl: string;
+  unrealizedPnl: string;
+  feesPaid: string;
+  /** Part of the basis still held comes from an inferred credit (an estimate) or is unknown. */
+  basisEstimated: boolean;
+  /** Inferred entries of this asset (movements the exchange's records do not explain). */
+  inferredEntries: number;
+}
+
+export interface LedgerTotalsView {
+  value: string;
+  costBasis: string;
+  realizedPnl: string;
+  unrealizedPnl: string;
+  feesPaid: string;
+}
+
+export interface LedgerSummaryView {
+  currency: string;
+  method: CostMethodName;
+  /** The account the figures are for; null for every account together. */
+  account: string | null;
+  at: number;
+  totals: LedgerTotalsView;
+  /** P&L over the chosen range: realized within it plus the change of unrealized. */
+  range: { from: number; to: number; pnl: string; realizedPnl: string } | null;
+  assets: AssetPnlView[];
+  /** What the totals include, in words ("main account and 2 sub-accounts; 3 inferred entries"). */
+  includes: string;
+  inferred: { count: number; unlabelled: number; estimatedBasis: number };
+  /** Assets held that no market prices in the currency: left out of every value. */
+  unpriced: string[];
+  import: TradeImportView;
+}
+
+export interface AccountWorthView {
+  /** 'main' or the sub-account's e-mail. */
+  account: string;
+  name: string;
+  value: string;
+  assets: { asset: string; quantity: string; value: string | null }[];
+  unpriced: string[];
+}
+
+export interface NetWorthView {
+  currency: string;
+  at: number;
+  total: string;
+  accounts: AccountWorthView[];
+  includes: string;
+}
+
+export interface LotView {
+  account: string;
+  quantity: string;
+  cost: string;
+  acquiredAt: number;
+  basis: 'recorded' | 'user' | 'estimated' | 'missing';
+}
+
+export interface InferredDetail {
+  /** The interval (from, to] within which it happened. */
+  from: number;
+  to: number;
+  credit: boolean;
+  label: string | null;
+  costBasis: { amount: string; currency: string } | null;
+}
+
+export interface LedgerEntryView {
+  kind: 'trade' | 'withdrawal' | 'transfer' | 'inferred';
+  id: string;
+  time: number;
+  account: string;
+  description: string;
+  /** Signed change of the asset's balance (of `account`; a transfer shows what it moved). */
+  amount: string;
+  inferred?: InferredDetail;
+}
+
+export interface AssetLedgerView {
+  currency: string;
+  method: CostMethodName;
+  asset: string;
+  figures: AssetPnlView;
+  lots: LotView[];
+  entries: LedgerEntryView[];
+  /** Quantity held over time (every account), and its value at the prices of the time. */
+  history: { time: number; quantity: string; value: string | null }[];
+}
+
+export interface InferredEntryView extends LedgerEntryView {
+  kind: 'inferred';
+  asset: string;
+  inferred: InferredDetail;
+}
+
+export interface LedgerHistoryView {
+  currency: string;
+  /** The last point is now, and equals the total value of the summary. */
+  points: { time: number; value: string; onInferred: boolean }[];
+  /**
+   * Where the history rests on inferred entries: a point inside an inferred entry's interval
+   * depends on where in it the entry is placed. Null when no point does.
+   */
+  inferred: { from: number; to: number; entries: number } | null;
+}
+
+export interface TaxTermView {
+  rows: number;
+  proceeds: string;
+  costBasis: string;
+  gain: string;
+}
+
+export interface TaxSummaryView {
+  year: number;
+  method: CostMethodName;
+  currency: string;
+  longTermAfterDays: number;
+  total: TaxTermView;
+  shortTerm: TaxTermView;
+  longTerm: TaxTermView;
+  feesPaid: string;
+  estimatedRows: number;
+  missingBasisRows: number;
+}
+
+/** A report written to disk: where it went. */
+export interface ReportFileView {
+  path: string;
+  folder: string;
+  fileName: string;
+  rows: number;
+  summary: TaxSummaryView | null;
+}
+
+export interface LedgerSettingsView {
+  method: CostMethodName;
+  currency: string;
+}

@@ -1,0 +1,161 @@
+/**
+ * The ledger against the sandbox: after a seeded history of trades (the app's own sync imports
+ * them over real HTTP into a real SQLite file), the tax report's figures and the P&L figures equal
+ * an independent FIFO computation in this test from the sandbox's own trade records.
+ */
+import { readFileSync } from 'node:fs';
+import Decimal from 'decimal.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LedgerService, summaryView, netWorthView, writeTaxReport } from '../../electron/ledger';
+import { SyncEngine } from '../../electron/sync';
+import type { OwnTrade } from '../../electron/exchange';
+import { SeededRandom } from '../../electron/sandbox/random';
+import { PARENT, PROFILE, scenario, type Scenario } from '../sync/helpers';
+import { takeTrade, tradingClient } from '../sync/own-trades';
+
+const COUNTERPARTY = 'counterparty@example.test';
+const SYMBOLS = ['btcusdt', 'ethusdt'] as const;
+const BASE: Record<(typeof SYMBOLS)[number], string> = { btcusdt: 'btc', ethusdt: 'eth' };
+
+let current: Scenario | undefined;
+afterEach(async () => {
+  await current?.close();
+  current = undefined;
+});
+
+/** 60 seeded trades on two markets: buys, and sells of part of what is held. */
+async function seededHistory(): Promise<Scenario> {
+  const s = (current = await scenario({ seed: 14 }));
+  const trader = tradingClient(s.sandbox, s.sandbox.admin.createApiKey(PARENT, { canTrade: true }));
+  s.sandbox.admin.createAccount({ email: COUNTERPARTY });
+  const counterparty = tradingClient(
+    s.sandbox,
+    s.sandbox.admin.createApiKey(COUNTERPARTY, { canTrade: true }),
+  );
+  s.sandbox.admin.credit(PARENT, 'usdt', '5000000');
+  for (const asset of ['btc', 'eth', 'usdt']) s.sandbox.admin.credit(COUNTERPARTY, asset, '100000');
+  const random = new SeededRandom(14);
+  const held = { btcusdt: 0, ethusdt: 0 };
+  for (let i = 0; i < 60; i++) {
+    const symbol = SYMBOLS[random.int(0, 1)]!;
+    const base = symbol === 'btcusdt' ? 60000 : 3000;
+    const price = (base * (0.8 + random.next() * 0.4)).toFixed(2);
+    const sell = held[symbol] > 0.5 && random.next() < 0.45;
+    const qty = sell
+      ? (held[symbol] * random.next() * 0.8).toFixed(4)
+      : (random.int(1, 40) / 100).toFixed(2);
+    if (Number(qty) <= 0) continue;
+    await takeTrade(trader, counterparty, { symbol, side: sell ? 'sell' : 'buy', qty, price });
+    // The taker pays 0.2 % in what it receives: a buy nets a little less of the base.
+    held[symbol] += sell ? -Number(qty) : Number(qty) * 0.998;
+  }
+  await Promise.all([trader.close(), counterparty.close()]);
+  return s;
+}
+
+/** Exact for any product and for the 18-place shares of a split (the ledger's stated rule). */
+const Exact = Decimal.clone({ precision: 200, rounding: Decimal.ROUND_HALF_EVEN });
+
+/**
+ * FIFO over the sandbox's records alone: a buy's lot is the base received net of its fee, at the
+ * quote paid; a sell's proceeds are the quote received net of its fee; a lot split in part keeps
+ * the rest of its cost, the part taken costs its share rounded half-even to 18 places.
+ */
+function independentFifo(trades: OwnTrade[]) {
+  const lots = new Map<string, { qty: Decimal; cost: Decimal }[]>();
+  let proceeds = new Exact(0);
+  let cost = new Exact(0);
+  let rows = 0;
+  const ordered = [...trades].sort((a, b) => a.time - b.time || a.id - b.id);
+  for (const trade of ordered) {
+    const queue = lots.get(trade.symbol) ?? [];
+    lots.set(trade.symbol, queue);
+    const qty = new Exact(trade.qty);
+    const fee = new Exact(trade.fee);
+    if (trade.side === 'buy') {
+      expect(trade.feeCurrency).toBe(BASE[trade.symbol as (typeof SYMBOLS)[number]]);
+      queue.push({ qty: qty.minus(fee), cost: new Exact(trade.quoteQty) });
+      continue;
+    }
+    expect(trade.feeCurrency).toBe('usdt');
+    proceeds = proceeds.plus(new Exact(trade.quoteQty).minus(fee));
+    let left = qty;
+    while (left.gt(0)) {
+      const lot = queue[0]!;
+      const taken = Exact.min(lot.qty, left);
+      const whole = taken.eq(lot.qty);
+      const part = whole ? lot.cost : lot.cost.times(taken).div(lot.qty).toDecimalPlaces(18);
+      cost = cost.plus(part);
+      rows++;
+      lot.qty = lot.qty.minus(taken);
+      lot.cost = lot.cost.minus(part);
+      if (whole) queue.shift();
+      left = left.minus(taken);
+    }
+  }
+  return { proceeds, cost, gain: proceeds.minus(cost), rows, lots };
+}
+
+describe('the ledger against the sandbox', () => {
+  it('reports the figures an independent FIFO computes from the sandbox’s own records', async () => {
+    const s = await seededHistory();
+    const client = s.client();
+    const sync = new SyncEngine({
+      store: s.store,
+      client,
+      profileId: PROFILE,
+      emit: s.emit,
+      pacing: false,
+    });
+    for (const kind of ['symbols', 'prices', 'funds', 'trades'] as const) {
+      await sync.refresh(kind, { force: true });
+      expect(sync.jobStatus(kind).error).toBeNull();
+    }
+    const records: OwnTrade[] = [];
+    for (const symbol of SYMBOLS)
+      records.push(...(await client.trading.myTrades({ symbol, limit: 1000 })));
+    expect(records.length).toBeGreaterThan(40);
+    const expected = independentFifo(records);
+
+    const service = new LedgerService(s.store);
+    const built = service.ledger(PROFILE, { method: 'fifo', currency: 'usdt' });
+    const year = new Date().getUTCFullYear();
+    const report = writeTaxReport(s.store, built, { year, longTermAfterDays: 365 });
+    const csv = readFileSync(report.path, 'utf8').trim().split(/\r?\n/);
+    expect(csv[0]).toBe(
+      'Description,Asset,Quantity,Date Acquired,Date Sold,Proceeds,Cost Basis,Gain or Loss,Holding Days,Method,Currency',
+    );
+    const rows = csv.slice(1).map((line) => line.split(','));
+    expect(rows).toHaveLength(expected.rows);
+    const column = (index: number) =>
+      rows.reduce((sum, row) => sum.plus(row[index]!), new Exact(0));
+    expect(column(5).toFixed()).toBe(expected.proceeds.toFixed());
+    expect(column(6).toFixed()).toBe(expected.cost.toFixed());
+    expect(column(7).toFixed()).toBe(expected.gain.toFixed());
+    expect(report.summary?.total.gain).toBe(expected.gain.toFixed());
+    expect(report.summary?.shortTerm.rows).toBe(expected.rows);
+
+    // The P&L figures: realized as above; unrealized at the sandbox's last prices.
+    const summary = summaryView(built, { at: Date.now(), importProgress: null });
+    expect(summary.totals.realizedPnl).toBe(expected.gain.toFixed());
+    let unrealized = new Exact(0);
+    for (const symbol of SYMBOLS) {
+      const ticker = await client.market.ticker({ symbol });
+      for (const lot of expected.lots.get(symbol) ?? []) {
+        unrealized = unrealized.plus(lot.qty.times(ticker.lastPrice).minus(lot.cost));
+      }
+    }
+    expect(summary.totals.unrealizedPnl).toBe(unrealized.toFixed());
+    // Holdings replayed from the ledger equal the sandbox's balances, and so does the net worth.
+    const balances = s.sandbox.admin.balances(PARENT);
+    for (const row of summary.assets) {
+      const balance = balances.find((b) => b.asset === row.asset);
+      const total = balance ? new Exact(balance.free).plus(balance.locked) : new Exact(0);
+      expect(row.quantity, row.asset).toBe(total.toFixed());
+    }
+    const worth = netWorthView(built, Date.now());
+    expect(worth.total).toBe(summary.totals.value);
+    expect(worth.accounts.map((a) => a.account)).toEqual(['main']);
+    await sync.stop();
+  });
+});
