@@ -123,7 +123,7 @@ describe.skipIf(!keyringSession)(REAL_KEYCHAIN, () => {
   });
 
   it('a key whose profile is gone is re-added on its own entry, not a new one', async () => {
-    const [{ account: id }] = (await entries()) as [{ account: string }];
+    const id = (await entries())[0]!.account;
     await dropProfileRow(id);
     const dispatch = await open();
     expect(await dispatch('profiles.orphanedKeys', {})).toEqual({
@@ -137,7 +137,7 @@ describe.skipIf(!keyringSession)(REAL_KEYCHAIN, () => {
   });
 
   it('re-attaches an orphaned entry: verified with the exchange first, same entry kept', async () => {
-    const [{ account: id }] = (await entries()) as [{ account: string }];
+    const id = (await entries())[0]!.account;
     await dropProfileRow(id);
     const dispatch = await open();
     // An exchange that does not answer: nothing is made, the entry stays for another try.
