@@ -1,0 +1,195 @@
+/**
+ * ledger.*: profit and loss, net worth, an asset's page, the value history and the reports, from
+ * the ledger built out of the store (see electron/ledger/service.ts). The cost method is a
+ * setting of the profile (FIFO unless the user chose average cost); the reporting currency is the
+ * app's quote asset. Candles for the prices of the time are fetched in the background, once.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import type { CostMethodName, LedgerSettingsView } from '../../shared/ledger';
+import {
+  assetPageView,
+  exportsFolder,
+  historyView,
+  inferredView,
+  LedgerService,
+  MissingPriceError,
+  netWorthView,
+  summaryView,
+  writeKoinlyExport,
+  writeTaxReport,
+  annotate,
+  type LedgerChoice,
+} from '../ledger';
+import type { Store } from '../store';
+import { HISTORY_RANGES } from '../sync';
+import type { ApiContext, HandlerGroup } from './context';
+import { AppError } from './errors';
+
+const METHOD_KEY = 'ledger.costMethod';
+/** Candles are looked for again at most this often (what is kept is never fetched twice). */
+const PRICE_FETCH_EVERY_MS = 10 * 60_000;
+
+const services = new WeakMap<Store, LedgerService>();
+
+function serviceOf(ctx: ApiContext): LedgerService {
+  let service = services.get(ctx.store);
+  if (!service) services.set(ctx.store, (service = new LedgerService(ctx.store, () => ctx.now())));
+  return service;
+}
+
+export function ledgerHandlers(ctx: ApiContext) {
+  const lastPriceFetch = new Map<string, number>();
+
+  const methodOf = (profileId: string): CostMethodName =>
+    ctx.store.settings.get<string>(METHOD_KEY, profileId) === 'average' ? 'average' : 'fifo';
+
+  const choiceOf = (profileId: string): LedgerChoice => ({
+    method: methodOf(profileId),
+    currency: ctx.settings().quoteAsset,
+  });
+
+  const active = () => {
+    const session = ctx.session.require();
+    session.sync.focus(['trades', 'funds', 'prices', 'withdrawals', 'subAccounts', 'transfers']);
+    return session;
+  };
+
+  /** Fetches the candles the prices of the time need, in the background; screens re-read after. */
+  const pricesInBackground = (profileId: string, choice: LedgerChoice) => {
+    const { client } = ctx.session.require();
+    const now = ctx.now();
+    if (now - (lastPriceFetch.get(profileId) ?? 0) < PRICE_FETCH_EVERY_MS) return;
+    lastPriceFetch.set(profileId, now);
+    void serviceOf(ctx)
+      .fetchPrices(profileId, client, choice)
+      .then(() => ctx.emit('data.changed', { profileId, kinds: ['portfolio', 'trades'] }))
+      .catch((error: unknown) => ctx.log.warn(`ledger prices: ${String(error)}`));
+  };
+
+  const built = (profileId: string, choice = choiceOf(profileId)) => {
+    try {
+      return serviceOf(ctx).ledger(profileId, choice);
+    } catch (error) {
+      if (error instanceof MissingPriceError) {
+        throw new AppError('invalid-input', `${error.message}. Choose another currency.`);
+      }
+      throw error;
+    }
+  };
+
+  const settingsView = (profileId: string): LedgerSettingsView => ({
+    method: methodOf(profileId),
+    currency: ctx.settings().quoteAsset,
+  });
+
+  return {
+    'ledger.summary': async ({ account, range }) => {
+      const { profile, sync } = active();
+      const choice = choiceOf(profile.id);
+      const ledger = built(profile.id, choice);
+      pricesInBackground(profile.id, choice);
+      const now = ctx.now();
+      return summaryView(ledger, {
+        at: now,
+        ...(account !== undefined ? { account } : {}),
+        ...(range !== undefined
+          ? { range: { from: now - HISTORY_RANGES[range].spanMs, to: now } }
+          : {}),
+        importProgress: sync.tradeImportProgress(),
+      });
+    },
+    'ledger.netWorth': async () => {
+      const { profile } = active();
+      return netWorthView(built(profile.id), ctx.now());
+    },
+    'ledger.asset': async ({ asset }) => {
+      const { profile } = active();
+      const choice = choiceOf(profile.id);
+      pricesInBackground(profile.id, choice);
+      return assetPageView(built(profile.id, choice), asset, ctx.now());
+    },
+    'ledger.history': async ({ range }) => {
+      const { profile } = active();
+      const choice = choiceOf(profile.id);
+      pricesInBackground(profile.id, choice);
+      const now = ctx.now();
+      return historyView(built(profile.id, choice), now - HISTORY_RANGES[range].spanMs, now);
+    },
+    'ledger.inferred': async () => {
+      const { profile } = active();
+      return [...built(profile.id).inferred].reverse().map(inferredView);
+    },
+    'ledger.annotate': async ({ id, label, costBasis }) => {
+      const { profile } = active();
+      const entry = built(profile.id).inferred.find((candidate) => candidate.id === id);
+      if (!entry)
+        throw new AppError('not-found', 'That inferred entry is no longer in the ledger.', 'id');
+      if (costBasis && entry.amount.startsWith('-')) {
+        throw new AppError('invalid-input', 'Only a credit has a cost basis.', 'costBasis');
+      }
+      const annotation = {
+        ...(label ? { label } : {}),
+        ...(costBasis ? { costBasis } : {}),
+      };
+      if (annotation.costBasis) {
+        // The basis must be worth something in the reporting currency at the entry's time.
+        const probe = serviceOf(ctx).ledger(profile.id, choiceOf(profile.id)).prices;
+        const price = probe.priceAt(
+          annotation.costBasis.currency,
+          ctx.settings().quoteAsset,
+          entry.time,
+        );
+        if (price === null || price === undefined) {
+          throw new AppError(
+            'invalid-input',
+            `No market prices ${annotation.costBasis.currency.toUpperCase()} in ${ctx.settings().quoteAsset.toUpperCase()}`,
+            'costBasis',
+          );
+        }
+      }
+      annotate(ctx.store, profile.id, id, annotation, ctx.now());
+      ctx.emit('data.changed', { profileId: profile.id, kinds: ['portfolio', 'trades'] });
+      const updated = built(profile.id).inferred.find((candidate) => candidate.id === id);
+      return inferredView(updated ?? entry);
+    },
+    'ledger.settings': async () => {
+      const { profile } = ctx.session.require();
+      return settingsView(profile.id);
+    },
+    'ledger.setMethod': async ({ method }) => {
+      const { profile } = ctx.session.require();
+      ctx.store.settings.set(METHOD_KEY, method, profile.id);
+      ctx.emit('data.changed', { profileId: profile.id, kinds: ['portfolio', 'settings'] });
+      return settingsView(profile.id);
+    },
+    'ledger.taxReport': async ({ year, method, longTermAfterDays }) => {
+      const { profile } = active();
+      const choice = { ...choiceOf(profile.id), ...(method ? { method } : {}) };
+      return writeTaxReport(ctx.store, built(profile.id, choice), { year, longTermAfterDays });
+    },
+    'ledger.koinlyExport': async () => {
+      const { profile } = active();
+      return writeKoinlyExport(ctx.store, built(profile.id), ctx.now());
+    },
+    'ledger.openExportsFolder': async () => {
+      const folder = exportsFolder(ctx.store);
+      mkdirSync(folder, { recursive: true, mode: 0o700 });
+      openInFileManager(folder, (message) => ctx.log.warn(message));
+      return { folder };
+    },
+  } satisfies HandlerGroup<'ledger'>;
+}
+
+/** The system's own file manager, on the folder only (nothing the page names is opened). */
+function openInFileManager(folder: string, warn: (message: string) => void): void {
+  const command =
+    process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
+  try {
+    const child = spawn(command, [folder], { detached: true, stdio: 'ignore' });
+    child.on('error', (error) => warn(`Could not open ${folder}: ${error.message}`));
+    child.unref();
+  } catch (error) {
+    warn(`Could not open ${folder}: ${String(error)}`);
+  }
+}
