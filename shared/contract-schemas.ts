@@ -20,6 +20,7 @@ import {
   MOVE_WINDOWS,
 } from './alerts';
 import { DECIMAL_PATTERN, MAX_DECIMAL_LENGTH, normalizeDecimalText } from './decimal';
+import { COST_METHODS } from './ledger';
 import { LOCK_IDLE_MINUTES, MAX_LOCK_PASSWORD_LENGTH, MIN_LOCK_PASSWORD_LENGTH } from './lock';
 import {
   ASSET_PATTERN,
@@ -425,6 +426,39 @@ export const methodSchemas = {
   'activity.feed': z.object({ limit: limitInput(500, 100) }).strict(),
   'activity.notifications': z.object({ limit: limitInput(500, 100) }).strict(),
   'activity.markNotificationsRead': none,
+
+  'ledger.summary': z
+    .object({
+      account: z.string().trim().min(1).max(254).optional(),
+      range: z.enum(HISTORY_RANGES).optional(),
+    })
+    .strict(),
+  'ledger.netWorth': none,
+  'ledger.asset': z.object({ asset: assetInput }).strict(),
+  'ledger.history': z.object({ range: z.enum(HISTORY_RANGES) }).strict(),
+  'ledger.inferred': none,
+  'ledger.annotate': z
+    .object({
+      id: z.string().trim().min(1).max(400),
+      label: z.string().trim().max(120).nullable().optional(),
+      costBasis: z
+        .object({ amount: decimalInput, currency: assetInput })
+        .strict()
+        .nullable()
+        .optional(),
+    })
+    .strict(),
+  'ledger.settings': none,
+  'ledger.setMethod': z.object({ method: z.enum(COST_METHODS) }).strict(),
+  'ledger.taxReport': z
+    .object({
+      year: z.int('Enter a year such as 2024').min(2009).max(2100),
+      method: z.enum(COST_METHODS).optional(),
+      longTermAfterDays: z.int('Enter whole days').min(0).max(36_500).default(365),
+    })
+    .strict(),
+  'ledger.koinlyExport': none,
+  'ledger.openExportsFolder': none,
 } satisfies Record<`${string}.${string}`, z.ZodType>;
 
 export type MethodSchemas = typeof methodSchemas;

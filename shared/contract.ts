@@ -12,6 +12,15 @@
 import type { AlertView } from './alerts';
 import type { MethodInputs, MethodParsedInputs, MethodSchemas } from './contract-schemas';
 import type {
+  AssetLedgerView,
+  InferredEntryView,
+  LedgerHistoryView,
+  LedgerSettingsView,
+  LedgerSummaryView,
+  NetWorthView,
+  ReportFileView,
+} from './ledger';
+import type {
   AccountView,
   ActivityItem,
   AppStatus,
@@ -189,6 +198,27 @@ export const methods = {
     feed: returns<ActivityItem[]>(),
     notifications: returns<NotificationView[]>(),
     markNotificationsRead: returns<{ ok: true }>(),
+  },
+  ledger: {
+    /** P&L per asset and in total in the reporting currency, what it includes, the import's progress. */
+    summary: returns<LedgerSummaryView>(),
+    /** Main account plus every sub-account, each valued. */
+    netWorth: returns<NetWorthView>(),
+    /** One asset: figures, lots, its entries (inferred ones labelled) and holdings over time. */
+    asset: returns<AssetLedgerView>(),
+    /** The value history from the ledger's holdings at the prices of the time. */
+    history: returns<LedgerHistoryView>(),
+    inferred: returns<InferredEntryView[]>(),
+    /** The user's label and cost basis of an inferred entry (null clears it). */
+    annotate: returns<InferredEntryView>(),
+    settings: returns<LedgerSettingsView>(),
+    setMethod: returns<LedgerSettingsView>(),
+    /** Writes the tax-year report's CSV; answers where it went and its summary. */
+    taxReport: returns<ReportFileView>(),
+    /** Writes the whole ledger in Koinly's universal format. */
+    koinlyExport: returns<ReportFileView>(),
+    /** Opens the folder reports are written to in the system's file manager. */
+    openExportsFolder: returns<{ folder: string }>(),
   },
 } as const;
 

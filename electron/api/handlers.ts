@@ -13,6 +13,7 @@ import { depositsHandlers } from './deposits';
 import { isExpectedError } from './errors';
 import { exportHandlers } from './export';
 import { fundsHandlers } from './funds';
+import { ledgerHandlers } from './ledger';
 import { journalHandlers } from './journal';
 import { lockHandlers } from './lock';
 import { marketHandlers } from './market';
@@ -38,6 +39,7 @@ export function createHandlers(ctx: ApiContext): BridgeHandlers {
     ...settingsHandlers(ctx),
     ...exportHandlers(ctx),
     ...activityHandlers(ctx),
+    ...ledgerHandlers(ctx),
     ...alertsHandlers(ctx),
     ...journalHandlers(ctx),
     ...lockHandlers(ctx),

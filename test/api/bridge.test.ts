@@ -7,6 +7,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { methodNames, type MethodName } from '../../shared/contract';
 import type {
+  AssetLedgerView,
+  InferredEntryView,
+  LedgerHistoryView,
+  LedgerSettingsView,
+  LedgerSummaryView,
+  NetWorthView,
+  ReportFileView,
+} from '../../shared/ledger';
+import type {
   AccountView,
   ActivityItem,
   AppStatus,
@@ -437,7 +446,7 @@ describe('the whole contract over browser mode', () => {
       error: {
         kind: 'invalid-input',
         field: 'quoteAsset',
-        message: 'The exchange lists no asset XYZ; it quotes prices in BTC, USDT',
+        message: 'The exchange lists no asset XYZ; it quotes prices in BTC, INR, USDT',
       },
     });
     expect((await ok<Settings>('settings.get')).quoteAsset).toBe('usdt');
@@ -461,6 +470,74 @@ describe('the whole contract over browser mode', () => {
     expect(await ok('activity.markNotificationsRead')).toEqual({ ok: true });
     const after = await ok<NotificationView[]>('activity.notifications', {});
     expect(after.every((n) => n.read)).toBe(true);
+  });
+
+  it('answers the ledger: P&L, net worth with every sub-account, an asset page, reports', async () => {
+    await ok<Settings>('settings.update', { quoteAsset: 'usdt' });
+    const summary = await eventually('own trades imported', async () => {
+      const answer = await ok<LedgerSummaryView>('ledger.summary', { range: 'month' });
+      return answer.import.complete && answer.import.storedTrades > 0 ? answer : undefined;
+    });
+    expect(summary).toMatchObject({ currency: 'usdt', method: 'fifo', account: null });
+    expect(summary.includes).toMatch(/^Main account and 2 sub-accounts: \d+ trades?, /);
+    expect(summary.range?.pnl).toMatch(DECIMAL);
+
+    // The ledger's main-account holdings are the balances the exchange reports.
+    const funds = await ok<FundsView>('funds.list');
+    const worth = await ok<NetWorthView>('ledger.netWorth');
+    expect(worth.accounts.map((a) => a.account)).toEqual(['main', ...[...subEmails].sort()]);
+    const main = worth.accounts[0]!;
+    for (const fund of funds.rows.filter((row) => Number(row.total) > 0)) {
+      expect(main.assets.find((a) => a.asset === fund.asset)?.quantity, fund.asset).toBe(
+        fund.total.replace(/\.?0+$/, ''),
+      );
+    }
+    const sum = worth.accounts.reduce((total, a) => total + Number(a.value), 0);
+    expect(Math.abs(sum - Number(worth.total))).toBeLessThan(1e-6);
+
+    const btc = await ok<AssetLedgerView>('ledger.asset', { asset: 'BTC' });
+    expect(btc.asset).toBe('btc');
+    expect(btc.entries.some((entry) => entry.kind === 'trade')).toBe(true);
+    const history = await ok<LedgerHistoryView>('ledger.history', { range: 'year' });
+    const latest = await ok<LedgerSummaryView>('ledger.summary', {});
+    expect(history.points.at(-1)?.value).toBe(latest.totals.value);
+
+    const inferred = await ok<InferredEntryView[]>('ledger.inferred');
+    expect(inferred).toHaveLength(latest.inferred.count);
+    const credit = inferred.find((entry) => entry.inferred.credit)!;
+    const labelled = await ok<InferredEntryView>('ledger.annotate', {
+      id: credit.id,
+      label: 'Opening balance',
+    });
+    expect(labelled.inferred.label).toBe('Opening balance');
+    expect((await ok<LedgerSummaryView>('ledger.summary', {})).inferred.unlabelled).toBe(
+      latest.inferred.unlabelled - 1,
+    );
+
+    expect(await ok<LedgerSettingsView>('ledger.settings')).toEqual({
+      method: 'fifo',
+      currency: 'usdt',
+    });
+    expect(await ok<LedgerSettingsView>('ledger.setMethod', { method: 'average' })).toMatchObject({
+      method: 'average',
+    });
+    expect((await ok<LedgerSummaryView>('ledger.summary', {})).method).toBe('average');
+    await ok('ledger.setMethod', { method: 'fifo' });
+
+    const year = new Date().getUTCFullYear();
+    const tax = await ok<ReportFileView>('ledger.taxReport', { year, longTermAfterDays: 365 });
+    expect(tax.path.startsWith(dir.path)).toBe(true);
+    const { readFileSync } = await import('node:fs');
+    expect(readFileSync(tax.path, 'utf8').split(/\r?\n/)[0]).toBe(
+      'Description,Asset,Quantity,Date Acquired,Date Sold,Proceeds,Cost Basis,Gain or Loss,Holding Days,Method,Currency',
+    );
+    expect(tax.summary).toMatchObject({ year, method: 'fifo', currency: 'usdt' });
+    const koinly = await ok<ReportFileView>('ledger.koinlyExport');
+    expect(koinly.rows).toBeGreaterThan(0);
+    expect(readFileSync(koinly.path, 'utf8').split(/\r?\n/)[0]).toBe(
+      'Date,Sent Amount,Sent Currency,Received Amount,Received Currency,Fee Amount,Fee Currency,Net Worth Amount,Net Worth Currency,Label,Description,TxHash',
+    );
+    expect(await ok('ledger.openExportsFolder')).toEqual({ folder: tax.folder });
   });
 
   it('enters demo mode beside the real profile and leaves it again', async () => {
