@@ -13,12 +13,14 @@ import { useBridgeEvent, useNow } from './lib/hooks';
 import { bridgeKey, queryClient, useBridgeQuery } from './lib/query';
 import { parseRoute, routeHash, type Route, type ScreenName } from './lib/router';
 import { ErrorBox, Skeleton } from './components/common';
+import { LockButton } from './components/LockSettings';
 import { ProfileSwitcher } from './components/ProfileSwitcher';
 import { RecordUnavailableScreen, StoreNotices } from './components/StoreNotices';
 import { addToast, Toasts, TOAST_SHOWN_MS, type ToastItem } from './components/Toasts';
 import iconUrl from '../../resources/icon.png';
 import { Portfolio } from './screens/Portfolio';
 import { Funds } from './screens/Funds';
+import { LockGate } from './screens/Lock';
 
 // Screens other than the portfolio load on first visit, so the first paint needs less code.
 const Withdrawals = lazy(() =>
@@ -85,7 +87,16 @@ function useSystemDark(): boolean {
 /** The calls the shell's boot data comes from; a change of profile keeps their answers. */
 const bootMethods: readonly string[] = ['app.status', 'settings.get', 'profiles.list'];
 
+/** Behind the lock: while the app is locked only the lock screen is mounted. */
 export function App() {
+  return (
+    <LockGate>
+      <UnlockedApp />
+    </LockGate>
+  );
+}
+
+function UnlockedApp() {
   const statusQuery = useBridgeQuery('app.status');
   const settingsQuery = useBridgeQuery('settings.get');
   const profilesQuery = useBridgeQuery('profiles.list');
@@ -388,6 +399,7 @@ function TopBar() {
         )}
       </div>
       <div className="topbar-right">
+        <LockButton />
         <button
           type="button"
           className="small ghost"

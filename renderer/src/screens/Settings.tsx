@@ -6,6 +6,7 @@ import { bridge } from '../lib/bridge';
 import { useBridgeQuery } from '../lib/query';
 import { ErrorBox, InlineError, Modal, PageHeader } from '../components/common';
 import { ProfileCapabilities, ProfileEditor, ProfileForm } from '../components/ProfileForm';
+import { LockSettings } from '../components/LockSettings';
 
 const notificationLabels: Record<keyof NotificationSettings, string> = {
   fills: 'Order fills',
@@ -243,6 +244,7 @@ export function SettingsScreen() {
             <InlineError error={{ kind: 'no-profile', message: 'No profile yet' }} />
           )}
         </div>
+        <LockSettings />
       </div>
       {removing && (
         <Modal

@@ -1,0 +1,216 @@
+/**
+ * The lock's controls: the Settings section (set, change or remove the password, the idle time,
+ * lock now) and the top bar's lock button. The main process checks every password; the page only
+ * checks that the two new ones match.
+ */
+import { useState, type FormEvent } from 'react';
+import { LOCK_IDLE_MINUTES, MIN_LOCK_PASSWORD_LENGTH, type LockStatus } from '../../../shared/lock';
+import { bridge } from '../lib/bridge';
+import { useLock } from '../lib/lock';
+import { InlineError } from './common';
+
+function idleLabel(minutes: number): string {
+  if (minutes === 0) return 'Never';
+  if (minutes === 60) return 'After 1 hour';
+  return `After ${minutes} minute${minutes === 1 ? '' : 's'}`;
+}
+
+export function LockButton() {
+  const { status, lockNow } = useLock();
+  if (!status.enabled) return null;
+  return (
+    <button
+      type="button"
+      className="small ghost"
+      onClick={() => void lockNow()}
+      data-testid="lock-now"
+      title="Lock Spotfolio (Ctrl+Shift+L from anywhere on the desktop app)"
+    >
+      Lock
+    </button>
+  );
+}
+
+type Mode = 'idle' | 'set' | 'remove';
+
+export function LockSettings() {
+  const { status, update, lockNow } = useLock();
+  const [mode, setMode] = useState<Mode>('idle');
+  const [current, setCurrent] = useState('');
+  const [password, setPassword] = useState('');
+  const [repeat, setRepeat] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const [done, setDone] = useState<string | null>(null);
+
+  const close = (message: string | null) => {
+    setMode('idle');
+    setCurrent('');
+    setPassword('');
+    setRepeat('');
+    setDone(message);
+  };
+
+  const run = async (action: () => Promise<LockStatus>, message: string) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      update(await action());
+      close(message);
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const submitSet = (event: FormEvent) => {
+    event.preventDefault();
+    if (password !== repeat) {
+      setError({ kind: 'invalid-input', field: 'repeat', message: 'The two new passwords differ' });
+      return;
+    }
+    void run(
+      () => bridge().lock.setPassword(status.enabled ? { current, password } : { password }),
+      status.enabled
+        ? 'The password was changed.'
+        : 'The password is set. Spotfolio now locks at start.',
+    );
+  };
+
+  const submitRemove = (event: FormEvent) => {
+    event.preventDefault();
+    void run(() => bridge().lock.removePassword({ current }), 'The password was removed.');
+  };
+
+  return (
+    <div className="card" data-testid="lock-settings">
+      <h2>App lock</h2>
+      <p className="muted small-text">
+        {status.enabled
+          ? 'Spotfolio asks for the password when it starts, after the idle time below, when you lock it (button, menu, tray, Ctrl+Shift+L) and when the computer locks or sleeps.'
+          : 'Keep others out of Spotfolio on a shared or unattended computer. The password is kept only as a scrypt hash; there is no way to recover it.'}
+      </p>
+      {done && (
+        <p className="muted small-text" role="status" data-testid="lock-settings-done">
+          {done}
+        </p>
+      )}
+      {mode === 'idle' && (
+        <div className="form-actions">
+          <button type="button" onClick={() => setMode('set')} data-testid="lock-set-password">
+            {status.enabled ? 'Change password' : 'Set a password'}
+          </button>
+          {status.enabled && (
+            <>
+              <button
+                type="button"
+                onClick={() => setMode('remove')}
+                data-testid="lock-remove-password"
+              >
+                Remove password
+              </button>
+              <button type="button" className="primary" onClick={() => void lockNow()}>
+                Lock now
+              </button>
+            </>
+          )}
+        </div>
+      )}
+      {mode === 'set' && (
+        <form onSubmit={submitSet} data-testid="lock-password-form">
+          {status.enabled && (
+            <label className="field">
+              <span>Current password</span>
+              <input
+                type="password"
+                autoComplete="current-password"
+                value={current}
+                onChange={(e) => setCurrent(e.target.value)}
+                data-testid="lock-current"
+              />
+            </label>
+          )}
+          <label className="field">
+            <span>New password (at least {MIN_LOCK_PASSWORD_LENGTH} characters)</span>
+            <input
+              type="password"
+              autoComplete="new-password"
+              minLength={MIN_LOCK_PASSWORD_LENGTH}
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              data-testid="lock-new"
+            />
+          </label>
+          <label className="field">
+            <span>New password again</span>
+            <input
+              type="password"
+              autoComplete="new-password"
+              value={repeat}
+              onChange={(e) => setRepeat(e.target.value)}
+              data-testid="lock-repeat"
+            />
+          </label>
+          {error !== undefined && <InlineError error={error} testId="lock-settings-error" />}
+          <div className="form-actions">
+            <button type="button" onClick={() => close(null)} disabled={busy}>
+              Cancel
+            </button>
+            <button type="submit" className="primary" disabled={busy} data-testid="lock-save">
+              {busy ? 'Saving…' : 'Save password'}
+            </button>
+          </div>
+        </form>
+      )}
+      {mode === 'remove' && (
+        <form onSubmit={submitRemove}>
+          <label className="field">
+            <span>Current password</span>
+            <input
+              type="password"
+              autoComplete="current-password"
+              value={current}
+              onChange={(e) => setCurrent(e.target.value)}
+              data-testid="lock-current"
+            />
+          </label>
+          {error !== undefined && <InlineError error={error} testId="lock-settings-error" />}
+          <div className="form-actions">
+            <button type="button" onClick={() => close(null)} disabled={busy}>
+              Cancel
+            </button>
+            <button
+              type="submit"
+              className="danger"
+              disabled={busy}
+              data-testid="lock-remove-confirm"
+            >
+              {busy ? 'Removing…' : 'Remove password'}
+            </button>
+          </div>
+        </form>
+      )}
+      <label className="field">
+        <span>Lock when idle</span>
+        <select
+          value={status.idleMinutes}
+          disabled={!status.enabled}
+          onChange={(e) =>
+            void run(
+              () => bridge().lock.setIdle({ idleMinutes: Number(e.target.value) }),
+              'The idle time was saved.',
+            )
+          }
+          data-testid="lock-idle"
+        >
+          {LOCK_IDLE_MINUTES.map((minutes) => (
+            <option key={minutes} value={minutes}>
+              {idleLabel(minutes)}
+            </option>
+          ))}
+        </select>
+      </label>
+    </div>
+  );
+}
