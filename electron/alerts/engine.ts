@@ -197,14 +197,14 @@ export class AlertEngine {
     for (let i = 0; i < tickers.length; i++) {
       const tick = tickers[i]!;
       const watchers = this.markets.get(tick.s);
-      if (watchers !== undefined) this.observePrice(watchers, tick.c, tick.o, tick.E);
+      if (watchers !== undefined) this.observePrice(watchers, tick.c, tick.o, tick.E, false);
     }
   }
 
   /** One price of one market (a REST ticker read after a gap, or a test). */
   observeTicker(tick: PriceTick): void {
     const watchers = this.markets.get(tick.s);
-    if (watchers) this.observePrice(watchers, tick.c, tick.o, tick.E);
+    if (watchers) this.observePrice(watchers, tick.c, tick.o, tick.E, false);
   }
 
   /** 1-minute candles of the last hour, so 1-hour moves have something to measure against. */
@@ -212,6 +212,23 @@ export class AlertEngine {
     const minutes = this.markets.get(symbol)?.minutes;
     if (!minutes) return;
     for (const candle of candles) minutes.recordCandle(candle[0], candle[4]);
+  }
+
+  /**
+   * The market's trades over a time the stream was away, oldest first: each one a price seen at
+   * its time, so a crossing in between fires (once) though the price may be back now.
+   */
+  observeGapTrades(
+    symbol: string,
+    trades: readonly { price: string; time: number }[],
+    from: number,
+  ): void {
+    const watchers = this.markets.get(symbol);
+    if (!watchers) return;
+    for (const trade of trades) {
+      if (trade.time <= from) continue;
+      this.observePrice(watchers, trade.price, null, trade.time, true);
+    }
   }
 
   /**
@@ -274,6 +291,7 @@ export class AlertEngine {
     price: string,
     open24h: string | null,
     at: number,
+    missedWhileAway: boolean,
   ): void {
     if (at < watchers.lastAt) return;
     watchers.lastAt = at;
@@ -285,7 +303,9 @@ export class AlertEngine {
       const record = live.record;
       if (record.kind === 'price') {
         const side = lineSide(record.direction, price, record.threshold);
-        this.decide(live, side, price, at, () => lineMessage(record, price, this.assets, false));
+        this.decide(live, side, price, at, () =>
+          lineMessage(record, price, this.assets, missedWhileAway),
+        );
       }
     }
     this.observeMoves(watchers, price, open24h, at);

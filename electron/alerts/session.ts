@@ -22,7 +22,7 @@ import type { Emit } from '../core/events';
 import type { Logger } from '../core/logger';
 import type { Notifier } from '../core/notifier';
 import type { ExchangeClient } from '../exchange/client';
-import { StreamClient } from '../exchange/stream';
+import { StreamClient, type StreamTiming } from '../exchange/stream';
 import type { TickerEvent } from '../exchange/wire';
 import { notify, type NotifyDeps } from '../live/notify';
 import type { Store } from '../store';
@@ -41,8 +41,8 @@ const FLUSH_EVERY_MS = 30_000;
 const PORTFOLIO_EVERY_MS = 250;
 /** A gap re-read reads at most this many candles per market (the interface's page size). */
 const GAP_CANDLES = 1000;
-/** Gaps shorter than this are covered by the stream's own snapshot on subscribing. */
-const GAP_MIN_MS = 1000;
+/** The trades read to cover a gap (the interface's largest page). */
+const GAP_TRADES = 1000;
 /** Values in the quote asset keep this many decimals. */
 const VALUE_PLACES = 8;
 
@@ -58,6 +58,8 @@ export interface AlertSessionDeps {
   notifier?: Notifier | undefined;
   /** Called with each firing after it is recorded and told (tests, benches). */
   onFired?: (firing: AlertFiring) => void;
+  /** The ticker stream's keep-alive and reconnect timing (tests slow the reconnect down). */
+  streamTiming?: Partial<StreamTiming>;
 }
 
 export class AlertSession {
@@ -169,10 +171,9 @@ export class AlertSession {
     }
     // At start, and for alerts new to this run, the time since each market was last seen.
     const from = new Map<string, number>();
-    const now = this.deps.clock.now();
     for (const symbol of symbols) {
       const seen = this.engine.lastSeen(symbol);
-      if (seen !== null && now - seen > GAP_MIN_MS) from.set(symbol, seen);
+      if (seen !== null) from.set(symbol, seen);
     }
     const minutes = this.engine.symbolsNeedingMinutes();
     if (from.size > 0 || minutes.length > 0 || atStart) this.openGap(from);
@@ -182,7 +183,10 @@ export class AlertSession {
   }
 
   private openStream(): void {
-    const stream = new StreamClient({ streamUrl: this.deps.streamUrl });
+    const stream = new StreamClient({
+      streamUrl: this.deps.streamUrl,
+      ...(this.deps.streamTiming ? { timing: this.deps.streamTiming } : {}),
+    });
     stream.on('tickers', (tickers) => this.onTickers(tickers));
     stream.on('state', (state) => this.onStreamState(state));
     stream.on('reconnected', () => {
@@ -262,6 +266,14 @@ export class AlertSession {
       for (const [symbol, from] of gap.from) {
         if (this.closed) return;
         try {
+          // The market's recent trades, when they reach back to the gap's start: every price.
+          const trades = await this.deps.client.market.trades({ symbol, limit: GAP_TRADES });
+          trades.sort((a, b) => a.time - b.time || a.id - b.id);
+          if (trades.length < GAP_TRADES || (trades[0] && trades[0].time <= from)) {
+            this.engine.observeGapTrades(symbol, trades, from);
+            continue;
+          }
+          // Too many trades since: candles, whose ranges still show a line crossed.
           const interval = intervalFor(now - from);
           const candles = await this.candles(symbol, interval, from, now);
           this.engine.observeGap(symbol, candles, KLINE_INTERVAL_MS[interval], from);

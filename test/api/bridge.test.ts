@@ -4,6 +4,7 @@
  * is checked, and afterwards every message of the session and every log line is searched for the
  * secret key (and the full API key), which must never appear.
  */
+import type { AlertView } from '../../shared/alerts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { methodNames, type MethodName } from '../../shared/contract';
 import type {
@@ -470,6 +471,66 @@ describe('the whole contract over browser mode', () => {
     expect(await ok('activity.markNotificationsRead')).toEqual({ ok: true });
     const after = await ok<NotificationView[]>('activity.notifications', {});
     expect(after.every((n) => n.read)).toBe(true);
+  });
+
+  it('creates, pauses, edits, lists and removes an alert, refusing bad ones', async () => {
+    const created = await ok<AlertView>('alerts.create', {
+      kind: 'price',
+      symbol: 'BTCUSDT',
+      direction: 'above',
+      threshold: '0999999.50',
+    });
+    expect(created).toMatchObject({
+      symbol: 'btcusdt',
+      threshold: '999999.5',
+      repeat: false,
+      status: 'active',
+      lastFiredAt: null,
+    });
+    expect(
+      await client.call('alerts.create', {
+        kind: 'price',
+        symbol: 'btcusdt',
+        direction: 'above',
+        threshold: '1,000',
+      }),
+    ).toMatchObject({
+      ok: false,
+      error: { kind: 'invalid-input', field: 'threshold' },
+    });
+    expect(
+      await client.call('alerts.create', {
+        kind: 'price',
+        symbol: 'zzzusdt',
+        direction: 'above',
+        threshold: '1',
+      }),
+    ).toMatchObject({
+      ok: false,
+      error: { kind: 'invalid-input', field: 'symbol' },
+    });
+    const paused = await ok<AlertView>('alerts.setPaused', { id: created.id, paused: true });
+    expect(paused.status).toBe('paused');
+    const edited = await ok<AlertView>('alerts.update', {
+      id: created.id,
+      alert: {
+        kind: 'balance',
+        asset: 'usdt',
+        direction: 'below',
+        threshold: '1',
+        repeat: true,
+        cooldownMinutes: 5,
+      },
+    });
+    expect(edited).toMatchObject({
+      kind: 'balance',
+      asset: 'usdt',
+      repeat: true,
+      cooldownMinutes: 5,
+    });
+    expect((await ok<AlertView[]>('alerts.list')).map((a) => a.id)).toEqual([created.id]);
+    expect(await ok('alerts.remove', { id: created.id })).toEqual({ removed: true });
+    expect(await ok<AlertView[]>('alerts.list')).toEqual([]);
   });
 
   it('answers the ledger: P&L, net worth with every sub-account, an asset page, reports', async () => {
