@@ -612,6 +612,25 @@ describe('the whole contract over browser mode', () => {
     expect(list.map((p) => p.id)).toEqual([profile.id]);
   });
 
+  it('locks and unlocks; while locked only the lock answers; a reset forgets the profiles', async () => {
+    expect(await ok('lock.status')).toMatchObject({ enabled: false, locked: false });
+    await ok('lock.setPassword', { password: 'bridge test pw' });
+    expect(await ok('lock.setIdle', { idleMinutes: 1 })).toMatchObject({ idleMinutes: 1 });
+    expect(await ok('lock.activity')).toEqual({ ok: true });
+    await ok('lock.setPassword', { current: 'bridge test pw', password: 'bridge test pw 2' });
+    expect(await ok('lock.lock')).toMatchObject({ enabled: true, locked: true });
+    expect(await client.call('funds.list')).toMatchObject({ ok: false, error: { kind: 'locked' } });
+    expect(await ok('lock.unlock', { password: 'bridge test pw 2' })).toMatchObject({
+      unlocked: true,
+    });
+    expect(await ok('lock.removePassword', { current: 'bridge test pw 2' })).toMatchObject({
+      enabled: false,
+    });
+    // Last: the reset removes the profile's local data (its key stays in the keychain).
+    expect(await ok('lock.reset', { confirm: true })).toMatchObject({ enabled: false });
+    expect(await ok('profiles.list')).toEqual([]);
+  });
+
   it('called every contract method', () => {
     expect(methodNames.filter((name) => !called.has(name))).toEqual([]);
   });
