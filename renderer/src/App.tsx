@@ -15,6 +15,8 @@ import { parseRoute, routeHash, type Route, type ScreenName } from './lib/router
 import { ErrorBox, Skeleton } from './components/common';
 import { LockButton } from './components/LockSettings';
 import { ProfileSwitcher } from './components/ProfileSwitcher';
+import { MoneyJournalPanel } from './components/MoneyJournal';
+import { OrphanedKeysDialog } from './components/OrphanedKeys';
 import { RecordUnavailableScreen, StoreNotices } from './components/StoreNotices';
 import { addToast, Toasts, TOAST_SHOWN_MS, type ToastItem } from './components/Toasts';
 import iconUrl from '../../resources/icon.png';
@@ -249,6 +251,8 @@ function UnlockedApp() {
         <main className="content" id="main" tabIndex={-1}>
           <TopBar />
           <StoreNotices notices={context.status.storeNotices ?? []} />
+          {context.status.activeProfileId && <MoneyJournalPanel />}
+          <OrphanedKeysDialog />
           <Suspense
             fallback={
               <div className="page">

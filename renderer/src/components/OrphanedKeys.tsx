@@ -1,0 +1,132 @@
+/**
+ * API keys Spotfolio finds in the system keychain with no profile to go with them (the profiles
+ * were lost, or the data restored from an older backup), offered back at start-up: re-attach one
+ * (a profile is made for it once the exchange accepts it) or delete it from the keychain. "Decide
+ * later" hides the dialog until the next start; the keys stay where they are.
+ */
+import { useState, type FormEvent } from 'react';
+import type { OrphanedKeyView } from '../../../shared/types';
+import { bridge, errorInfo } from '../lib/bridge';
+import { useBridgeQuery } from '../lib/query';
+import { InlineError, Modal } from './common';
+
+const LATER_KEY = 'spotfolio.orphanedKeysLater';
+
+export function OrphanedKeysDialog() {
+  const orphans = useBridgeQuery('profiles.orphanedKeys', undefined, { retry: false });
+  const [later, setLater] = useState(() => sessionStorage.getItem(LATER_KEY) === '1');
+  const list = orphans.data ?? [];
+  if (later || list.length === 0) return null;
+  const decideLater = () => {
+    setLater(true);
+    try {
+      sessionStorage.setItem(LATER_KEY, '1');
+    } catch {
+      // Storage refused: the dialog comes back on reload, which is harmless.
+    }
+  };
+  return (
+    <Modal title="API keys without a profile" onClose={decideLater} testId="orphaned-keys">
+      <p>
+        The system keychain holds {list.length === 1 ? 'an API key' : `${list.length} API keys`} of
+        Spotfolio&apos;s that no profile uses. Re-attach a key to get its profile back, or delete it
+        from the keychain.
+      </p>
+      <ul className="orphaned-keys">
+        {list.map((orphan) => (
+          <OrphanedKey key={orphan.id} orphan={orphan} onChanged={orphans.reload} />
+        ))}
+      </ul>
+      <div className="form-actions">
+        <button type="button" onClick={decideLater} data-testid="orphaned-keys-later">
+          Decide later
+        </button>
+      </div>
+    </Modal>
+  );
+}
+
+function OrphanedKey({ orphan, onChanged }: { orphan: OrphanedKeyView; onChanged: () => void }) {
+  const [form, setForm] = useState<{ name: string; baseUrl: string; streamUrl: string } | null>(
+    null,
+  );
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const fieldError = error ? errorInfo(error) : null;
+
+  const act = async (action: () => Promise<unknown>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await action();
+      onChanged();
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const reattach = (event: FormEvent) => {
+    event.preventDefault();
+    if (form) void act(() => bridge().profiles.reattachKey({ id: orphan.id, ...form }));
+  };
+  const field = (name: 'name' | 'baseUrl' | 'streamUrl', label: string) => (
+    <label className="field">
+      <span>{label}</span>
+      <input
+        name={name}
+        value={form?.[name] ?? ''}
+        onChange={(event) => setForm((f) => f && { ...f, [name]: event.target.value })}
+        aria-invalid={fieldError?.field === name || undefined}
+        data-testid={`orphan-${name}`}
+        required
+      />
+      {fieldError?.field === name && <small className="field-error">{fieldError.message}</small>}
+    </label>
+  );
+
+  return (
+    <li data-testid="orphaned-key" data-entry={orphan.id}>
+      <div className="orphaned-key-line">
+        <code>{orphan.apiKeyMasked ?? 'not an API key pair'}</code>
+        <span className="orphaned-key-buttons">
+          {orphan.apiKeyMasked !== null && form === null && (
+            <button
+              type="button"
+              className="small primary"
+              onClick={() => setForm({ name: '', baseUrl: 'https://', streamUrl: 'wss://' })}
+              data-testid="orphan-reattach"
+            >
+              Re-attach…
+            </button>
+          )}
+          <button
+            type="button"
+            className="small danger"
+            disabled={busy}
+            onClick={() => void act(() => bridge().profiles.deleteOrphanedKey({ id: orphan.id }))}
+            data-testid="orphan-delete"
+          >
+            Delete
+          </button>
+        </span>
+      </div>
+      {form !== null && (
+        <form onSubmit={reattach} data-testid="orphan-form">
+          {field('name', 'Profile name')}
+          {field('baseUrl', 'REST base URL')}
+          {field('streamUrl', 'Stream URL')}
+          <div className="form-actions">
+            <button type="button" onClick={() => setForm(null)} disabled={busy}>
+              Cancel
+            </button>
+            <button type="submit" className="primary" disabled={busy} data-testid="orphan-save">
+              {busy ? 'Checking the key…' : 'Check and re-attach'}
+            </button>
+          </div>
+        </form>
+      )}
+      {error !== null && !fieldError?.field && <InlineError error={error} testId="orphan-error" />}
+    </li>
+  );
+}
