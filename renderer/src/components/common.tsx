@@ -1,6 +1,7 @@
 import { useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import {
+  endSentence,
   formatAge,
   formatAmount,
   formatValue,
@@ -123,7 +124,7 @@ export function InlineError(props: { error: unknown; testId?: string }) {
       data-testid={props.testId ?? 'inline-error'}
       data-kind={info.kind}
     >
-      {info.message}. {info.advice}
+      {endSentence(info.message)} {info.advice}
     </div>
   );
 }

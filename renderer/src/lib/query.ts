@@ -77,6 +77,14 @@ export const invalidatedBy: Record<DataKind, readonly MethodName[]> = {
   journal: ['journal.list'],
 };
 
+/** Answers that may have come from the cache while the exchange was away. */
+export const recoveredByReconnect: readonly MethodName[] = [
+  'market.symbols',
+  'market.tickers',
+  'market.klines',
+  'market.depth',
+];
+
 /** The methods whose answers a set of changed kinds makes stale, each once. */
 export function methodsChangedBy(kinds: readonly DataKind[]): MethodName[] {
   return [...new Set(kinds.flatMap((kind) => invalidatedBy[kind] ?? []))];
@@ -147,7 +155,18 @@ export function watchDataChanges(client: QueryClient = queryClient): () => void 
   };
   const stops = [
     api.on('data.changed', ({ kinds }) => methodsChangedBy(kinds).forEach(invalidate)),
-    api.on('connection.state', () => invalidate('app.status')),
+    api.on('connection.state', ({ state }) => {
+      invalidate('app.status');
+      // The exchange is back: what failed while it was away, and what was served from the cache
+      // meanwhile (the markets, the symbol rules behind every price's precision), is read again.
+      if (state === 'live') {
+        for (const method of recoveredByReconnect) invalidate(method);
+        void client.invalidateQueries(
+          { predicate: (query) => query.state.status === 'error' },
+          { cancelRefetch: false },
+        );
+      }
+    }),
     cache.subscribe((event) => {
       if (event.type !== 'updated' || !readAgain.has(event.query.queryHash)) return;
       if (event.action.type !== 'success' && event.action.type !== 'error') return;

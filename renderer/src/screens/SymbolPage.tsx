@@ -11,6 +11,7 @@ import {
 import type { DepthView, PublicTradeView } from '../../../shared/types';
 import type { KlineInterval } from '../../../shared/market';
 import {
+  formatAge,
   decimalsOfStep,
   formatAmount,
   formatCompact,
@@ -22,7 +23,7 @@ import {
 } from '../../../shared/format';
 import { useApp } from '../context';
 import { bridge } from '../lib/bridge';
-import { useBridgeEvent, useFrameBatcher } from '../lib/hooks';
+import { useBridgeEvent, useFrameBatcher, useNow } from '../lib/hooks';
 import { useBridgeQuery } from '../lib/query';
 import { candleDomain, priceToY, toCandles, type CandlePoint } from '../lib/candles';
 import { ladder, spread } from '../lib/depth';
@@ -41,7 +42,10 @@ type Interval = KlineInterval;
 const pickerIntervals: Interval[] = ['1m', '5m', '15m', '1h', '4h', '1d', '1w'];
 
 export function SymbolPage({ symbol }: { symbol: string }) {
-  const { symbols, navigate } = useApp();
+  const { symbols, navigate, connection } = useApp();
+  // Offline, the book and the candles are the last ones fetched; coming back reads them again.
+  const online = connection.state === 'live';
+  const now = useNow(5000);
   const info = symbols.find((s) => s.symbol === symbol);
   const priceDecimals = info ? decimalsOfStep(info.tickSize) : 8;
   const [depth, setDepth] = useState<DepthView | null>(null);
@@ -56,23 +60,24 @@ export function SymbolPage({ symbol }: { symbol: string }) {
   useEffect(() => {
     let live = true;
     const api = bridge();
-    Promise.all([
-      api.market.depth({ symbol, limit: 20 }),
-      api.market.trades({ symbol, limit: 50 }),
-      api.market.watch({ symbol }),
-    ]).then(
-      ([d, t]) => {
+    // The book on its own: offline it comes from the cache while trades and the watch fail.
+    api.market.depth({ symbol, limit: 20 }).then(
+      (d) => {
         if (!live) return;
         setDepth(d);
-        setTrades([...t].sort((a, b) => b.time - a.time || b.id - a.id));
+        setLiveError(undefined);
       },
       (error: unknown) => live && setLiveError(error),
+    );
+    Promise.all([api.market.trades({ symbol, limit: 50 }), api.market.watch({ symbol })]).then(
+      ([t]) => live && setTrades([...t].sort((a, b) => b.time - a.time || b.id - a.id)),
+      () => undefined,
     );
     return () => {
       live = false;
       void api.market.unwatch().catch(() => undefined);
     };
-  }, [symbol]);
+  }, [symbol, online]);
 
   const pushTrades = useFrameBatcher<PublicTradeView>((batch) =>
     setTrades((previous) => {
@@ -126,6 +131,11 @@ export function SymbolPage({ symbol }: { symbol: string }) {
         <div className="stack">
           <div className="card compact" data-testid="depth-ladder">
             <h2>Order book</h2>
+            {depth && !online && (
+              <div className="muted small-text" data-testid="depth-age">
+                Last received {formatAge(depth.at, now)}: the exchange is not answering.
+              </div>
+            )}
             {liveError !== undefined && <InlineError error={liveError} />}
             {!depth && liveError === undefined && <Skeleton rows={8} height={14} />}
             {depth && (
@@ -271,6 +281,8 @@ function CandleCard({ symbol, priceDecimals }: { symbol: string; priceDecimals: 
   const candles = useMemo(() => toCandles(klines.data ?? []), [klines.data]);
   const domain = useMemo(() => candleDomain(candles), [candles]);
   const intraday = !['1d', '1w'].includes(interval);
+  const { connection } = useApp();
+  const newest = candles.at(-1)?.time;
   return (
     <div className="card compact candles-card">
       <div className="card-header">
@@ -284,6 +296,11 @@ function CandleCard({ symbol, priceDecimals }: { symbol: string; priceDecimals: 
         />
       </div>
       <QueryStatus query={klines} rows={1} height={260} />
+      {connection.state !== 'live' && newest !== undefined && (
+        <div className="muted small-text" data-testid="candles-age">
+          Candles as last received, up to {formatDateTime(newest)}: the exchange is not answering.
+        </div>
+      )}
       {klines.data && candles.length === 0 && (
         <EmptyState title="No candles for this interval yet" />
       )}
