@@ -4,7 +4,6 @@ import { formatDateTime, formatSymbol } from '../../../shared/format';
 import { useApp } from '../context';
 import { bridge } from '../lib/bridge';
 import { useBridgeQuery } from '../lib/query';
-import { orderSummary } from '../lib/order-text';
 import { PlaceOrderForm } from '../components/PlaceOrderForm';
 import { KeyPermissions, noTradeReason } from '../components/KeyPermissions';
 import {
@@ -81,7 +80,7 @@ function useSymbolAssets() {
 }
 
 function OpenOrders() {
-  const { toast, activeProfile, symbols } = useApp();
+  const { activeProfile } = useApp();
   const assetsOf = useSymbolAssets();
   const open = useBridgeQuery('orders.open', {});
   const [busy, setBusy] = useState<string | null>(null);
@@ -114,11 +113,7 @@ function OpenOrders() {
     announce(`Canceling order ${order.id}…`);
     try {
       await bridge().orders.cancel({ symbol: order.symbol, orderId: order.id });
-      toast({
-        title: 'Order canceled',
-        body: orderSummary(order, symbols),
-        hasAmounts: true,
-      });
+      // The cancel's notification brings the toast; the status line says it where focus is.
       announce(`Order ${order.id} on ${marketName(order.symbol)} canceled.`);
       open.reload();
     } catch (caught) {
@@ -137,7 +132,6 @@ function OpenOrders() {
       const result = await bridge().orders.cancelAll({ symbol });
       const count = result.canceled.length;
       const text = `Canceled ${count} order${count === 1 ? '' : 's'} on ${marketName(symbol)}`;
-      toast({ title: text });
       announce(`${text}.`);
       open.reload();
     } catch (caught) {
