@@ -2,12 +2,13 @@
  * The alerts of the active profile, evaluated as values arrive: prices from the all-market ticker
  * stream (and, after a gap, candles read over REST), free balances from the private stream and
  * the funds sync keeps, the portfolio's value, withdrawal statuses. Each alert keeps the side of
- * its line it last saw and fires only when that side changes to the one it waits for (rules.ts);
- * the side is written to the record when it changes and at each firing, so a restart neither
- * misses a crossing nor tells one twice.
+ * its line it last saw and fires only when that side changes to the one it waits for (rules.ts).
+ * A firing is written to the record before it is told, with the side and the time of the price
+ * that made it, so a restart never tells it twice; sides seen since are written every half
+ * minute and at close, and what a crash loses of them the next start's re-read sees again.
  *
  * The price path is the hot one: one map lookup per ticker, an exact comparison of decimal text
- * per alert of that market, and nothing written while no side changes.
+ * per alert of that market, and nothing written unless an alert fires.
  */
 import { formatDecimal } from '../core/decimal';
 import type { Clock } from '../core/clock';
@@ -465,18 +466,23 @@ export class AlertEngine {
     else this.see(live, side, value, at);
   }
 
-  /** Notes a value; writes it at once when the side changed. */
+  /**
+   * Notes a value. A balance, value or status side is written at once when it changes; a price
+   * side waits for the next flush: prices can be read again (the re-read at the next start
+   * replays every trade since the side was last written), balances cannot.
+   */
   private see(live: LiveAlert, side: AlertSide, value: string, at: number): void {
     const record = live.record;
     record.lastValue = value;
     record.lastSeenAt = at;
-    if (side === live.firing.lastSide) {
-      live.dirty = true;
-      return;
-    }
+    const changed = side !== live.firing.lastSide;
     live.firing.lastSide = side;
     record.lastSide = side;
-    this.persist(live, side, value, at);
+    if (changed && record.kind !== 'price' && record.kind !== 'price-move') {
+      this.persist(live, side, value, at);
+    } else {
+      live.dirty = true;
+    }
   }
 
   private persist(live: LiveAlert, side: AlertSide | null, value: string | null, at: number): void {
