@@ -1,8 +1,8 @@
 /**
  * API keys Spotfolio finds in the system keychain with no profile to go with them (the profiles
- * were lost, or the data restored from an older backup), offered back at start-up: re-attach one
- * (a profile is made for it once the exchange accepts it) or delete it from the keychain. "Decide
- * later" hides the dialog until the next start; the keys stay where they are.
+ * were lost, or the data restored from an older backup), offered back at start-up: a banner, and
+ * a dialog to re-attach one (a profile is made for it once the exchange accepts it) or delete it
+ * from the keychain. "Later" hides them until the next start; the keys stay where they are.
  */
 import { useState, type FormEvent } from 'react';
 import type { OrphanedKeyView } from '../../../shared/types';
@@ -15,34 +15,73 @@ const LATER_KEY = 'spotfolio.orphanedKeysLater';
 export function OrphanedKeysDialog() {
   const orphans = useBridgeQuery('profiles.orphanedKeys', undefined, { retry: false });
   const [later, setLater] = useState(() => sessionStorage.getItem(LATER_KEY) === '1');
+  const [open, setOpen] = useState(false);
   const list = orphans.data ?? [];
   if (later || list.length === 0) return null;
   const decideLater = () => {
+    setOpen(false);
     setLater(true);
     try {
       sessionStorage.setItem(LATER_KEY, '1');
     } catch {
-      // Storage refused: the dialog comes back on reload, which is harmless.
+      // Storage refused: the notice comes back on reload, which is harmless.
     }
   };
+  const keys = list.length === 1 ? 'API key' : `${list.length} API keys`;
+  const count = list.length === 1 ? `An ${keys}` : keys;
+  // A banner first, the dialog on request: a start-up modal would stand in front of whatever the
+  // user came to do, and the keys are safe where they are until the user decides.
   return (
-    <Modal title="API keys without a profile" onClose={decideLater} testId="orphaned-keys">
-      <p>
-        The system keychain holds {list.length === 1 ? 'an API key' : `${list.length} API keys`} of
-        Spotfolio&apos;s that no profile uses. Re-attach a key to get its profile back, or delete it
-        from the keychain.
-      </p>
-      <ul className="orphaned-keys">
-        {list.map((orphan) => (
-          <OrphanedKey key={orphan.id} orphan={orphan} onChanged={orphans.reload} />
-        ))}
-      </ul>
-      <div className="form-actions">
-        <button type="button" onClick={decideLater} data-testid="orphaned-keys-later">
-          Decide later
-        </button>
+    <>
+      <div className="banner warn store-notice" role="status" data-testid="orphaned-keys-notice">
+        <div>
+          <strong>
+            {count} in the system keychain {list.length === 1 ? 'has' : 'have'} no profile.
+          </strong>{' '}
+          <span>Re-attach {list.length === 1 ? 'it' : 'them'} to a profile, or delete.</span>
+        </div>
+        <span className="orphaned-key-buttons">
+          <button
+            type="button"
+            className="small primary"
+            onClick={() => setOpen(true)}
+            data-testid="orphaned-keys-review"
+          >
+            Review
+          </button>
+          <button type="button" className="small ghost" onClick={decideLater}>
+            Later
+          </button>
+        </span>
       </div>
-    </Modal>
+      {open && (
+        <Modal
+          title="API keys without a profile"
+          onClose={() => setOpen(false)}
+          testId="orphaned-keys"
+        >
+          <p>
+            The system keychain holds {list.length === 1 ? `an ${keys}` : keys} of Spotfolio&apos;s
+            that no profile uses (the profiles were removed from this computer&apos;s data, or the
+            data was restored from an older backup). Re-attach a key to get its profile back, or
+            delete it from the keychain.
+          </p>
+          <ul className="orphaned-keys">
+            {list.map((orphan) => (
+              <OrphanedKey key={orphan.id} orphan={orphan} onChanged={orphans.reload} />
+            ))}
+          </ul>
+          <div className="form-actions">
+            <button type="button" onClick={decideLater} data-testid="orphaned-keys-later">
+              Decide later
+            </button>
+            <button type="button" onClick={() => setOpen(false)} data-testid="orphaned-keys-close">
+              Close
+            </button>
+          </div>
+        </Modal>
+      )}
+    </>
   );
 }
 
