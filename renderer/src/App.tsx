@@ -22,6 +22,7 @@ import { addToast, Toasts, TOAST_SHOWN_MS, type ToastItem } from './components/T
 import iconUrl from '../../resources/icon.png';
 import { Portfolio } from './screens/Portfolio';
 import { Funds } from './screens/Funds';
+import { AssetPage } from './screens/AssetPage';
 import { LockGate } from './screens/Lock';
 
 // Screens other than the portfolio load on first visit, so the first paint needs less code.
@@ -38,6 +39,7 @@ const SymbolPage = lazy(() =>
   import('./screens/SymbolPage').then((m) => ({ default: m.SymbolPage })),
 );
 const Activity = lazy(() => import('./screens/Activity').then((m) => ({ default: m.Activity })));
+const Alerts = lazy(() => import('./screens/Alerts').then((m) => ({ default: m.Alerts })));
 const SettingsScreen = lazy(() =>
   import('./screens/Settings').then((m) => ({ default: m.SettingsScreen })),
 );
@@ -53,6 +55,7 @@ const navItems: { screen: ScreenName; label: string; icon: string }[] = [
   { screen: 'orders', label: 'Orders', icon: '☰' },
   { screen: 'markets', label: 'Markets', icon: '↗' },
   { screen: 'activity', label: 'Activity', icon: '●' },
+  { screen: 'alerts', label: 'Alerts', icon: '⚑' },
   { screen: 'settings', label: 'Settings', icon: '⚙' },
 ];
 
@@ -276,7 +279,7 @@ function UnlockedApp() {
 function Screen({ route }: { route: Route }) {
   switch (route.screen) {
     case 'funds':
-      return <Funds />;
+      return route.asset ? <AssetPage key={route.asset} asset={route.asset} /> : <Funds />;
     case 'withdrawals':
       return <Withdrawals />;
     case 'deposit':
@@ -289,6 +292,8 @@ function Screen({ route }: { route: Route }) {
       return route.symbol ? <SymbolPage key={route.symbol} symbol={route.symbol} /> : <Markets />;
     case 'activity':
       return <Activity />;
+    case 'alerts':
+      return <Alerts />;
     case 'settings':
       return <SettingsScreen />;
     default:

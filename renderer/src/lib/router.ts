@@ -9,6 +9,7 @@ export const screens = [
   'orders',
   'markets',
   'activity',
+  'alerts',
   'settings',
   'onboarding',
 ] as const;
@@ -19,6 +20,8 @@ export interface Route {
   screen: ScreenName;
   /** The symbol of a market page ("#/markets/btcusdt"). */
   symbol?: string;
+  /** The asset of an asset page, opened from a Funds row ("#/funds/btc"). */
+  asset?: string;
 }
 
 export function parseRoute(hash: string): Route {
@@ -30,9 +33,13 @@ export function parseRoute(hash: string): Route {
   if (screen === 'markets' && second && /^[a-z0-9]{2,24}$/i.test(second)) {
     return { screen, symbol: second.toLowerCase() };
   }
+  if (screen === 'funds' && second && /^[a-z0-9]{1,20}$/i.test(second)) {
+    return { screen, asset: second.toLowerCase() };
+  }
   return { screen };
 }
 
 export function routeHash(route: Route): string {
-  return route.symbol ? `#/${route.screen}/${route.symbol}` : `#/${route.screen}`;
+  const detail = route.symbol ?? route.asset;
+  return detail ? `#/${route.screen}/${detail}` : `#/${route.screen}`;
 }

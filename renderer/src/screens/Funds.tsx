@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import { formatPercent } from '../../../shared/format';
 import { useApp } from '../context';
 import { bridge } from '../lib/bridge';
 import { useBridgeQuery } from '../lib/query';
@@ -18,6 +19,13 @@ import {
 export function Funds() {
   const { settings, updateSettings } = useApp();
   const funds = useBridgeQuery('funds.list');
+  // Price, 24h change, average cost and unrealized P&L per asset come from the ledger.
+  const ledger = useBridgeQuery('ledger.summary', {});
+  const pnl = useMemo(
+    () => new Map((ledger.data?.assets ?? []).map((row) => [row.asset, row])),
+    [ledger.data],
+  );
+  const { navigate } = useApp();
   const [query, setQuery] = useState('');
   const [sort, setSort] = useState<{ field: FundSortField; dir: 'asc' | 'desc' }>({
     field: 'value',
@@ -119,11 +127,21 @@ export function Funds() {
                   onSort={onSort}
                   numeric
                 />
+                <th className="num">Price</th>
+                <th className="num">24h</th>
+                <th className="num">Avg cost</th>
+                <th className="num">Unrealized P&amp;L</th>
               </tr>
             </thead>
             <tbody>
               {rows.map((row) => (
-                <tr key={row.asset} data-testid={`fund-row-${row.asset}`}>
+                <tr
+                  key={row.asset}
+                  data-testid={`fund-row-${row.asset}`}
+                  style={{ cursor: 'pointer' }}
+                  title={`Open ${row.asset.toUpperCase()}: lots, trades and P&L`}
+                  onClick={() => navigate({ screen: 'funds', asset: row.asset.toLowerCase() })}
+                >
                   <td className="asset">{row.asset.toUpperCase()}</td>
                   <td className="num" data-testid="fund-free">
                     <Amount value={row.free} asset={row.asset} />
@@ -148,6 +166,41 @@ export function Funds() {
                       </span>
                     ) : (
                       <Value value={row.value} quote={quote} unit={false} />
+                    )}
+                  </td>
+                  <td className="num" data-testid="fund-price">
+                    {row.price === null ? (
+                      '—'
+                    ) : (
+                      <Value value={row.price} quote={quote} unit={false} />
+                    )}
+                  </td>
+                  <td className="num" data-testid="fund-change">
+                    {formatPercent(pnl.get(row.asset.toLowerCase())?.change24h ?? null, {
+                      signed: true,
+                    })}
+                  </td>
+                  <td className="num" data-testid="fund-average-cost">
+                    {pnl.get(row.asset.toLowerCase())?.averageCost ? (
+                      <Value
+                        value={pnl.get(row.asset.toLowerCase())!.averageCost}
+                        quote={ledger.data!.currency}
+                        unit={false}
+                      />
+                    ) : (
+                      '—'
+                    )}
+                  </td>
+                  <td className="num" data-testid="fund-unrealized">
+                    {pnl.get(row.asset.toLowerCase()) ? (
+                      <Value
+                        value={pnl.get(row.asset.toLowerCase())!.unrealizedPnl}
+                        quote={ledger.data!.currency}
+                        signed
+                        unit={false}
+                      />
+                    ) : (
+                      '—'
                     )}
                   </td>
                 </tr>

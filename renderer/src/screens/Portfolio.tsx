@@ -16,6 +16,7 @@ import {
   Value,
   QueryStatus,
 } from '../components/common';
+import { NetWorthCard, PnlCard } from '../components/LedgerCards';
 
 // The charts (recharts) load in their own chunk, after the numbers are on screen.
 const AllocationDonut = lazy(() =>
@@ -156,6 +157,10 @@ export function Portfolio() {
             </div>
           </div>
           <HistoryCard quote={quote} total={data.totalValue} />
+          <div className="grid two">
+            <PnlCard />
+            <NetWorthCard />
+          </div>
         </>
       )}
     </section>

@@ -1,0 +1,194 @@
+/**
+ * The ledger on the Portfolio screen: the P&L card (totals in the reporting currency, P&L over the
+ * chosen range, what the totals include, inferred entries, the trade import's progress, the
+ * reports) and the net worth card (main account plus every sub-account).
+ */
+import { useState } from 'react';
+import Decimal from 'decimal.js';
+import { COST_METHOD_LABELS, type TradeImportView } from '../../../shared/ledger';
+import type { HistoryRange } from '../../../shared/types';
+import { useBridgeQuery } from '../lib/query';
+import { ReportsDialog } from './ReportsDialog';
+import { ProgressBar, QueryStatus, Segmented, Value } from './common';
+
+function tone(value: string): string {
+  const number = new Decimal(value);
+  return number.isZero() ? '' : number.isNegative() ? 'down' : 'up';
+}
+
+function ImportProgress(props: { progress: TradeImportView }) {
+  const { progress } = props;
+  if (progress.state === 'running') {
+    return (
+      <ProgressBar
+        value={progress.symbolsDone}
+        max={Math.max(1, progress.symbolsTotal)}
+        label={`Importing own trades: ${progress.symbolsDone} of ${progress.symbolsTotal} markets, ${progress.trades.toLocaleString('en-US')} new trades`}
+        testId="ledger-import-progress"
+      />
+    );
+  }
+  if (progress.state === 'error') {
+    return (
+      <div className="muted small-text" data-testid="ledger-import-progress">
+        Trade import paused ({progress.error}); it resumes where it stopped.
+      </div>
+    );
+  }
+  return (
+    <div className="muted small-text" data-testid="ledger-import-progress">
+      {progress.complete
+        ? `${progress.storedTrades.toLocaleString('en-US')} own trades imported`
+        : `${progress.storedTrades.toLocaleString('en-US')} own trades so far; the import continues`}
+    </div>
+  );
+}
+
+const RANGES: { value: HistoryRange; label: string }[] = [
+  { value: 'day', label: 'Day' },
+  { value: 'week', label: 'Week' },
+  { value: 'month', label: 'Month' },
+  { value: 'year', label: 'Year' },
+  { value: 'all', label: 'All' },
+];
+
+export function PnlCard() {
+  const [range, setRange] = useState<HistoryRange>('month');
+  const summary = useBridgeQuery('ledger.summary', { range });
+  const [reports, setReports] = useState(false);
+  const data = summary.data;
+  return (
+    <div className="card" data-testid="pnl-card">
+      <div className="card-header">
+        <h2>Profit and loss</h2>
+        <Segmented
+          label="P&L range"
+          options={RANGES}
+          value={range}
+          onChange={setRange}
+          testIdPrefix="pnl-range"
+        />
+        {data && (
+          <span className="muted small-text" data-testid="pnl-method">
+            {COST_METHOD_LABELS[data.method]}, in {data.currency.toUpperCase()}
+          </span>
+        )}
+      </div>
+      <QueryStatus query={summary} rows={4} />
+      {data && (
+        <>
+          <dl className="facts">
+            <div>
+              <dt>Unrealized P&amp;L</dt>
+              <dd className={tone(data.totals.unrealizedPnl)}>
+                <Value
+                  value={data.totals.unrealizedPnl}
+                  quote={data.currency}
+                  signed
+                  testId="pnl-unrealized"
+                />
+              </dd>
+            </div>
+            <div>
+              <dt>Realized P&amp;L</dt>
+              <dd className={tone(data.totals.realizedPnl)}>
+                <Value
+                  value={data.totals.realizedPnl}
+                  quote={data.currency}
+                  signed
+                  testId="pnl-realized"
+                />
+              </dd>
+            </div>
+            {data.range && (
+              <div>
+                <dt>P&amp;L {range === 'all' ? 'over all history' : `this ${range}`}</dt>
+                <dd className={tone(data.range.pnl)}>
+                  <Value value={data.range.pnl} quote={data.currency} signed testId="pnl-range" />
+                </dd>
+              </div>
+            )}
+            <div>
+              <dt>Cost basis</dt>
+              <dd>
+                <Value value={data.totals.costBasis} quote={data.currency} testId="pnl-cost" />
+              </dd>
+            </div>
+            <div>
+              <dt>Fees paid</dt>
+              <dd>
+                <Value value={data.totals.feesPaid} quote={data.currency} testId="pnl-fees" />
+              </dd>
+            </div>
+            <div>
+              <dt>Value</dt>
+              <dd>
+                <Value value={data.totals.value} quote={data.currency} testId="pnl-value" />
+              </dd>
+            </div>
+          </dl>
+          <p className="muted small-text" data-testid="pnl-includes">
+            Includes {data.includes}.
+          </p>
+          {data.inferred.count > 0 && (
+            <p className="small-text" data-testid="pnl-inferred">
+              {data.inferred.count} inferred {data.inferred.count === 1 ? 'entry' : 'entries'}{' '}
+              (movements the exchange&apos;s records do not explain, such as deposits);{' '}
+              {data.inferred.estimatedBasis} valued at the market price of the time. Label them on
+              each asset&apos;s page.
+            </p>
+          )}
+          {data.unpriced.length > 0 && (
+            <p className="muted small-text">
+              Left out (no price in {data.currency.toUpperCase()}):{' '}
+              {data.unpriced.map((a) => a.toUpperCase()).join(', ')}
+            </p>
+          )}
+          <ImportProgress progress={data.import} />
+          <button type="button" onClick={() => setReports(true)} data-testid="open-reports">
+            Reports…
+          </button>
+        </>
+      )}
+      {reports && <ReportsDialog onClose={() => setReports(false)} />}
+    </div>
+  );
+}
+
+export function NetWorthCard() {
+  const worth = useBridgeQuery('ledger.netWorth');
+  const data = worth.data;
+  return (
+    <div className="card" data-testid="net-worth-card">
+      <h2>Net worth</h2>
+      <QueryStatus query={worth} rows={3} />
+      {data && (
+        <>
+          <div className="stat-value">
+            <Value value={data.total} quote={data.currency} testId="net-worth-total" />
+          </div>
+          <p className="muted small-text">
+            Main account and every sub-account, valued at today&apos;s prices.
+          </p>
+          <table className="table compact" data-testid="net-worth-accounts">
+            <tbody>
+              {data.accounts.map((account) => (
+                <tr key={account.account} data-testid={`net-worth-${account.account}`}>
+                  <td>{account.name}</td>
+                  <td className="num">
+                    <Value value={account.value} quote={data.currency} />
+                  </td>
+                  <td className="muted small-text">
+                    {account.unpriced.length > 0
+                      ? `not counted: ${account.unpriced.map((a) => a.toUpperCase()).join(', ')}`
+                      : `${account.assets.length} ${account.assets.length === 1 ? 'asset' : 'assets'}`}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+    </div>
+  );
+}

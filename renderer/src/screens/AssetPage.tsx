@@ -1,0 +1,269 @@
+/**
+ * One asset, opened from its Funds row: its figures (quantity, value, average cost, P&L, fees),
+ * holdings over time, the open lots, and every entry that moved it (trades, withdrawals,
+ * transfers and inferred entries). An inferred entry is marked as such, with the interval it
+ * happened in, and the user can label it and set a credit's cost basis.
+ */
+import { useState } from 'react';
+import { COST_METHOD_LABELS, type LedgerEntryView } from '../../../shared/ledger';
+import { formatDateTime } from '../../../shared/format';
+import { bridge } from '../lib/bridge';
+import { useBridgeQuery } from '../lib/query';
+import { AssetAlertButton } from '../components/AlertForm';
+import { Amount, ErrorBox, PageHeader, QueryStatus, Value } from '../components/common';
+
+/** Inferred entries stand out from what the exchange recorded. */
+const INFERRED_ROW = { background: 'rgba(214, 158, 46, 0.12)' } as const;
+
+function InferredEditor(props: { entry: LedgerEntryView; currency: string; onSaved: () => void }) {
+  const detail = props.entry.inferred!;
+  const [label, setLabel] = useState(detail.label ?? '');
+  const [cost, setCost] = useState(detail.costBasis?.amount ?? '');
+  const [currency, setCurrency] = useState(detail.costBasis?.currency ?? props.currency);
+  const [error, setError] = useState<unknown>(undefined);
+  const [saving, setSaving] = useState(false);
+  const save = async () => {
+    setSaving(true);
+    setError(undefined);
+    try {
+      await bridge().ledger.annotate({
+        id: props.entry.id,
+        label: label.trim() === '' ? null : label.trim(),
+        costBasis: detail.credit && cost.trim() !== '' ? { amount: cost.trim(), currency } : null,
+      });
+      props.onSaved();
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <form
+      style={{ display: 'flex', flexWrap: 'wrap', gap: '0.4rem', marginTop: '0.3rem' }}
+      onSubmit={(event) => {
+        event.preventDefault();
+        void save();
+      }}
+      data-testid={`inferred-editor-${props.entry.id}`}
+    >
+      <input
+        aria-label="Label"
+        placeholder="Label (e.g. salary, gift)"
+        value={label}
+        onChange={(e) => setLabel(e.target.value)}
+        data-testid="inferred-label"
+      />
+      {detail.credit && (
+        <>
+          <input
+            aria-label="Cost basis"
+            placeholder="Cost basis (total)"
+            inputMode="decimal"
+            value={cost}
+            onChange={(e) => setCost(e.target.value)}
+            data-testid="inferred-cost"
+          />
+          <input
+            aria-label="Cost basis currency"
+            value={currency}
+            size={6}
+            onChange={(e) => setCurrency(e.target.value)}
+            data-testid="inferred-cost-currency"
+          />
+        </>
+      )}
+      <button type="submit" disabled={saving} data-testid="inferred-save">
+        Save
+      </button>
+      {error !== undefined && <ErrorBox error={error} />}
+    </form>
+  );
+}
+
+export function AssetPage(props: { asset: string }) {
+  const page = useBridgeQuery('ledger.asset', { asset: props.asset });
+  const data = page.data;
+  const figures = data?.figures;
+  return (
+    <section className="page" data-testid="screen-asset">
+      <PageHeader title={props.asset.toUpperCase()}>
+        <AssetAlertButton asset={props.asset} />
+        <a href="#/funds" className="small-text">
+          ← Funds
+        </a>
+      </PageHeader>
+      <QueryStatus query={page} rows={6} />
+      {data && figures && (
+        <>
+          <div className="card">
+            <p className="muted small-text">
+              Every account together; cost by {COST_METHOD_LABELS[data.method]}, in{' '}
+              {data.currency.toUpperCase()}.
+              {figures.basisEstimated &&
+                ' Part of the cost basis held is an estimate (an inferred credit valued at the market price of its time).'}
+            </p>
+            <dl className="facts" data-testid="asset-figures">
+              <div>
+                <dt>Quantity</dt>
+                <dd>
+                  <Amount value={figures.quantity} asset={data.asset} />
+                </dd>
+              </div>
+              <div>
+                <dt>Value</dt>
+                <dd>
+                  <Value value={figures.value} quote={data.currency} testId="asset-value" />
+                </dd>
+              </div>
+              <div>
+                <dt>Average cost</dt>
+                <dd>
+                  {figures.averageCost === null ? (
+                    '—'
+                  ) : (
+                    <Value value={figures.averageCost} quote={data.currency} />
+                  )}
+                </dd>
+              </div>
+              <div>
+                <dt>Unrealized P&amp;L</dt>
+                <dd>
+                  <Value value={figures.unrealizedPnl} quote={data.currency} signed />
+                </dd>
+              </div>
+              <div>
+                <dt>Realized P&amp;L</dt>
+                <dd>
+                  <Value value={figures.realizedPnl} quote={data.currency} signed />
+                </dd>
+              </div>
+              <div>
+                <dt>Fees paid</dt>
+                <dd>
+                  <Value value={figures.feesPaid} quote={data.currency} />
+                </dd>
+              </div>
+            </dl>
+          </div>
+
+          {data.history.length > 1 && (
+            <div className="card">
+              <h2>Holdings over time</h2>
+              <table className="table compact" data-testid="asset-history">
+                <thead>
+                  <tr>
+                    <th>Date</th>
+                    <th className="num">Quantity</th>
+                    <th className="num">Value ({data.currency.toUpperCase()})</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.history
+                    .filter((_, i, all) => i === all.length - 1 || i % 24 === 0)
+                    .map((point) => (
+                      <tr key={point.time}>
+                        <td>{formatDateTime(point.time)}</td>
+                        <td className="num">
+                          <Amount value={point.quantity} asset={data.asset} />
+                        </td>
+                        <td className="num">
+                          {point.value === null ? (
+                            '—'
+                          ) : (
+                            <Value value={point.value} quote={data.currency} unit={false} />
+                          )}
+                        </td>
+                      </tr>
+                    ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+
+          <div className="card">
+            <h2>Open lots</h2>
+            {data.lots.length === 0 ? (
+              <p className="muted">None held.</p>
+            ) : (
+              <table className="table compact" data-testid="asset-lots">
+                <thead>
+                  <tr>
+                    <th>Acquired</th>
+                    <th>Account</th>
+                    <th className="num">Quantity</th>
+                    <th className="num">Cost</th>
+                    <th>Basis</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.lots.map((lot, index) => (
+                    <tr key={index}>
+                      <td>{formatDateTime(lot.acquiredAt)}</td>
+                      <td>{lot.account === 'main' ? 'Main' : lot.account}</td>
+                      <td className="num">
+                        <Amount value={lot.quantity} asset={data.asset} />
+                      </td>
+                      <td className="num">
+                        <Value value={lot.cost} quote={data.currency} unit={false} />
+                      </td>
+                      <td>{lot.basis}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </div>
+
+          <div className="card">
+            <h2>Trades, withdrawals, transfers and inferred entries</h2>
+            <table className="table compact" data-testid="asset-entries">
+              <thead>
+                <tr>
+                  <th>Time</th>
+                  <th>Kind</th>
+                  <th>What</th>
+                  <th className="num">Change</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.entries.map((entry) => (
+                  <tr
+                    key={`${entry.kind}:${entry.id}:${entry.time}:${entry.account}`}
+                    style={entry.kind === 'inferred' ? INFERRED_ROW : undefined}
+                    data-testid={`asset-entry-${entry.kind}`}
+                  >
+                    <td>{formatDateTime(entry.time)}</td>
+                    <td>{entry.kind === 'inferred' ? <strong>Inferred</strong> : entry.kind}</td>
+                    <td>
+                      {entry.description}
+                      {entry.account !== 'main' && entry.kind !== 'transfer' && (
+                        <span className="muted"> ({entry.account})</span>
+                      )}
+                      {entry.inferred && (
+                        <>
+                          <div className="muted small-text">
+                            Happened between {formatDateTime(entry.inferred.from)} and{' '}
+                            {formatDateTime(entry.inferred.to)}; not in the exchange&apos;s records.
+                          </div>
+                          <InferredEditor
+                            entry={entry}
+                            currency={data.currency}
+                            onSaved={page.reload}
+                          />
+                        </>
+                      )}
+                    </td>
+                    <td className="num">
+                      <Amount value={entry.amount} asset={data.asset} signed />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}
