@@ -26,10 +26,12 @@ import type {
   DepositAddressView,
   DepthView,
   FundsView,
+  JournalEntryView,
   KlineView,
   NotificationView,
   OrderReview,
   OrderView,
+  OrphanedKeyView,
   Page,
   PortfolioHistory,
   PortfolioSummary,
@@ -244,6 +246,35 @@ describe('the whole contract over browser mode', () => {
     });
     expect(history.rows[0]!.qty).toMatch(DECIMAL);
     expect((await ok<SubAccountsView>('subAccounts.list')).parentEmail).toBe(parentEmail);
+  });
+
+  it('keeps a journal of money movements and answers for keychain entries without a profile', async () => {
+    // The transfer above completed in view of the user: nothing for the journal to show.
+    expect(await ok<JournalEntryView[]>('journal.list')).toEqual([]);
+    expect(await ok<JournalEntryView[]>('journal.check')).toEqual([]);
+    for (const method of ['journal.finish', 'journal.resolve'] as const) {
+      called.add(method);
+      expect(await client.call(method, { id: 999_999 })).toMatchObject({
+        ok: false,
+        error: { kind: 'invalid-input', field: 'id' },
+      });
+    }
+    // The profile's own entry is no orphan.
+    expect(await ok<OrphanedKeyView[]>('profiles.orphanedKeys')).toEqual([]);
+    called.add('profiles.deleteOrphanedKey');
+    expect(await client.call('profiles.deleteOrphanedKey', { id: 'no-such-entry' })).toMatchObject({
+      ok: false,
+      error: { kind: 'not-found', field: 'id' },
+    });
+    called.add('profiles.reattachKey');
+    expect(
+      await client.call('profiles.reattachKey', {
+        id: 'no-such-entry',
+        name: 'Gone',
+        baseUrl: sandbox.baseUrl,
+        streamUrl: sandbox.streamUrl,
+      }),
+    ).toMatchObject({ ok: false, error: { kind: 'not-found', field: 'id' } });
   });
 
   it('answers market data and streams the watched symbol', async () => {
