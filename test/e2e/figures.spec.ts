@@ -58,18 +58,21 @@ interface Expected {
   change: Decimal;
   open: Decimal;
   rows: Map<string, Decimal | null>;
+  prices: Map<string, Decimal | null>;
   subs: Map<string, Decimal>;
 }
 
 async function expectedFigures(quote: string): Promise<Expected> {
   const tickers = await stack.tickers();
   const rows = new Map<string, Decimal | null>();
+  const prices = new Map<string, Decimal | null>();
   let total = new Decimal(0);
   let open = new Decimal(0);
   for (const balance of stack.sandbox.admin.balances(stack.parent.email)) {
     const amount = new Decimal(balance.free).plus(balance.locked);
     const price = priceOf(tickers, quote, balance.asset, 'lastPrice');
     rows.set(balance.asset, price ? amount.mul(price) : null);
+    prices.set(balance.asset, price);
     if (!price || amount.isZero()) continue;
     total = total.plus(amount.mul(price));
     const openPrice = priceOf(tickers, quote, balance.asset, 'openPrice');
@@ -84,7 +87,7 @@ async function expectedFigures(quote: string): Promise<Expected> {
     }
     subs.set(sub.email, value);
   }
-  return { total, open, change: total.minus(open), rows, subs };
+  return { total, open, change: total.minus(open), rows, prices, subs };
 }
 
 const text = (value: Decimal, quote: string, options: { signed?: boolean } = {}) =>
@@ -153,9 +156,14 @@ async function checkFunds(page: Page, quote: string): Promise<void> {
     const count = await rows.count();
     expect(count).toBe(expected.rows.size);
     for (const [asset, value] of expected.rows) {
-      const cell = page.getByTestId(`fund-row-${asset}`).locator('td').last();
-      await expect(cell).toHaveText(
+      const row = page.getByTestId(`fund-row-${asset}`);
+      await expect(row.getByTestId('fund-value')).toHaveText(
         value === null ? 'no price' : formatValue(value.toFixed(), quote, { withUnit: false }),
+        { timeout: 1000 },
+      );
+      const price = expected.prices.get(asset);
+      await expect(row.getByTestId('fund-price')).toHaveText(
+        price ? formatValue(price.toFixed(), quote, { withUnit: false }) : '—',
         { timeout: 1000 },
       );
     }
@@ -186,6 +194,31 @@ test('figures reconcile with the exchange in USDT and in BTC', async ({ page }) 
     await checkFunds(page, quote);
     await checkSubAccounts(page, quote);
   }
+});
+
+test('the value history ends on the total in every range and labels what is estimated', async ({
+  page,
+}) => {
+  await openProfile(page);
+  await setQuote(page, 'usdt');
+  await goTo(page, 'portfolio');
+  const total = page.getByTestId('portfolio-total');
+  await expect(total).not.toBeEmpty();
+  const chart = page.getByTestId('history-chart');
+  for (const range of ['day', 'week', 'month', 'year', 'all']) {
+    await page.getByTestId(`range-${range}`).click();
+    await expect(chart).toHaveAttribute('aria-label', `Portfolio value over the ${range}`, {
+      timeout: 30_000,
+    });
+    await expect(async () => {
+      const last = await chart.getAttribute('data-last-value', { timeout: 1000 });
+      expect(formatValue(last, 'usdt')).toBe(await total.textContent());
+    }).toPass({ timeout: 15_000 });
+    // A new profile's history before its first recorded value is an estimate, and says so.
+    await expect(page.getByTestId('history-estimate')).toContainText('Estimated before');
+    await expect(page.getByTestId('history-estimate')).toContainText('at past prices');
+  }
+  await screenshot(page, 'portfolio');
 });
 
 test('sub-account values follow the quote asset: BTC after switching in Settings', async ({

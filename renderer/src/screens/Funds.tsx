@@ -159,7 +159,7 @@ export function Funds() {
                   <td className="num">
                     <Amount value={row.total} asset={row.asset} />
                   </td>
-                  <td className="num">
+                  <td className="num" data-testid="fund-value">
                     {row.value === null ? (
                       <span className="muted" title="No price path to the quote asset">
                         no price
