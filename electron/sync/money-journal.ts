@@ -153,7 +153,7 @@ export class MoneyJournal {
         this.journal.markStep(
           entry.id,
           1,
-          { status: 'done', ref: String(placed.orderId) },
+          { status: 'done', ref: String(placed.id) },
           this.stamp(),
         );
         this.settle(entry.id, false);
@@ -326,7 +326,7 @@ export class MoneyJournal {
     if (entry.kind === 'order') {
       try {
         const order = await client.trading.getOrder({ clientOrderId: step.clientOrderId! });
-        return String(order.orderId);
+        return String(order.id);
       } catch (error) {
         if (error instanceof ExchangeError && error.kind === 'not-found') return undefined;
         throw error;
