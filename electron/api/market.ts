@@ -133,7 +133,8 @@ export function marketHandlers(ctx: ApiContext) {
       const quoteAsset = ctx.settings().quoteAsset;
       try {
         const tickers = await client.market.tickers();
-        ctx.store.prices.upsertTickers(profile.id, tickers);
+        // With each market's assets, which price paths, texts and the offline copy need.
+        storePort(ctx.store).replaceTickers(profile.id, tickers, ctx.now());
         ctx.emit('data.changed', { profileId: profile.id, kinds: ['prices'] });
         return withQuoteVolumeValues(tickers.map(toTickerView), quoteAsset);
       } catch (error) {

@@ -58,6 +58,8 @@ afterAll(async () => {
 
 describe('fill notifications', () => {
   it('notifies the first fill at once and sums up the rest', async () => {
+    // The markets read once, so the texts name each amount's asset.
+    await app.handlers['market.tickers']();
     const order = await app.handlers['orders.place']({
       symbol: 'btcusdt',
       side: 'sell',
@@ -84,8 +86,8 @@ describe('fill notifications', () => {
     clock.advance(SUMMARY_WINDOW_MS);
     const fills = fillsOf();
     expect(fills).toHaveLength(2);
-    expect(fills[0]!.body).toBe('Sell 0.001 BTCUSDT at 60,000 (fee 0.06 USDT)');
-    expect(fills[1]!.body).toContain('4 more fills: Sell 0.004 BTCUSDT, last at 60,000');
+    expect(fills[0]!.body).toBe('Sell 0.001 BTC at 60,000 USDT (fee 0.06 USDT)');
+    expect(fills[1]!.body).toContain('4 more fills: Sell 0.004 BTC, last at 60,000 USDT');
     // The window closes when no more fills come: nothing further is notified.
     clock.advance(SUMMARY_WINDOW_MS);
     clock.advance(10 * SUMMARY_WINDOW_MS);
@@ -94,6 +96,7 @@ describe('fill notifications', () => {
 
   it('hides the amounts of desktop notifications in privacy mode, and keeps them in the history', async () => {
     await app.handlers['settings.update']({ privacyMode: true });
+    await app.handlers['market.tickers']();
     const before = desktop.length;
     await app.handlers['orders.place']({
       symbol: 'btcusdt',
@@ -106,10 +109,10 @@ describe('fill notifications', () => {
     const shown = await eventually('the desktop notification of the fill', () =>
       desktop.slice(before).find((n) => n.kind === 'fill'),
     );
-    expect(shown.body).toBe('Sell •••• BTCUSDT at •••• (fee •••• USDT)');
+    expect(shown.body).toBe('Sell •••• BTC at •••• USDT (fee •••• USDT)');
     const recorded = eventsOf('notification')
       .filter((n) => n.kind === 'fill')
       .at(-1);
-    expect(recorded?.body).toBe('Sell 0.002 BTCUSDT at 61,000 (fee 0.122 USDT)');
+    expect(recorded?.body).toBe('Sell 0.002 BTC at 61,000 USDT (fee 0.122 USDT)');
   });
 });
