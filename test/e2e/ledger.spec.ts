@@ -1,0 +1,192 @@
+/**
+ * The ledger on screen: an account trades on USDT markets against the demo world's market maker;
+ * the P&L card's realized and unrealized P&L, fees and value, and the net worth, equal a FIFO
+ * computed here from the sandbox's own trade records, balances and tickers. A Funds row opens the
+ * asset page with its lots and entries (the deposit marked inferred); the reports dialog writes
+ * the tax report and says where it went.
+ */
+import Decimal from 'decimal.js';
+import { expect, test } from '@playwright/test';
+import type { SpotfolioBridge } from '../../shared/contract';
+import { formatValue } from '../../shared/format';
+import { ExchangeClient } from '../../electron/exchange';
+import { startAdminStack, type AdminStack } from './support/admin-stack';
+import { goTo, screenshot } from './support/stack';
+
+const Exact = Decimal.clone({ precision: 200, rounding: Decimal.ROUND_HALF_EVEN });
+
+let stack: AdminStack;
+test.beforeAll(async () => {
+  stack = await startAdminStack();
+});
+test.afterAll(async () => {
+  await stack?.close();
+});
+
+interface TradeRecord {
+  id: number;
+  symbol: string;
+  side: string;
+  qty: string;
+  quoteQty: string;
+  price: string;
+  fee: string;
+  feeCurrency: string;
+  time: number;
+}
+
+/**
+ * FIFO over the exchange's records of USDT markets: realized gains, fees valued in USDT (a buy's
+ * fee is in the base it receives, worth its share of the quote paid), and the lots left per base.
+ */
+function fifo(trades: TradeRecord[]) {
+  const lots = new Map<string, { qty: Decimal; cost: Decimal }[]>();
+  let realized = new Exact(0);
+  let fees = new Exact(0);
+  for (const trade of [...trades].sort((a, b) => a.time - b.time || a.id - b.id)) {
+    const queue = lots.get(trade.symbol) ?? [];
+    lots.set(trade.symbol, queue);
+    const qty = new Exact(trade.qty);
+    if (trade.side === 'buy') {
+      expect(trade.feeCurrency).not.toBe('usdt');
+      fees = fees.plus(new Exact(trade.quoteQty).times(trade.fee).div(qty).toDecimalPlaces(18));
+      queue.push({ qty: qty.minus(trade.fee), cost: new Exact(trade.quoteQty) });
+      continue;
+    }
+    expect(trade.feeCurrency).toBe('usdt');
+    fees = fees.plus(trade.fee);
+    realized = realized.plus(new Exact(trade.quoteQty).minus(trade.fee));
+    let left = qty;
+    while (left.gt(0)) {
+      const lot = queue[0]!;
+      const taken = Exact.min(lot.qty, left);
+      const whole = taken.eq(lot.qty);
+      const part = whole ? lot.cost : lot.cost.times(taken).div(lot.qty).toDecimalPlaces(18);
+      realized = realized.minus(part);
+      lot.qty = lot.qty.minus(taken);
+      lot.cost = lot.cost.minus(part);
+      if (whole) queue.shift();
+      left = left.minus(taken);
+    }
+  }
+  return { realized, fees, lots };
+}
+
+const TRADER = 'ledger-journey@example.test';
+
+test('the P&L card and net worth equal what the sandbox’s own records give', async ({ page }) => {
+  test.setTimeout(150_000);
+  await page.setViewportSize({ width: 1280, height: 1000 });
+  // An account of its own, trading against the demo world's market maker on USDT markets only.
+  stack.sandbox.admin.createAccount({ email: TRADER });
+  const key = stack.sandbox.admin.createApiKey(TRADER, { canTrade: true });
+  stack.sandbox.admin.credit(TRADER, 'usdt', '250000');
+  const exchange = new ExchangeClient({ baseUrl: stack.world.baseUrl, ...key, rateLimits: false });
+  try {
+    const take = async (symbol: string, side: 'buy' | 'sell', quantity: string) => {
+      const book = await exchange.market.depth({ symbol, limit: 20 });
+      // A limit as deep as the quantity needs: filled at once against the maker's orders.
+      let covered = new Exact(0);
+      const levels = side === 'buy' ? book.asks : book.bids;
+      const level = levels.find(([, qty]) => (covered = covered.plus(String(qty))).gte(quantity));
+      if (!level) throw new Error(`The ${symbol} book cannot fill ${quantity}`);
+      await exchange.trading.placeOrder({
+        symbol,
+        side,
+        type: 'limit',
+        quantity,
+        price: String(level[0]),
+      });
+    };
+    await take('btcusdt', 'buy', '0.05');
+    await take('ethusdt', 'buy', '1');
+    await take('solusdt', 'buy', '10');
+    await take('btcusdt', 'sell', '0.02');
+    await take('ethusdt', 'buy', '0.3');
+    await take('ethusdt', 'sell', '0.8');
+    const records: TradeRecord[] = [];
+    for (const symbol of ['btcusdt', 'ethusdt', 'solusdt']) {
+      records.push(...(await exchange.trading.myTrades({ symbol, limit: 1000 })));
+    }
+    expect(records.length).toBeGreaterThanOrEqual(6);
+    const expected = fifo(records);
+    const tickers = await stack.tickers();
+    const last = (symbol: string) => new Exact(tickers.find((t) => t.symbol === symbol)!.lastPrice);
+    let unrealized = new Exact(0);
+    for (const [symbol, queue] of expected.lots) {
+      for (const lot of queue)
+        unrealized = unrealized.plus(lot.qty.times(last(symbol)).minus(lot.cost));
+    }
+    let worth = new Exact(0);
+    for (const balance of stack.sandbox.admin.balances(TRADER)) {
+      const amount = new Exact(balance.free).plus(balance.locked);
+      worth = worth.plus(
+        balance.asset === 'usdt' ? amount : amount.times(last(`${balance.asset}usdt`)),
+      );
+    }
+
+    await page.goto(stack.url);
+    await page.waitForFunction(() => 'spotfolio' in window);
+    await page.evaluate(
+      async ({ key, baseUrl, streamUrl }) => {
+        const api = (window as unknown as { spotfolio: SpotfolioBridge }).spotfolio;
+        const profile = await api.profiles.add({
+          name: 'Ledger',
+          apiKey: key.apiKey,
+          secretKey: key.secretKey,
+          baseUrl,
+          streamUrl,
+        });
+        await api.profiles.activate({ id: profile.id });
+      },
+      { key, baseUrl: stack.world.baseUrl, streamUrl: stack.world.streamUrl },
+    );
+    await page.reload();
+    await page.getByTestId('active-profile').filter({ hasText: 'Ledger' }).waitFor();
+
+    await goTo(page, 'portfolio');
+    const card = page.getByTestId('pnl-card');
+    await expect(card.getByTestId('ledger-import-progress')).toContainText('own trades imported', {
+      timeout: 60_000,
+    });
+    const shows = async (testId: string, value: Decimal, signed = false) =>
+      expect(card.getByTestId(testId)).toHaveText(
+        formatValue(value.toFixed(), 'usdt', { signed }),
+        { timeout: 30_000 },
+      );
+    await shows('pnl-realized', expected.realized, true);
+    await shows('pnl-unrealized', unrealized, true);
+    await shows('pnl-fees', expected.fees);
+    await shows('pnl-value', worth);
+    await expect(card.getByTestId('pnl-includes')).toContainText(
+      `Main account: ${records.length} trades, 0 withdrawals, 0 transfers`,
+    );
+    await expect(page.getByTestId('net-worth-total')).toHaveText(
+      formatValue(worth.toFixed(), 'usdt'),
+    );
+    await card.scrollIntoViewIfNeeded();
+    await screenshot(page, 'pnl');
+
+    // A Funds row opens the asset page: its lots and entries, the inferred ones marked.
+    await goTo(page, 'funds');
+    await page.getByTestId('fund-row-eth').click();
+    await page.getByTestId('screen-asset').waitFor();
+    await expect(page.getByTestId('asset-lots')).toBeVisible();
+    await expect(page.getByTestId('asset-entry-trade').first()).toBeVisible();
+    await screenshot(page, 'asset-page');
+    await page.goto(`${stack.url.split('#')[0]}#/funds/usdt`);
+    await expect(page.getByTestId('asset-entry-inferred').first()).toBeVisible();
+
+    // Reports: the tax report is written and the dialog says where.
+    await goTo(page, 'portfolio');
+    await page.getByTestId('open-reports').click();
+    await page.getByTestId('write-tax-report').click();
+    await expect(page.getByTestId('report-path')).toContainText(
+      `spotfolio-tax-${new Date().getUTCFullYear()}-fifo-usdt.csv`,
+    );
+    await expect(page.getByTestId('report-summary')).toBeVisible();
+    await screenshot(page, 'reports');
+  } finally {
+    await exchange.close();
+  }
+});
