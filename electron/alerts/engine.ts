@@ -85,6 +85,8 @@ interface MarketWatchers {
   /** Time of the newest price evaluated: an older one (a REST answer overtaken) is ignored. */
   lastAt: number;
   lastPrice: string | null;
+  /** The open of the 24-hour window that came with the last price (null from a trade). */
+  lastOpen24h: string | null;
   alerts: LiveAlert[];
   minutes: MinutePrices | null;
 }
@@ -104,10 +106,8 @@ export class AlertEngine {
   /** Reads the profile's alerts from the record again (after a change made by the user). */
   reload(): void {
     this.flush();
-    const previous = this.markets;
-    const kept = new Map<string, MinutePrices>();
-    for (const [symbol, watchers] of previous)
-      if (watchers.minutes) kept.set(symbol, watchers.minutes);
+    // What the markets' prices were stays known: a new alert starts from it at once.
+    const kept = new Map(this.markets);
     this.alerts.clear();
     this.markets.clear();
     this.balances.clear();
@@ -122,12 +122,20 @@ export class AlertEngine {
         case 'price-move': {
           let watchers = this.markets.get(record.symbol);
           if (!watchers) {
-            watchers = { lastAt: -Infinity, lastPrice: null, alerts: [], minutes: null };
+            const before = kept.get(record.symbol);
+            watchers = {
+              lastAt: before?.lastAt ?? -Infinity,
+              lastPrice: before?.lastPrice ?? null,
+              lastOpen24h: before?.lastOpen24h ?? null,
+              alerts: [],
+              minutes: null,
+            };
             this.markets.set(record.symbol, watchers);
           }
           watchers.alerts.push(live);
           if (record.kind === 'price-move' && record.window === '1h') {
-            watchers.minutes ??= kept.get(record.symbol) ?? new MinutePrices(MINUTE_HISTORY_MS);
+            watchers.minutes ??=
+              kept.get(record.symbol)?.minutes ?? new MinutePrices(MINUTE_HISTORY_MS);
           }
           break;
         }
@@ -144,6 +152,21 @@ export class AlertEngine {
         case 'withdrawal':
           this.withdrawalAlerts.push(live);
           break;
+      }
+    }
+    // A new or edited alert sees the market's last price now, so the next price can cross.
+    for (const watchers of this.markets.values()) {
+      if (watchers.lastPrice === null) continue;
+      const fresh = watchers.alerts.filter((live) => live.firing.lastSide === null);
+      if (fresh.length > 0) {
+        this.evaluate(
+          watchers,
+          fresh,
+          watchers.lastPrice,
+          watchers.lastOpen24h,
+          watchers.lastAt,
+          false,
+        );
       }
     }
   }
@@ -185,6 +208,15 @@ export class AlertEngine {
 
   hasWithdrawalAlerts(): boolean {
     return this.withdrawalAlerts.length > 0;
+  }
+
+  /** Whether a withdrawal alert waits on a withdrawal that is still pending. */
+  watchesPendingWithdrawal(): boolean {
+    return this.withdrawalAlerts.some(({ record }) =>
+      Object.values(record.state.withdrawals ?? {}).some(
+        (status) => status === WITHDRAW_STATUS_CODES.pending,
+      ),
+    );
   }
 
   get activeCount(): number {
@@ -280,7 +312,7 @@ export class AlertEngine {
       const close = candle[4];
       const at = Math.min(candle[0] + intervalMs - 1, now);
       watchers.minutes?.record(at, close);
-      if (intervalMs === MINUTE_MS) this.observeMoves(watchers, close, null, at);
+      if (intervalMs === MINUTE_MS) this.observeMoves(watchers, watchers.alerts, close, null, at);
     }
     const last = fresh[fresh.length - 1]!;
     watchers.lastAt = Math.max(watchers.lastAt, Math.min(last[0] + intervalMs - 1, now));
@@ -297,8 +329,20 @@ export class AlertEngine {
     if (at < watchers.lastAt) return;
     watchers.lastAt = at;
     watchers.lastPrice = price;
+    watchers.lastOpen24h = open24h;
     watchers.minutes?.record(at, price);
-    const alerts = watchers.alerts;
+    this.evaluate(watchers, watchers.alerts, price, open24h, at, missedWhileAway);
+  }
+
+  /** A market's price against the given alerts of it. */
+  private evaluate(
+    watchers: MarketWatchers,
+    alerts: readonly LiveAlert[],
+    price: string,
+    open24h: string | null,
+    at: number,
+    missedWhileAway: boolean,
+  ): void {
     for (let i = 0; i < alerts.length; i++) {
       const live = alerts[i]!;
       const record = live.record;
@@ -309,16 +353,17 @@ export class AlertEngine {
         );
       }
     }
-    this.observeMoves(watchers, price, open24h, at);
+    this.observeMoves(watchers, alerts, price, open24h, at);
   }
 
   private observeMoves(
     watchers: MarketWatchers,
+    alerts: readonly LiveAlert[],
     price: string,
     open24h: string | null,
     at: number,
   ): void {
-    for (const live of watchers.alerts) {
+    for (const live of alerts) {
       const record = live.record;
       if (record.kind !== 'price-move') continue;
       const reference =

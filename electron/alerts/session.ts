@@ -43,6 +43,10 @@ const PORTFOLIO_EVERY_MS = 250;
 const GAP_CANDLES = 1000;
 /** The trades read to cover a gap (the interface's largest page). */
 const GAP_TRADES = 1000;
+/** While a pending withdrawal is watched, the history is read this often. */
+const WITHDRAWAL_WATCH_MS = 30_000;
+/** A balance moved outside trading: the withdraw history is read this long after. */
+const WITHDRAWAL_HINT_MS = 2000;
 /** Values in the quote asset keep this many decimals. */
 const VALUE_PLACES = 8;
 
@@ -58,6 +62,12 @@ export interface AlertSessionDeps {
   notifier?: Notifier | undefined;
   /** Called with each firing after it is recorded and told (tests, benches). */
   onFired?: (firing: AlertFiring) => void;
+  /**
+   * Reads the withdraw history again. No stream carries withdrawals: while a withdrawal alert
+   * waits on a pending one, and after a balance moved outside trading (a withdrawal taking its
+   * funds), the history is read sooner than sync's own schedule would.
+   */
+  refreshWithdrawals?: () => Promise<void>;
   /** The ticker stream's keep-alive and reconnect timing (tests slow the reconnect down). */
   streamTiming?: Partial<StreamTiming>;
 }
@@ -70,6 +80,7 @@ export class AlertSession {
   private closed = false;
   private flushTimer: TimerHandle | undefined;
   private portfolioTimer: TimerHandle | undefined;
+  private withdrawalTimer: { handle: TimerHandle; at: number } | undefined;
   /** While set, the stream was away: ticks wait here (the latest per market) for the re-read. */
   private gap: { from: Map<string, number>; held: Map<string, PriceTick> } | null = null;
   private catchUp: Promise<void> = Promise.resolve();
@@ -131,6 +142,9 @@ export class AlertSession {
           this.engine.observeBalances([balance], balance.time);
         }
         this.schedulePortfolio();
+        if (batch.orders.length === 0 && batch.trades.length === 0) {
+          this.scheduleWithdrawalRead(WITHDRAWAL_HINT_MS);
+        }
       } else if (event === 'data.changed') {
         const { kinds } = payload as EventPayloads['data.changed'];
         if (kinds.includes('funds')) {
@@ -151,6 +165,7 @@ export class AlertSession {
     this.closed = true;
     this.deps.clock.clearTimeout(this.flushTimer);
     this.deps.clock.clearTimeout(this.portfolioTimer);
+    this.deps.clock.clearTimeout(this.withdrawalTimer?.handle);
     this.engine.flush();
     const stream = this.stream;
     this.stream = null;
@@ -330,6 +345,25 @@ export class AlertSession {
       limit: 1000,
     });
     this.engine.observeWithdrawals(rows, now);
+    if (this.engine.watchesPendingWithdrawal()) this.scheduleWithdrawalRead(WITHDRAWAL_WATCH_MS);
+  }
+
+  /** Reads the withdraw history after `ms` (or sooner, if a read is due earlier already). */
+  private scheduleWithdrawalRead(ms: number): void {
+    const refresh = this.deps.refreshWithdrawals;
+    if (!refresh || this.closed || !this.engine.hasWithdrawalAlerts()) return;
+    const at = this.deps.clock.now() + ms;
+    if (this.withdrawalTimer && this.withdrawalTimer.at <= at) return;
+    this.deps.clock.clearTimeout(this.withdrawalTimer?.handle);
+    const handle = this.deps.clock.setTimeout(() => {
+      this.withdrawalTimer = undefined;
+      if (this.closed) return;
+      refresh().catch((error: unknown) => {
+        if (!this.closed)
+          this.deps.log.warn(`alerts: could not read withdrawals: ${String(error)}`);
+      });
+    }, ms);
+    this.withdrawalTimer = { handle, at };
   }
 
   private schedulePortfolio(): void {

@@ -8,7 +8,8 @@
 import type { AlertTarget, AlertView } from '../../shared/alerts';
 import { assetKey } from '../../shared/market';
 import type { AlertObservation, AlertRecord } from '../alerts/repository';
-import { lineSide } from '../alerts/rules';
+import { changePercent, lineSide, moveSide } from '../alerts/rules';
+import { formatDecimal } from '../core/decimal';
 import { describeTarget } from '../alerts/texts';
 import { ExchangeError } from '../exchange/errors';
 import type { SymbolInfo } from '../exchange/wire';
@@ -137,6 +138,16 @@ function startingPoint(
     return {
       lastSide: lineSide(target.direction, price.last, target.threshold),
       lastValue: price.last,
+      lastSeenAt: price.at,
+    };
+  }
+  if (target.kind === 'price-move' && target.window === '24h') {
+    const price = ctx.store.prices.get(profileId, target.symbol);
+    const change = price ? changePercent(price.last, price.open) : null;
+    if (!price || change === null) return unknown;
+    return {
+      lastSide: moveSide(target.direction, change, target.threshold),
+      lastValue: formatDecimal(change, 2),
       lastSeenAt: price.at,
     };
   }

@@ -14,6 +14,7 @@ import type { Notifier } from '../core/notifier';
 import { startDemoExchange, DEMO_PROFILE_NAME, type DemoExchange } from '../demo';
 import { ExchangeClient } from '../exchange/client';
 import { AlertSession } from '../alerts/session';
+import { AlertSession } from '../alerts/session';
 import { LiveSession } from '../live/live-session';
 import type { MarketWatch } from '../live/market-watch';
 import { SecretStoreUnavailableError, type ApiSecret, type SecretStore } from '../secrets';
@@ -41,6 +42,8 @@ export interface ActiveSession {
   readonly client: ExchangeClient;
   readonly sync: SyncEngine;
   readonly live: LiveSession;
+  /** Price and balance alerts, evaluated from the streams while the session runs. */
+  readonly alerts: AlertSession;
   /** Price and balance alerts, evaluated from the streams while the session runs. */
   readonly alerts: AlertSession;
   /** Transfers and orders written to the record before they are sent; see sync/money-journal. */
@@ -451,6 +454,7 @@ export class SessionManager {
       log,
       settings: this.deps.settings,
       notifier: this.deps.notifier,
+      refreshWithdrawals: () => sync.refresh('withdrawals', { force: true }),
     });
     // Alerts hear what sync and the private stream tell (balances, funds, withdrawals) first-hand.
     const sessionEmit: Emit = (event, payload) => {
@@ -488,10 +492,11 @@ export class SessionManager {
       log: log.line,
       describeError: (error) => toBridgeError(error).message,
     });
-    this.active = { profile: row, client, sync, live, journal, alerts };
+    this.active = { profile: row, client, sync, live, journal, alerts, alerts };
     store.settings.set(ACTIVE_PROFILE_KEY, row.id);
     sync.start();
     live.start();
+    void alerts.start();
     void alerts.start();
     this.checkJournal(journal);
     emit('data.changed', { profileId: row.id, kinds: ['profiles'] });
@@ -504,6 +509,7 @@ export class SessionManager {
     this.setConnection(null, 'offline');
     await this.deps.market.close();
     await session.live.close();
+    await session.alerts.close();
     await session.alerts.close();
     // Sync finishes the step it is in; a step queued behind the exchange's pacing (a back-off
     // can last minutes) must not hold up a profile switch or quitting, so the wait is bounded.

@@ -225,6 +225,23 @@ describe('price-move alerts', () => {
     expect(world.fired[0]!.message.body).toContain('moved -2 % within 1h');
   });
 
+  it('start from the market price already seen when made, so the next price can cross', () => {
+    world.add({ kind: 'price', symbol: 'btcusdt', direction: 'above', threshold: '200' });
+    feed('110', 'btcusdt', '100');
+    world.add({
+      kind: 'price-move',
+      symbol: 'btcusdt',
+      direction: 'up',
+      threshold: '20',
+      window: '24h',
+    });
+    // One tick after the alert was made, already beyond its line: a crossing.
+    feed('125', 'btcusdt', '100');
+    expect(world.fired.map((f) => f.message.body)).toEqual([
+      'BTCUSDT moved +25 % within 24h (now 125)',
+    ]);
+  });
+
   it('stay quiet without a price an hour old', () => {
     world.add({
       kind: 'price-move',

@@ -35,6 +35,7 @@ import {
   Skeleton,
   QueryStatus,
 } from '../components/common';
+import { MarketAlertButton } from '../components/AlertForm';
 import { PlaceOrderForm, type PickedPrice } from '../components/PlaceOrderForm';
 import { normalizeDecimalText } from '../../../shared/decimal';
 
@@ -100,6 +101,7 @@ export function SymbolPage({ symbol }: { symbol: string }) {
   return (
     <section className="page" data-testid="screen-symbol">
       <PageHeader title={formatSymbol(symbol, info?.baseAsset, info?.quoteAsset)}>
+        <MarketAlertButton symbol={symbol} />
         <button type="button" className="ghost" onClick={() => navigate({ screen: 'markets' })}>
           ← All markets
         </button>
