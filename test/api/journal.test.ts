@@ -10,7 +10,7 @@ import { createApp, type SpotfolioApp } from '../../electron/app';
 import { ExchangeClient } from '../../electron/exchange/client';
 import { startSandbox, type TestSandbox as Sandbox } from '../../electron/sandbox/testing';
 import { openStore, type Store } from '../../electron/store';
-import { tempDir, testSecretStore } from './helpers';
+import { eventually, tempDir, testSecretStore } from './helpers';
 
 const ORDER_PATH = '/sapi/v1/order';
 
@@ -148,4 +148,29 @@ describe('orders in the money journal', () => {
       kind: 'invalid-input',
     });
   }, 30_000);
+
+  it('checks again when the private stream reconnects, with no call from the page', async () => {
+    const at = Date.now();
+    const entry = store.journal.create({
+      profileId,
+      kind: 'order',
+      asset: 'btcusdt',
+      amount: '0.005',
+      order: { symbol: 'btcusdt', side: 'buy', type: 'limit', price },
+      steps: [{ clientOrderId: 'journaltestreconnect0000000001' }],
+      createdAt: at,
+    });
+    store.journal.markStep(entry.id, 1, { status: 'sending', windowFrom: at }, at);
+    sandbox.admin.dropStreamConnections();
+    const settled = await eventually(
+      'the reconnect to settle the entry',
+      () => {
+        const row = store.journal.get(entry.id);
+        return row && row.status !== 'in-progress' ? row : undefined;
+      },
+      30_000,
+    );
+    expect(settled).toMatchObject({ status: 'not-made', notice: true });
+    expect((await app.handlers['journal.list']({})).map((e) => e.id)).toEqual([entry.id]);
+  }, 40_000);
 });
