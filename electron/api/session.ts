@@ -14,7 +14,6 @@ import type { Notifier } from '../core/notifier';
 import { startDemoExchange, DEMO_PROFILE_NAME, type DemoExchange } from '../demo';
 import { ExchangeClient } from '../exchange/client';
 import { AlertSession } from '../alerts/session';
-import { AlertSession } from '../alerts/session';
 import { LiveSession } from '../live/live-session';
 import type { MarketWatch } from '../live/market-watch';
 import { SecretStoreUnavailableError, type ApiSecret, type SecretStore } from '../secrets';
@@ -42,8 +41,6 @@ export interface ActiveSession {
   readonly client: ExchangeClient;
   readonly sync: SyncEngine;
   readonly live: LiveSession;
-  /** Price and balance alerts, evaluated from the streams while the session runs. */
-  readonly alerts: AlertSession;
   /** Price and balance alerts, evaluated from the streams while the session runs. */
   readonly alerts: AlertSession;
   /** Transfers and orders written to the record before they are sent; see sync/money-journal. */
@@ -492,11 +489,10 @@ export class SessionManager {
       log: log.line,
       describeError: (error) => toBridgeError(error).message,
     });
-    this.active = { profile: row, client, sync, live, journal, alerts, alerts };
+    this.active = { profile: row, client, sync, live, journal, alerts };
     store.settings.set(ACTIVE_PROFILE_KEY, row.id);
     sync.start();
     live.start();
-    void alerts.start();
     void alerts.start();
     this.checkJournal(journal);
     emit('data.changed', { profileId: row.id, kinds: ['profiles'] });
@@ -509,7 +505,6 @@ export class SessionManager {
     this.setConnection(null, 'offline');
     await this.deps.market.close();
     await session.live.close();
-    await session.alerts.close();
     await session.alerts.close();
     // Sync finishes the step it is in; a step queued behind the exchange's pacing (a back-off
     // can last minutes) must not hold up a profile switch or quitting, so the wait is bounded.
