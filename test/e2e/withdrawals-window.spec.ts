@@ -14,7 +14,8 @@ test.afterAll(async () => {
   await stack?.close();
 });
 
-const rowHeight = 40;
+/** The withdraw table's row height: a status with its failure reason on a line of its own. */
+const rowHeight = 48;
 
 /** The table's total once it has loaded one (the attribute is empty while loading). */
 async function loadedTotal(table: Locator): Promise<number> {
