@@ -40,7 +40,6 @@ const SymbolPage = lazy(() =>
 );
 const Activity = lazy(() => import('./screens/Activity').then((m) => ({ default: m.Activity })));
 const Alerts = lazy(() => import('./screens/Alerts').then((m) => ({ default: m.Alerts })));
-const Alerts = lazy(() => import('./screens/Alerts').then((m) => ({ default: m.Alerts })));
 const SettingsScreen = lazy(() =>
   import('./screens/Settings').then((m) => ({ default: m.SettingsScreen })),
 );
@@ -56,7 +55,6 @@ const navItems: { screen: ScreenName; label: string; icon: string }[] = [
   { screen: 'orders', label: 'Orders', icon: '☰' },
   { screen: 'markets', label: 'Markets', icon: '↗' },
   { screen: 'activity', label: 'Activity', icon: '●' },
-  { screen: 'alerts', label: 'Alerts', icon: '⚑' },
   { screen: 'alerts', label: 'Alerts', icon: '⚑' },
   { screen: 'settings', label: 'Settings', icon: '⚙' },
 ];
@@ -294,8 +292,6 @@ function Screen({ route }: { route: Route }) {
       return route.symbol ? <SymbolPage key={route.symbol} symbol={route.symbol} /> : <Markets />;
     case 'activity':
       return <Activity />;
-    case 'alerts':
-      return <Alerts />;
     case 'alerts':
       return <Alerts />;
     case 'settings':

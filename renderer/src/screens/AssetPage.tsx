@@ -10,7 +10,6 @@ import { formatDateTime } from '../../../shared/format';
 import { bridge } from '../lib/bridge';
 import { useBridgeQuery } from '../lib/query';
 import { AssetAlertButton } from '../components/AlertForm';
-import { AssetAlertButton } from '../components/AlertForm';
 import { Amount, ErrorBox, PageHeader, QueryStatus, Value } from '../components/common';
 
 /** Inferred entries stand out from what the exchange recorded. */
