@@ -24,6 +24,10 @@ describe('checkAmount', () => {
     expect(checkAmount('12.50000001', { free: '12.5', asset: 'usdt' }).message).toBe(
       'Amount is more than the free balance (12.5 USDT)',
     );
+    // The free balance reads like every other figure: with separators.
+    expect(checkAmount('200000', { free: '103418.4', asset: 'usdt' }).message).toBe(
+      'Amount is more than the free balance (103,418.4 USDT)',
+    );
     expect(checkAmount('', { label: 'Quantity' }).message).toBe('Enter quantity');
   });
 });

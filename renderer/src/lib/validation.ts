@@ -4,6 +4,7 @@
  */
 import Decimal from 'decimal.js';
 import { DECIMAL_PATTERN } from '../../../shared/decimal';
+import { formatAmount, formatAmountWithUnit } from '../../../shared/format';
 import type { SubAccountsView } from '../../../shared/types';
 
 export interface AmountCheck {
@@ -33,11 +34,10 @@ export function checkAmount(
     options.free !== null &&
     decimal.gt(new Decimal(options.free))
   ) {
-    const unit = options.asset ? ` ${options.asset.toUpperCase()}` : '';
-    return {
-      ok: false,
-      message: `${label} is more than the free balance (${options.free}${unit})`,
-    };
+    const free = options.asset
+      ? formatAmountWithUnit(options.free, options.asset, { precision: 18 })
+      : formatAmount(options.free, { precision: 18 });
+    return { ok: false, message: `${label} is more than the free balance (${free})` };
   }
   return { ok: true };
 }
