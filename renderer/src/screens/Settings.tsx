@@ -7,6 +7,7 @@ import { useBridgeQuery } from '../lib/query';
 import { ErrorBox, InlineError, Modal, PageHeader } from '../components/common';
 import { ProfileCapabilities, ProfileEditor, ProfileForm } from '../components/ProfileForm';
 import { LockSettings } from '../components/LockSettings';
+import { CostMethodSetting } from '../components/CostMethodSetting';
 
 const notificationLabels: Record<keyof NotificationSettings, string> = {
   fills: 'Order fills',
@@ -99,6 +100,7 @@ export function SettingsScreen() {
               ))}
             </select>
           </label>
+          {status.activeProfileId !== null && <CostMethodSetting />}
           <label className="toggle">
             <input
               type="checkbox"
