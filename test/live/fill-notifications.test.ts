@@ -59,7 +59,7 @@ afterAll(async () => {
 describe('fill notifications', () => {
   it('notifies the first fill at once and sums up the rest', async () => {
     // The markets read once, so the texts name each amount's asset.
-    await app.handlers['market.tickers']();
+    await app.handlers['market.tickers']({});
     const order = await app.handlers['orders.place']({
       symbol: 'btcusdt',
       side: 'sell',
@@ -96,7 +96,7 @@ describe('fill notifications', () => {
 
   it('hides the amounts of desktop notifications in privacy mode, and keeps them in the history', async () => {
     await app.handlers['settings.update']({ privacyMode: true });
-    await app.handlers['market.tickers']();
+    await app.handlers['market.tickers']({});
     const before = desktop.length;
     await app.handlers['orders.place']({
       symbol: 'btcusdt',

@@ -36,7 +36,7 @@ const eventsOf: LiveApp['eventsOf'] = (event) => live.eventsOf(event);
 describe('live session', () => {
   it('turns a fill into a live batch, a notification and a stored trade', async () => {
     // The markets read once, so the notification names each amount's asset.
-    await app.handlers['market.tickers']();
+    await app.handlers['market.tickers']({});
     const depth = await app.handlers['market.depth']({ symbol: 'ethusdt', limit: 5 });
     const [bestAsk] = depth.asks[0]!;
     const order = await app.handlers['orders.place']({
