@@ -384,6 +384,11 @@ export const methodSchemas = {
       .strict(),
   ]),
 
+  'journal.list': none,
+  'journal.check': none,
+  'journal.finish': z.object({ id: journalIdInput }).strict(),
+  'journal.resolve': z.object({ id: journalIdInput }).strict(),
+
   'lock.status': none,
   'lock.unlock': z.object({ password: z.string().max(MAX_LOCK_PASSWORD_LENGTH) }).strict(),
   'lock.lock': none,
@@ -411,11 +416,6 @@ export const methodSchemas = {
     .strict(),
   'lock.activity': none,
   'lock.reset': z.object({ confirm: z.literal(true) }).strict(),
-
-  'journal.list': none,
-  'journal.check': none,
-  'journal.finish': z.object({ id: journalIdInput }).strict(),
-  'journal.resolve': z.object({ id: journalIdInput }).strict(),
 
   'alerts.list': none,
   'alerts.create': alertInput,

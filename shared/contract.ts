@@ -38,8 +38,8 @@ import type {
   JournalEntryView,
   KlineView,
   NotificationView,
-  OrphanedKeyView,
   OrderReview,
+  OrphanedKeyView,
   OrderUpdate,
   OrderView,
   OwnTradeUpdate,
@@ -158,6 +158,16 @@ export const methods = {
   export: {
     csv: returns<CsvExport>(),
   },
+  journal: {
+    /** The active profile's entries the user must see: unfinished, stopped, or settled after a restart. */
+    list: returns<JournalEntryView[]>(),
+    /** Checks the unfinished entries with the exchange now (also done at start-up and on reconnect). */
+    check: returns<JournalEntryView[]>(),
+    /** Sends the missing leg of a stopped transfer (or the whole move when nothing left). */
+    finish: returns<JournalEntryView>(),
+    /** Leaves the funds where they are (stopped) or acknowledges a settled entry. */
+    resolve: returns<JournalEntryView>(),
+  },
   /** The app lock: the only methods answered while the app is locked are named in shared/lock.ts. */
   lock: {
     status: returns<LockStatus>(),
@@ -172,16 +182,6 @@ export const methods = {
     activity: returns<{ ok: true }>(),
     /** Forgotten password: removes the password and every profile's local data (not the keys). */
     reset: returns<LockStatus>(),
-  },
-  journal: {
-    /** The active profile's entries the user must see: unfinished, stopped, or settled after a restart. */
-    list: returns<JournalEntryView[]>(),
-    /** Checks the unfinished entries with the exchange now (also done at start-up and on reconnect). */
-    check: returns<JournalEntryView[]>(),
-    /** Sends the missing leg of a stopped transfer (or the whole move when nothing left). */
-    finish: returns<JournalEntryView>(),
-    /** Leaves the funds where they are (stopped) or acknowledges a settled entry. */
-    resolve: returns<JournalEntryView>(),
   },
   alerts: {
     /** The active profile's alerts, each with when it last fired. */

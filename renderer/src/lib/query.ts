@@ -121,9 +121,9 @@ export const invalidatedBy: Record<DataKind, readonly MethodName[]> = {
     'ledger.inferred',
   ],
   notifications: ['activity.notifications', 'activity.feed'],
-  status: ['app.status'],
-  alerts: ['alerts.list'],
   journal: ['journal.list'],
+  alerts: ['alerts.list'],
+  status: ['app.status'],
 };
 
 /** Answers that may have come from the cache while the exchange was away. */
