@@ -206,6 +206,26 @@ export function formatCompact(value: string | number | null | undefined): string
   });
 }
 
+/**
+ * A chart axis tick: the compact form, with as many fraction digits as the axis needs so that
+ * neighbouring ticks read differently (a value history between 249,950 and 250,000 would
+ * otherwise read "250K" at every tick). `span` is the axis's extent (max - min).
+ */
+export function formatAxisTick(value: number, span: number): string {
+  const magnitude = Math.abs(value);
+  if (!Number.isFinite(span) || span <= 0 || magnitude < 1000) return formatCompact(value);
+  const [unit, suffix] = compactUnits.find(([size]) => magnitude >= size.toNumber())!;
+  // Four or five ticks share the span; a tick step needs its first significant digit shown.
+  const step = span / 4 / unit.toNumber();
+  const digitsBeforeDot = Math.trunc(magnitude / unit.toNumber()).toString().length;
+  const fractionDigits = Math.min(
+    8,
+    Math.max(0, 3 - digitsBeforeDot, Math.ceil(-Math.log10(step))),
+  );
+  const scaled = new Decimal(value).div(unit);
+  return `${formatAmount(scaled.toString(), { precision: fractionDigits, rounding: 'half-up' })}${suffix}`;
+}
+
 /** "0.0523" (a share or a ratio) -> "+5.23%" when signed, "5.23%" otherwise. */
 export function formatPercent(
   ratioOrPercent: string | null | undefined,

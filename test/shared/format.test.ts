@@ -5,6 +5,7 @@ import {
   decimalsOfStep,
   formatAge,
   formatAmount,
+  formatAxisTick,
   formatCompact,
   formatDateTime,
   formatPercent,
@@ -159,5 +160,21 @@ describe('small helpers', () => {
     expect(decimalsOfStep('1')).toBe(0);
     expect(toDecimal(' 1.5 ')?.toString()).toBe('1.5');
     expect(toDecimal('1,5')).toBeNull();
+  });
+});
+
+describe('formatAxisTick', () => {
+  it('keeps neighbouring ticks of a narrow axis apart', () => {
+    const ticks = [249_950, 249_962.5, 249_975, 249_987.5, 250_000];
+    const labels = ticks.map((t) => formatAxisTick(t, 50));
+    expect(labels).toEqual(['249.95K', '249.96K', '249.98K', '249.99K', '250K']);
+    expect(new Set(labels).size).toBe(labels.length);
+  });
+
+  it('reads like the compact form on a wide axis and below a thousand', () => {
+    expect(formatAxisTick(315_000, 60_000)).toBe('315K');
+    expect(formatAxisTick(12_500_000, 10_000_000)).toBe('12.5M');
+    expect(formatAxisTick(512.5, 100)).toBe(formatCompact(512.5));
+    expect(formatAxisTick(300_000, 0)).toBe(formatCompact(300_000));
   });
 });

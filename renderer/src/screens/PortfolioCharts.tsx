@@ -11,7 +11,7 @@ import {
   YAxis,
 } from 'recharts';
 import type { HistoryRange } from '../../../shared/types';
-import { formatCompact, formatDateTime, formatValue, privacyMask } from '../../../shared/format';
+import { formatAxisTick, formatDateTime, formatValue, privacyMask } from '../../../shared/format';
 import { chartPalette } from '../lib/palette';
 
 /** Axis labels by range: hours within a day, day and hour within a week, dates beyond. */
@@ -63,6 +63,8 @@ export function ValueChart(props: {
     estimate: p.estimated || i === firstRecorded ? p.plot : undefined,
     recorded: p.estimated ? undefined : p.plot,
   }));
+  const plotted = points.map((p) => p.plot);
+  const span = plotted.length > 0 ? Math.max(...plotted) - Math.min(...plotted) : 0;
   return (
     <ResponsiveContainer width="100%" height={230}>
       <AreaChart data={series} margin={{ top: 8, right: 12, left: 0, bottom: 0 }}>
@@ -87,7 +89,9 @@ export function ValueChart(props: {
           dataKey="plot"
           width={60}
           domain={['auto', 'auto']}
-          tickFormatter={(v: number) => (settings.privacyMode ? privacyMask : formatCompact(v))}
+          tickFormatter={(v: number) =>
+            settings.privacyMode ? privacyMask : formatAxisTick(v, span)
+          }
           stroke="var(--muted)"
           fontSize={11}
         />

@@ -14,6 +14,7 @@ import {
   formatAge,
   decimalsOfStep,
   formatAmount,
+  formatAxisTick,
   formatCompact,
   formatDateTime,
   formatPercent,
@@ -332,7 +333,7 @@ function CandleCard({ symbol, priceDecimals }: { symbol: string; priceDecimals: 
                 domain={domain}
                 orientation="right"
                 width={64}
-                tickFormatter={(v: number) => formatCompact(v)}
+                tickFormatter={(v: number) => formatAxisTick(v, domain[1] - domain[0])}
                 stroke="var(--muted)"
                 fontSize={11}
               />
