@@ -65,7 +65,8 @@ function listed(market: SymbolInfo, name: string): Decimal | null {
 export function marketRules(market: SymbolInfo): MarketRules {
   // Without a listed step, a quantity's step is its last allowed decimal.
   const stepSize =
-    listed(market, 'stepSize') ?? new Decimal(1).div(new Decimal(10).pow(market.baseAssetPrecision));
+    listed(market, 'stepSize') ??
+    new Decimal(1).div(new Decimal(10).pow(market.baseAssetPrecision));
   return {
     baseAsset: market.baseAsset.toUpperCase(),
     quoteAsset: market.quoteAsset.toUpperCase(),

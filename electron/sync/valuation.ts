@@ -264,12 +264,10 @@ export async function portfolioHistory(
 }
 
 function currentHoldings(port: SyncStorePort, profileId: string): Holding[] {
-  return port
-    .funds(profileId)
-    .map((f) => ({
-      asset: f.asset,
-      total: parseDecimal(f.free, `${f.asset} free`).plus(f.locked),
-    }));
+  return port.funds(profileId).map((f) => ({
+    asset: f.asset,
+    total: parseDecimal(f.free, `${f.asset} free`).plus(f.locked),
+  }));
 }
 
 interface Holding {

@@ -85,9 +85,7 @@ describe('what a key may do', () => {
       const desk = views.find((v) => v.id === profile.id);
       return desk && !desk.canTransfer ? desk : undefined;
     });
-    const desk = (await client.ok<ProfileView[]>('profiles.list')).find(
-      (v) => v.id === profile.id,
-    );
+    const desk = (await client.ok<ProfileView[]>('profiles.list')).find((v) => v.id === profile.id);
     expect(desk).toMatchObject({ canTrade: true, canWithdraw: false, canTransfer: false });
   });
 });

@@ -41,11 +41,7 @@ const byCheck = (checks: ReturnType<typeof reviewOrder>) =>
 
 describe('order review', () => {
   it('refuses a buy beyond the free balance, with the numbers', () => {
-    const checks = reviewOrder(
-      buy('100', '50000'),
-      marketRules(btcusdt),
-      facts('100123.45678'),
-    );
+    const checks = reviewOrder(buy('100', '50000'), marketRules(btcusdt), facts('100123.45678'));
     expect(checks.map((c) => c.check)).toEqual(['tick', 'step', 'limits', 'balance']);
     expect(byCheck(checks).balance).toEqual({
       check: 'balance',
