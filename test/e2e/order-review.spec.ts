@@ -8,6 +8,7 @@
 import { expect, test } from '@playwright/test';
 import Decimal from 'decimal.js';
 import { ExchangeClient } from '../../electron/exchange/client';
+import { ExchangeError } from '../../electron/exchange/errors';
 import {
   goTo,
   openWithSandboxProfile,
@@ -40,11 +41,22 @@ function grouped(value: Decimal): string {
   return fraction ? `${digits}.${fraction}` : digits;
 }
 
+/** The app shares the key's and the address's limits with this test: a 429 here waits and asks again. */
+async function withinLimits<T>(read: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await read();
+    } catch (error) {
+      if (attempt >= 5 || !(error instanceof ExchangeError && error.kind === 'rate-limited'))
+        throw error;
+      await new Promise((resolve) => setTimeout(resolve, 1_100 * attempt));
+    }
+  }
+}
+
 async function sandboxFacts(symbol: string) {
-  const [funds, ticker] = await Promise.all([
-    exchange.account.funds(),
-    exchange.market.ticker({ symbol }),
-  ]);
+  const funds = await withinLimits(() => exchange.account.funds());
+  const ticker = await withinLimits(() => exchange.market.ticker({ symbol }));
   const free = (asset: string) => new Decimal(funds.find((f) => f.asset === asset)?.free ?? '0');
   return { free, last: new Decimal(ticker.lastPrice) };
 }

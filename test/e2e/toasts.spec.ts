@@ -83,7 +83,8 @@ test('balance toasts are coalesced, stay out of the way, and obey the settings',
   await goTo(page, 'settings');
   await expect(page.getByTestId('notify-explainer')).toContainText(/toast/i);
   await expect(page.getByTestId('notify-explainer')).toContainText(/desktop/i);
-  await page.getByTestId('notify-balances').uncheck();
+  // The switch follows the saved setting, so it turns off once the main process has stored it.
+  await page.getByTestId('notify-balances').click();
   await expect(page.getByTestId('notify-balances')).not.toBeChecked();
   // The toasts shown before go by themselves.
   await expect(balanceToasts).toHaveCount(0, { timeout: 15_000 });
