@@ -68,12 +68,17 @@ async function withBrowser<T>(run: (browser: Browser) => Promise<T>): Promise<T>
   }
 }
 
-/** Runs the app once on a fresh data folder so the next start finds a cached (demo) profile. */
+/**
+ * Runs the app once on a fresh data folder, picking the demo on the first-start screen, so the
+ * next start finds a cached (demo) profile.
+ */
 async function prepareDataDir(browser: Browser): Promise<string> {
   const dataDir = mkdtempSync(join(tmpdir(), 'spotfolio-bench-'));
   const app = await startApp(dataDir);
   const page = await browser.newPage();
   try {
+    await page.goto(app.url);
+    await page.click('[data-testid=enter-demo]', { timeout: 45_000 });
     await waitForPortfolioValue(page, app.url);
   } finally {
     await page.close();
