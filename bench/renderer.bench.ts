@@ -54,6 +54,13 @@ async function waitForPortfolioValue(page: Page, url: string): Promise<void> {
   );
 }
 
+/** A fresh data folder starts on the first-start screen: pick the demo and wait for its value. */
+async function enterDemo(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await page.click('[data-testid=enter-demo]', { timeout: 45_000 });
+  await waitForPortfolioValue(page, url);
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)]!;
@@ -77,9 +84,7 @@ async function prepareDataDir(browser: Browser): Promise<string> {
   const app = await startApp(dataDir);
   const page = await browser.newPage();
   try {
-    await page.goto(app.url);
-    await page.click('[data-testid=enter-demo]', { timeout: 45_000 });
-    await waitForPortfolioValue(page, app.url);
+    await enterDemo(page, app.url);
   } finally {
     await page.close();
     await app.stop();
@@ -217,7 +222,7 @@ async function withdrawalsScroll(): Promise<Figure[]> {
       const app = await startApp(dataDir);
       const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
       try {
-        await waitForPortfolioValue(page, app.url);
+        await enterDemo(page, app.url);
         const profileId = await page.evaluate(async () => {
           const api = (window as unknown as { spotfolio: SpotfolioBridge }).spotfolio;
           return (await api.profiles.list()).find((p) => p.active)?.id;
