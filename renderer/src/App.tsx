@@ -210,6 +210,8 @@ function UnlockedApp() {
       // Optimistic: the switch moves at once; the app's answer (or the old value on failure) follows.
       updateSettings: async (patch) => {
         const key = bridgeKey('settings.get');
+        // A read of the settings still under way would answer with the old value over this one.
+        await queryClient.cancelQueries({ queryKey: key });
         const before = queryClient.getQueryData<Settings>(key);
         queryClient.setQueryData<Settings>(key, (previous) =>
           previous ? { ...previous, ...patch } : previous,

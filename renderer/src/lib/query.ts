@@ -6,6 +6,7 @@
  */
 import {
   QueryClient,
+  notifyManager,
   useQuery,
   type QueryKey,
   type UseQueryOptions,
@@ -19,6 +20,11 @@ import type {
 } from '../../../shared/contract';
 import type { DataKind, ErrorKind } from '../../../shared/types';
 import { bridge } from './bridge';
+
+// Observers hear of new data in the same turn, not a timer later: a switch bound to a setting shows
+// its new state as soon as the click is handled, instead of springing back for a moment while
+// the timer waits behind other work (and a test reading it in that moment sees no change).
+notifyManager.setScheduler(queueMicrotask);
 
 /** The query key of a bridge call: the method's name, then its input (`{}` when it takes none). */
 export function bridgeKey<K extends MethodName>(method: K, input?: MethodInput<K>): QueryKey {
