@@ -12,3 +12,4 @@ export * from './reports';
 export * from './prices';
 export * from './source';
 export * from './service';
+export * from './views';

@@ -1,0 +1,461 @@
+/**
+ * What the screens are shown of a built ledger (shared/ledger.ts views, exact decimal text in the
+ * reporting currency): the P&L summary, net worth, one asset's page, the value history, inferred
+ * entries, and the report files.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Decimal from 'decimal.js';
+import type {
+  AccountWorthView,
+  AssetLedgerView,
+  AssetPnlView,
+  CostMethodName,
+  InferredEntryView,
+  LedgerEntryView,
+  LedgerHistoryView,
+  LedgerSummaryView,
+  NetWorthView,
+  ReportFileView,
+  TaxSummaryView,
+  TaxTermView,
+  TradeImportView,
+} from '../../shared/ledger';
+import { assetKey } from '../../shared/market';
+import type { Store } from '../store';
+import { decimalText, ZERO, type Amount } from './decimal';
+import {
+  balanceChanges,
+  MAIN_ACCOUNT,
+  withdrawalDebits,
+  type InferredEntry,
+  type LedgerEntry,
+} from './entries';
+import { toCsv } from '../sync/csv';
+import {
+  KOINLY_HEADER,
+  koinlyCells,
+  taxReport,
+  taxReportCsv,
+  taxYear,
+  type TermTotals,
+} from './reports';
+import { ledgerFigures, pnlForRange, type AssetFigures, type LedgerFigures } from './results';
+import type { BuiltLedger } from './service';
+
+const HISTORY_POINTS = 240;
+const ASSET_ENTRIES_SHOWN = 1000;
+
+const text = decimalText;
+
+function figuresAt(built: BuiltLedger, at: number, account?: string): LedgerFigures {
+  return ledgerFigures(built.ledger, {
+    at,
+    priceAt: built.prices.priceAt,
+    unpriced: 'leave-out',
+    ...(account !== undefined ? { account } : {}),
+  });
+}
+
+function change24h(built: BuiltLedger, asset: string): string | null {
+  const currency = built.ledger.reportingAsset;
+  if (asset === currency) return null;
+  const last = built.prices.current(asset, currency);
+  const open = built.prices.open(asset, currency);
+  if (!last || !open || open.isZero()) return null;
+  return last.minus(open).div(open).times(100).toDecimalPlaces(4).toFixed();
+}
+
+function assetView(built: BuiltLedger, row: AssetFigures): AssetPnlView {
+  return {
+    asset: row.asset,
+    quantity: text(row.quantity),
+    averageCost: row.averageCost ? text(row.averageCost) : null,
+    costBasis: text(row.costBasis),
+    price: row.price ? text(row.price) : null,
+    change24h: change24h(built, row.asset),
+    value: text(row.value),
+    realizedPnl: text(row.realizedPnl),
+    unrealizedPnl: text(row.unrealizedPnl),
+    feesPaid: text(row.feesPaid),
+    basisEstimated: row.basisEstimated,
+    inferredEntries: built.inferred.filter((entry) => entry.asset === row.asset).length,
+  };
+}
+
+function accountName(account: string): string {
+  return account === MAIN_ACCOUNT ? 'Main account' : account;
+}
+
+function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
+}
+
+/** What a total includes, in words. */
+export function includesText(built: BuiltLedger, account: string | null): string {
+  const subs = built.inputs.subAccounts.length;
+  const accounts =
+    account !== null
+      ? accountName(account)
+      : subs === 0
+        ? 'Main account'
+        : `Main account and ${plural(subs, 'sub-account')}`;
+  const inAccount = (entry: LedgerEntry) =>
+    account === null ||
+    (entry.kind === 'transfer'
+      ? entry.fromAccount === account || entry.toAccount === account
+      : entry.account === account);
+  const trades = built.inputs.trades.filter(inAccount).length;
+  const withdrawals = built.inputs.others.filter(
+    (e) => e.kind === 'withdrawal' && withdrawalDebits(e.status) && inAccount(e),
+  ).length;
+  const transfers = built.inputs.others.filter((e) => e.kind === 'transfer' && inAccount(e)).length;
+  const inferred = built.inferred.filter(inAccount);
+  const unlabelled = inferred.filter((entry) => !entry.label).length;
+  const parts = [
+    plural(trades, 'trade'),
+    plural(withdrawals, 'withdrawal'),
+    plural(transfers, 'transfer'),
+    `${plural(inferred.length, 'inferred entry', 'inferred entries')}${unlabelled > 0 ? ` (${unlabelled} unlabelled)` : ''}`,
+  ];
+  return `${accounts}: ${parts.join(', ')}; cost by ${built.choice.method === 'fifo' ? 'FIFO' : 'average cost'}, in ${built.ledger.reportingAsset.toUpperCase()}`;
+}
+
+export function summaryView(
+  built: BuiltLedger,
+  input: {
+    at: number;
+    account?: string;
+    range?: { from: number; to: number };
+    importProgress: Omit<TradeImportView, 'storedTrades'> | null;
+  },
+): LedgerSummaryView {
+  const figures = figuresAt(built, input.at, input.account);
+  const account = input.account ?? null;
+  const inferred = built.inferred.filter((entry) => account === null || entry.account === account);
+  let range: LedgerSummaryView['range'] = null;
+  if (input.range) {
+    const pnl = pnlForRange(built.entries, built.ledger.options, {
+      ...input.range,
+      ...(input.account !== undefined ? { account: input.account } : {}),
+    });
+    range = {
+      from: pnl.from,
+      to: pnl.to,
+      pnl: text(pnl.pnl),
+      realizedPnl: text(pnl.realizedPnl),
+    };
+  }
+  return {
+    currency: built.ledger.reportingAsset,
+    method: built.choice.method,
+    account,
+    at: input.at,
+    totals: {
+      value: text(figures.total.value),
+      costBasis: text(figures.total.costBasis),
+      realizedPnl: text(figures.total.realizedPnl),
+      unrealizedPnl: text(figures.total.unrealizedPnl),
+      feesPaid: text(figures.total.feesPaid),
+    },
+    range,
+    assets: figures.assets.map((row) => assetView(built, row)),
+    includes: includesText(built, account),
+    inferred: {
+      count: inferred.length,
+      unlabelled: inferred.filter((entry) => !entry.label).length,
+      estimatedBasis: inferred.filter((entry) => !entry.amount.startsWith('-') && !entry.costBasis)
+        .length,
+    },
+    unpriced: figures.unpriced,
+    import: {
+      state: 'idle',
+      symbolsDone: 0,
+      symbolsTotal: 0,
+      pages: 0,
+      trades: 0,
+      complete: false,
+      ...input.importProgress,
+      storedTrades: built.inputs.trades.length,
+    },
+  };
+}
+
+export function netWorthView(built: BuiltLedger, at: number): NetWorthView {
+  const accounts = [MAIN_ACCOUNT, ...built.inputs.subAccounts];
+  let total = ZERO;
+  const views: AccountWorthView[] = accounts.map((account) => {
+    const figures = figuresAt(built, at, account);
+    total = total.plus(figures.total.value);
+    return {
+      account,
+      name: accountName(account),
+      value: text(figures.total.value),
+      assets: figures.assets
+        .filter((row) => !row.quantity.isZero())
+        .map((row) => ({
+          asset: row.asset,
+          quantity: text(row.quantity),
+          value: row.price ? text(row.value) : null,
+        })),
+      unpriced: figures.unpriced,
+    };
+  });
+  return {
+    currency: built.ledger.reportingAsset,
+    at,
+    total: text(total),
+    accounts: views,
+    includes: includesText(built, null),
+  };
+}
+
+function entryView(entry: LedgerEntry, asset: string): LedgerEntryView[] {
+  const changes = balanceChanges(entry).filter((change) => change.asset === asset);
+  const base = { id: entry.id, time: entry.time };
+  switch (entry.kind) {
+    case 'trade': {
+      const delta = changes.reduce((sum, change) => sum.plus(change.delta), ZERO as Amount);
+      const side = entry.side === 'BUY' ? 'Buy' : 'Sell';
+      return [
+        {
+          ...base,
+          kind: 'trade',
+          account: entry.account,
+          description: `${side} ${entry.qty} ${entry.base.toUpperCase()} at ${entry.price} ${entry.quote.toUpperCase()} (fee ${entry.commission} ${entry.commissionAsset.toUpperCase()}), trade #${entry.id}`,
+          amount: text(delta),
+        },
+      ];
+    }
+    case 'withdrawal':
+      return [
+        {
+          ...base,
+          kind: 'withdrawal',
+          account: entry.account,
+          description: `Withdrawal of ${entry.amount} (fee ${entry.fee}), ${entry.status}`,
+          amount: text(changes[0]?.delta ?? ZERO),
+        },
+      ];
+    case 'transfer':
+      return [
+        {
+          ...base,
+          kind: 'transfer',
+          account: entry.fromAccount,
+          description: `Transfer from ${accountName(entry.fromAccount)} to ${accountName(entry.toAccount)}`,
+          amount: entry.amount,
+        },
+      ];
+    case 'inferred':
+      return [inferredView(entry)];
+  }
+}
+
+export function inferredView(entry: InferredEntry): InferredEntryView {
+  const credit = !entry.amount.startsWith('-');
+  return {
+    kind: 'inferred',
+    id: entry.id,
+    time: entry.time,
+    account: entry.account,
+    asset: entry.asset,
+    description: `Inferred ${credit ? 'deposit or other credit' : 'debit'}${entry.label ? `: ${entry.label}` : ''}`,
+    amount: entry.amount,
+    inferred: {
+      from: entry.from,
+      to: entry.to,
+      credit,
+      label: entry.label ?? null,
+      costBasis: entry.costBasis ?? null,
+    },
+  };
+}
+
+function touches(entry: LedgerEntry, asset: string): boolean {
+  if (entry.kind === 'trade') {
+    return entry.base === asset || entry.quote === asset || entry.commissionAsset === asset;
+  }
+  return entry.asset === asset;
+}
+
+/** Sample times from `from` to `to`, `to` last. */
+function sampleTimes(from: number, to: number, points: number): number[] {
+  if (to <= from) return [to];
+  const step = Math.max(1, Math.floor((to - from) / (points - 1)));
+  const times: number[] = [];
+  for (let time = from; time < to; time += step) times.push(time);
+  times.push(to);
+  return times;
+}
+
+export function assetPageView(built: BuiltLedger, assetName: string, at: number): AssetLedgerView {
+  const asset = assetKey(assetName);
+  const figures = figuresAt(built, at);
+  const row = figures.assets.find((candidate) => candidate.asset === asset) ?? {
+    asset,
+    quantity: ZERO,
+    averageCost: null,
+    costBasis: ZERO,
+    price: null,
+    value: ZERO,
+    realizedPnl: ZERO,
+    unrealizedPnl: ZERO,
+    feesPaid: ZERO,
+    basisEstimated: false,
+  };
+  const related = built.entries.filter((entry) => touches(entry, asset));
+  const entries = related
+    .slice(-ASSET_ENTRIES_SHOWN)
+    .reverse()
+    .flatMap((entry) => entryView(entry, asset));
+  // Quantity over time, replayed from the entries, valued at the prices of the time.
+  const history: AssetLedgerView['history'] = [];
+  const first = related[0]?.time;
+  if (first !== undefined) {
+    let next = 0;
+    let quantity = ZERO as Amount;
+    for (const time of sampleTimes(first, at, HISTORY_POINTS)) {
+      while (next < related.length && related[next]!.time <= time) {
+        for (const change of balanceChanges(related[next]!)) {
+          if (change.asset === asset) quantity = quantity.plus(change.delta);
+        }
+        next++;
+      }
+      const price = built.prices.priceAt(asset, built.ledger.reportingAsset, time);
+      history.push({
+        time,
+        quantity: text(quantity),
+        value: price ? text(quantity.times(new Decimal(price))) : null,
+      });
+    }
+  }
+  return {
+    currency: built.ledger.reportingAsset,
+    method: built.choice.method,
+    asset,
+    figures: assetView(built, row),
+    lots: built.ledger.lots({ asset }).map((lot) => ({
+      account: lot.account,
+      quantity: text(lot.quantity),
+      cost: text(lot.cost),
+      acquiredAt: lot.acquiredAt,
+      basis: lot.basis,
+    })),
+    entries,
+    history,
+  };
+}
+
+/**
+ * The value of every holding over [from, at], replayed from the ledger and valued at the prices of
+ * the time; the last point is `at` at today's prices, so it equals the summary's total.
+ */
+export function historyView(built: BuiltLedger, from: number, at: number): LedgerHistoryView {
+  const currency = built.ledger.reportingAsset;
+  const entries = built.entries;
+  const held = new Map<string, Amount>();
+  let next = 0;
+  const points: LedgerHistoryView['points'] = [];
+  let restsFrom: number | null = null;
+  let restsTo: number | null = null;
+  const uncertain = new Set<string>();
+  const start = Math.max(from, (entries[0]?.time ?? at) - 1);
+  for (const time of sampleTimes(start, at, HISTORY_POINTS)) {
+    while (next < entries.length && entries[next]!.time <= time) {
+      for (const change of balanceChanges(entries[next]!)) {
+        held.set(change.asset, (held.get(change.asset) ?? ZERO).plus(change.delta));
+      }
+      next++;
+    }
+    let value = ZERO as Amount;
+    for (const [asset, quantity] of held) {
+      if (quantity.isZero()) continue;
+      const price = built.prices.priceAt(asset, currency, time);
+      if (price) value = value.plus(quantity.times(new Decimal(price)));
+    }
+    // A point inside an inferred entry's interval, before where the entry is placed, depends on
+    // when within the interval the movement really happened.
+    const depending = built.inferred.filter((entry) => entry.from < time && time < entry.time);
+    for (const entry of depending) uncertain.add(entry.id);
+    if (depending.length > 0) {
+      restsFrom ??= time;
+      restsTo = time;
+    }
+    points.push({
+      time,
+      value: text(value.toDecimalPlaces(8, Decimal.ROUND_HALF_EVEN)),
+      onInferred: depending.length > 0,
+    });
+  }
+  // The last point is the total now, exactly as the summary states it.
+  const total = figuresAt(built, at).total.value;
+  if (points.length > 0) points[points.length - 1]!.value = text(total);
+  return {
+    currency,
+    points,
+    inferred:
+      restsFrom !== null && restsTo !== null
+        ? { from: restsFrom, to: restsTo, entries: uncertain.size }
+        : null,
+  };
+}
+
+// ---- Reports --------------------------------------------------------------------------------
+
+function termView(totals: TermTotals): TaxTermView {
+  return {
+    rows: totals.rows,
+    proceeds: text(totals.proceeds),
+    costBasis: text(totals.costBasis),
+    gain: text(totals.gain),
+  };
+}
+
+/** The folder reports are written to: `exports` in the app's data folder. */
+export function exportsFolder(store: Store): string {
+  return join(store.paths.dataDir, 'exports');
+}
+
+function writeReport(store: Store, fileName: string, content: string): string {
+  const folder = exportsFolder(store);
+  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  const path = join(folder, fileName);
+  writeFileSync(path, content, { mode: 0o600 });
+  return path;
+}
+
+export function writeTaxReport(
+  store: Store,
+  built: BuiltLedger,
+  input: { year: number; longTermAfterDays: number },
+): ReportFileView {
+  const report = taxReport(built.ledger, {
+    ...taxYear(input.year),
+    longTermAfterDays: input.longTermAfterDays,
+  });
+  const currency = built.ledger.reportingAsset;
+  const fileName = `spotfolio-tax-${input.year}-${built.choice.method}-${currency}.csv`;
+  const path = writeReport(store, fileName, taxReportCsv(report));
+  const summary: TaxSummaryView = {
+    year: input.year,
+    method: built.choice.method as CostMethodName,
+    currency,
+    longTermAfterDays: input.longTermAfterDays,
+    total: termView(report.summary.total),
+    shortTerm: termView(report.summary.shortTerm),
+    longTerm: termView(report.summary.longTerm),
+    feesPaid: text(report.summary.feesPaid),
+    estimatedRows: report.summary.estimatedRows,
+    missingBasisRows: report.summary.missingBasisRows,
+  };
+  return { path, folder: exportsFolder(store), fileName, rows: report.rows.length, summary };
+}
+
+export function writeKoinlyExport(store: Store, built: BuiltLedger, at: number): ReportFileView {
+  const day = new Date(at).toISOString().slice(0, 10);
+  const fileName = `spotfolio-koinly-${day}.csv`;
+  const cells = koinlyCells(built.entries, built.ledger);
+  const path = writeReport(store, fileName, toCsv([...KOINLY_HEADER], cells, ','));
+  return { path, folder: exportsFolder(store), fileName, rows: cells.length, summary: null };
+}
