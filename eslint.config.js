@@ -238,6 +238,28 @@ export default tseslint.config(
     },
   },
   {
+    // One Decimal, configured for exact sums and products of amounts (shared/exact-decimal.ts): a
+    // value of the default decimal.js rounds its arithmetic to 20 digits. The ledger keeps its own
+    // clone; live/ has yet to move over. A rule of its own name, so it adds to the restrictions
+    // on imports above and below instead of replacing them.
+    files: ['electron/**/*.ts', 'shared/**/*.ts', 'renderer/**/*.{ts,tsx}'],
+    ignores: ['shared/exact-decimal.ts', 'electron/ledger/**', 'electron/live/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'decimal.js',
+              message: 'Import Decimal from shared/exact-decimal.ts (exact to the widest amount).',
+              allowTypeImports: true,
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // shared/ imports nothing else of the project.
     files: ['shared/**/*.ts'],
     rules: {

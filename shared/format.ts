@@ -3,7 +3,7 @@
  * are handled with decimal.js only: a JavaScript float would show 0.1 + 0.2 as 0.30000000000000004
  * and silently drop digits of large balances.
  */
-import Decimal from 'decimal.js';
+import { Decimal } from './exact-decimal';
 
 export type Rounding = 'down' | 'half-up';
 

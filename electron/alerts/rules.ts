@@ -7,7 +7,7 @@
  * Comparisons are exact: decimal text is compared digit by digit, and a percentage is computed
  * with decimal.js, never with JavaScript numbers.
  */
-import Decimal from 'decimal.js';
+import { Decimal } from '../../shared/exact-decimal';
 import type { LineDirection, MoveDirection } from '../../shared/alerts';
 import type { AlertSide } from './repository';
 

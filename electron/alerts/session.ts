@@ -12,7 +12,7 @@
  * A firing is recorded as a notification (Activity), shown as a toast and, when the settings let
  * alerts through, as a desktop notification without amounts in privacy mode.
  */
-import Decimal from 'decimal.js';
+import { Decimal } from '../../shared/exact-decimal';
 import { KLINE_INTERVAL_MS, KLINE_INTERVALS, type KlineInterval } from '../../shared/market';
 import type { EventName, EventPayloads } from '../../shared/contract';
 import type { ConnectionState, Settings } from '../../shared/types';

@@ -6,7 +6,7 @@
  * maximum, a stop price on the side of the last price where it waits (not one that would trigger
  * at once), and the free balance of the asset the order pays with.
  */
-import Decimal from 'decimal.js';
+import { Decimal } from '../../shared/exact-decimal';
 import { formatAmount } from '../../shared/format';
 import type { OrderCheck, OrderSide, OrderType } from '../../shared/types';
 import type { SymbolInfo } from '../exchange/wire';

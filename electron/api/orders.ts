@@ -6,7 +6,7 @@
  * says what the key may do before anything is sent. A test is a review: local checks with their
  * numbers first (see order-review.ts), the exchange's test endpoint only when they all pass.
  */
-import Decimal from 'decimal.js';
+import { Decimal } from '../../shared/exact-decimal';
 import type { MethodParsedInput } from '../../shared/contract';
 import { sameAsset } from '../core/market';
 import { toOrderView } from '../core/views';

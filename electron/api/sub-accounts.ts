@@ -5,7 +5,7 @@
  * is unknown, the answer says so and where the funds are, so the user can finish the move; an
  * unknown outcome is never retried blindly (that could move the funds twice).
  */
-import Decimal from 'decimal.js';
+import { Decimal } from '../../shared/exact-decimal';
 import type { MethodParsedInput } from '../../shared/contract';
 import { formatAmount, formatAmountWithUnit } from '../../shared/format';
 import type { SubAccountsView, TransferLeg, TransferOutcome } from '../../shared/types';

@@ -1,9 +1,10 @@
 /**
- * Arithmetic on amounts: decimal text in, decimal.js out, and back. The one parser and the one
- * formatter of the main process; what counts as decimal text is the pattern of shared/decimal.ts,
- * which the renderer checks by too. decimal.js alone would also take "1e3", "0x1f" or "NaN".
+ * Arithmetic on amounts: decimal text in, the project's Decimal (shared/exact-decimal.ts) out, and
+ * back. The one parser and the one formatter of the main process; what counts as decimal text is
+ * the pattern of shared/decimal.ts, which the renderer checks by too. decimal.js alone would also
+ * take "1e3", "0x1f" or "NaN".
  */
-import Decimal from 'decimal.js';
+import { Decimal } from '../../shared/exact-decimal';
 import { isSignedDecimalText } from '../../shared/decimal';
 import type { DecimalText } from '../../shared/types';
 

@@ -11,7 +11,7 @@
  * every stream message) parse through wire-fast.ts, which compiles checks from them that give the
  * same answers as zod, proven by a property test over every schema exported here.
  */
-import Decimal from 'decimal.js';
+import { Decimal } from '../../shared/exact-decimal';
 import { z } from 'zod';
 import { isSignedDecimalText } from '../../shared/decimal';
 import { KLINE_INTERVALS, type KlineInterval } from '../../shared/market';

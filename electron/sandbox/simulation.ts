@@ -9,7 +9,7 @@
  * the simulation sets its own clientOrderIds: the same seed and the same clock steps give the same
  * trade sequence.
  */
-import Decimal from 'decimal.js';
+import { Decimal } from '../../shared/exact-decimal';
 import type { Clock, TimerHandle } from '../core/clock';
 import { addressFor } from './addresses';
 import type { MarketConfig, MatchingEngine, Order } from './engine';

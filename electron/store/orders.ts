@@ -1,6 +1,6 @@
 /** Orders (open and past) and own trades, with filtered, sorted, paged reads. */
 import type Database from 'better-sqlite3';
-import { Decimal } from 'decimal.js';
+import { Decimal } from '../../shared/exact-decimal';
 import { formatDecimal } from '../core/decimal';
 import type {
   OrderInput,

@@ -14,7 +14,7 @@
  * has left the exchange's receive window.
  */
 import { randomBytes } from 'node:crypto';
-import Decimal from 'decimal.js';
+import { Decimal } from '../../shared/exact-decimal';
 import type { JournalAction, JournalEntryView } from '../../shared/types';
 import type { Clock } from '../core/clock';
 import type { Emit } from '../core/events';

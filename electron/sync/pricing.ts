@@ -3,7 +3,7 @@
  * (quote/asset) or a path through one bridge asset (usdt, btc, ...). decimal.js only: an amount is
  * never a JavaScript float.
  */
-import Decimal from 'decimal.js';
+import { Decimal } from '../../shared/exact-decimal';
 import { assetKey } from '../../shared/market';
 import { parseDecimal } from '../core/decimal';
 

@@ -3,7 +3,7 @@
  * assets, per-row prices, and the value history (recorded snapshots, plus "current holdings at
  * past prices" from klines for the time before the first snapshot). decimal.js only.
  */
-import Decimal from 'decimal.js';
+import { Decimal } from '../../shared/exact-decimal';
 import { assetKey, KLINE_INTERVAL_MS, type KlineInterval } from '../../shared/market';
 import { formatDecimal, parseDecimal } from '../core/decimal';
 import type { ExchangeClient, Kline } from '../exchange';

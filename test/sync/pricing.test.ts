@@ -23,10 +23,14 @@ describe('priceIn', () => {
   });
 
   it('inverts the inverse pair exactly', () => {
-    // 1 / 0.92 in decimal.js precision (20 significant digits), not a float.
-    expect(priceIn('usdt', 'eur', tickers)!.toFixed()).toBe('1.0869565217391304348');
-    // An inverse price carries 20 significant digits: a round trip is exact to 12 places.
-    expect(priceIn('btc', 'usdt', tickers)!.mul('65000.12').toDecimalPlaces(12).toFixed()).toBe(
+    // 1 / 0.92 = 25/23, to the precision of shared/exact-decimal.ts (160 significant digits),
+    // not a float: its digits are 25 * 10^159 / 23 in integers, rounded half up.
+    const digits = (25n * 10n ** 160n) / 23n;
+    const expected = ((digits + 5n) / 10n).toString();
+    expect(priceIn('usdt', 'eur', tickers)!.toFixed()).toBe(`1.${expected.slice(1)}`);
+    // An inverse price carries 160 significant digits: a round trip is exact far past any
+    // digit shown.
+    expect(priceIn('btc', 'usdt', tickers)!.mul('65000.12').toDecimalPlaces(150).toFixed()).toBe(
       '1',
     );
   });

@@ -3,7 +3,7 @@
  * is looked up in the transfer history (records that were not there before it was sent, with the
  * same asset, amount and accounts) before the caller hears anything.
  */
-import Decimal from 'decimal.js';
+import { Decimal } from '../../../shared/exact-decimal';
 import { sameAsset } from '../../core/market';
 import { validate, type InputOf } from '../inputs';
 import { mayHaveHappened, notApplied, RECONCILE_TIME_SLACK_MS, type Requests } from '../requests';

@@ -3,7 +3,7 @@
  * looked up by its clientOrderId (placing always sends one) before the caller hears anything.
  */
 import { randomBytes } from 'node:crypto';
-import Decimal from 'decimal.js';
+import { Decimal } from '../../../shared/exact-decimal';
 import { ExchangeError } from '../errors';
 import { validate, type InputOf, type NewOrder, type ValidOf } from '../inputs';
 import {

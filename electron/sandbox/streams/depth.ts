@@ -2,7 +2,7 @@
  * The order-book streams: `<symbol>@depth` (every level, as changes) and
  * `<symbol>@depth<5|10|20>@100ms` (the top levels, whole).
  */
-import Decimal from 'decimal.js';
+import { Decimal } from '../../../shared/exact-decimal';
 import type { TimerHandle } from '../../core/clock';
 import { dataMessage } from './connection';
 import type { FeedContext, FeedsBySymbol, PublicFeed } from './feed';

@@ -3,7 +3,7 @@
  * which account, and each event's payload. An event goes only to the connections subscribed
  * with an auth_key of the account it concerns.
  */
-import Decimal from 'decimal.js';
+import { Decimal } from '../../../shared/exact-decimal';
 import { PRIVATE_STREAM_NAMES, type PrivateStream } from '../../../shared/market';
 import type { Clock } from '../../core/clock';
 import type { MarketConfig } from '../engine';

@@ -4,7 +4,7 @@
  * reports) and the net worth card (main account plus every sub-account).
  */
 import { useState } from 'react';
-import Decimal from 'decimal.js';
+import { Decimal } from '../../../shared/exact-decimal';
 import { COST_METHOD_LABELS, type TradeImportView } from '../../../shared/ledger';
 import type { HistoryRange } from '../../../shared/types';
 import { useBridgeQuery } from '../lib/query';

@@ -1,5 +1,5 @@
 /** A depth ladder's rows: price, size and the running total that sizes each row's bar. */
-import Decimal from 'decimal.js';
+import { Decimal } from '../../../shared/exact-decimal';
 
 export interface LadderRow {
   price: string;

@@ -1,5 +1,5 @@
 /** Sorting and searching of tables, on decimal strings (never floats). */
-import Decimal from 'decimal.js';
+import { Decimal } from '../../../shared/exact-decimal';
 import type { FundRow, TickerView } from '../../../shared/types';
 import { percentChange } from '../../../shared/format';
 

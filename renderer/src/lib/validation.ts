@@ -2,7 +2,7 @@
  * Checks a form can make before asking the app: amounts against free balance and the asset's
  * precision. The main process validates again; these give immediate, specific messages.
  */
-import Decimal from 'decimal.js';
+import { Decimal } from '../../../shared/exact-decimal';
 import { DECIMAL_PATTERN } from '../../../shared/decimal';
 import { formatAmount, formatAmountWithUnit } from '../../../shared/format';
 import type { SubAccountsView } from '../../../shared/types';

@@ -1,5 +1,5 @@
 import { lazy, memo, Suspense, useMemo, useState } from 'react';
-import Decimal from 'decimal.js';
+import { Decimal } from '../../../shared/exact-decimal';
 import type { HistoryRange } from '../../../shared/types';
 import { formatDateTime, formatPercent, privacyMask } from '../../../shared/format';
 import { useApp } from '../context';

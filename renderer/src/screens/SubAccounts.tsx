@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
-import Decimal from 'decimal.js';
+import { Decimal } from '../../../shared/exact-decimal';
 import type { SubAccountsView, TransferOutcome } from '../../../shared/types';
 import { formatAmount, formatDateTime } from '../../../shared/format';
 import { useApp } from '../context';
