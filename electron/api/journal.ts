@@ -27,7 +27,8 @@ export function journalHandlers(ctx: ApiContext) {
       return visible(profile.id);
     },
     'journal.finish': async ({ id }) => {
-      const { profile, journal, sync } = ctx.session.require();
+      // Finishing sends the missing transfer: the same permission as the transfer itself.
+      const { profile, journal, sync } = ctx.session.requireTrade('finish a stopped transfer');
       try {
         const entry = await journal.finish(id);
         void Promise.all([

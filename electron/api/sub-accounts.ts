@@ -136,7 +136,7 @@ export function transferOutcome(entry: JournalEntryRow): TransferOutcome {
 }
 
 export async function transfer(ctx: ApiContext, input: TransferInput): Promise<TransferOutcome> {
-  const session = ctx.session.require();
+  const session = ctx.session.requireTrade('move funds between sub-accounts');
   const profileId = session.profile.id;
   let subs = ctx.store.subAccounts.list(profileId).rows;
   if (subs.length === 0) {

@@ -1,12 +1,13 @@
 /**
- * A key without the trade permission: the profile says what it may do, and every order action is
- * refused by the app with that explanation before anything reaches the exchange.
+ * A key without the trade permission: the profile says what it may do, and every order action and
+ * every movement of funds between accounts is refused by the app with that explanation before
+ * anything reaches the exchange.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProfileView } from '../../shared/types';
 import { createApp, type SpotfolioApp } from '../../electron/app';
 import { startBrowserMode, type BrowserModeHost } from '../../electron/serve/host';
-import { startSandbox, type Sandbox } from '../../electron/sandbox';
+import { startSandbox, type TestSandbox as Sandbox } from '../../electron/sandbox/testing';
 import { eventually, rendererDir, tempDir, testSecretStore, WireClient } from './helpers';
 
 let sandbox: Sandbox;
@@ -62,11 +63,23 @@ describe('what a key may do', () => {
       canTransfer: false,
     });
     const order = { symbol: 'btcusdt', side: 'buy', type: 'limit', quantity: '0.001', price: '1' };
+    const [subA, subB] = sandbox.world.accounts.filter((a) => a.role === 'sub');
+    const balances = () => [subA!.email, subB!.email].map((e) => sandbox.admin.balances(e));
+    const before = balances();
+    const held = before[0]!.find((b) => b.free !== '0')!;
+    const transfer = {
+      fromEmail: subA!.email,
+      toEmail: subB!.email,
+      asset: held.asset.toLowerCase(),
+      amount: held.free,
+    };
     for (const [method, input] of [
       ['orders.test', order],
       ['orders.place', order],
       ['orders.cancel', { symbol: 'btcusdt', orderId: 1 }],
       ['orders.cancelAll', { symbol: 'btcusdt' }],
+      ['subAccounts.transfer', transfer],
+      ['journal.finish', { id: 1 }],
     ] as const) {
       expect(await client.call(method, input)).toEqual({
         ok: false,
@@ -76,6 +89,7 @@ describe('what a key may do', () => {
         },
       });
     }
+    expect(balances()).toEqual(before);
   });
 
   it("a sub-account's trading key may trade but not move funds between sub-accounts", async () => {
