@@ -1,9 +1,18 @@
 /**
+ * FROZEN: do not edit, do not refactor, do not share code with the other migrations.
+ *
  * The schema of the single file (spotfolio.sqlite) that versions before the record/cache split
  * kept, frozen as it was released (versions 1 to 4). It is only used to read such a file once:
  * openStore brings a copy of it to version 4 with these steps, then moves its tables into the
  * record and the cache (see legacy.ts). Never add to this list: new tables go to
  * record-migrations.ts or cache-migrations.ts.
+ *
+ * Many statements here repeat, line for line, the first steps of record-migrations.ts and
+ * cache-migrations.ts: those tables were carried over unchanged when the file was split. The
+ * repetition is on purpose. An old file must be read by exactly the schema it was written with;
+ * were these steps built from the live migrations, a later change to a record or cache table
+ * would silently change what an old file is upgraded through, and the copy in legacy.ts would
+ * meet columns it does not expect.
  */
 import type { Migration } from './migrations';
 
