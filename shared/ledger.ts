@@ -140,13 +140,33 @@ export interface InferredEntryView extends LedgerEntryView {
 
 export interface LedgerHistoryView {
   currency: string;
-  /** The last point is now, and equals the total value of the summary. */
+  /** The account whose holdings are drawn ('main' for the Portfolio's total); null for all. */
+  account: string | null;
+  /**
+   * Holdings replayed from the ledger at each time, valued at the prices of the time (the closes
+   * of finished candles). The last point is now, and equals the summary's total of the account.
+   */
   points: { time: number; value: string; onInferred: boolean }[];
   /**
-   * Where the history rests on inferred entries: a point inside an inferred entry's interval
-   * depends on where in it the entry is placed. Null when no point does.
+   * Where the history rests on inferred entries: between an inferred entry's interval start and
+   * where the ledger places it, a value depends on when within it the movement really happened.
+   * `entries` counts those whose span meets the range (`unlabelled` of them with no label yet),
+   * `assets` names their assets (each labelled on its asset page). Null when no point does.
    */
-  inferred: { from: number; to: number; entries: number } | null;
+  inferred: {
+    from: number;
+    to: number;
+    entries: number;
+    unlabelled: number;
+    assets: string[];
+  } | null;
+  /** What the ledger cannot answer yet; while either is set the points leave something out. */
+  pending: {
+    /** The first import of own trades is not complete: trades are missing from the replay. */
+    import: TradeImportView | null;
+    /** Markets whose candles (the prices of the time) are not kept yet, for assets held then. */
+    prices: string[];
+  };
 }
 
 export interface TaxTermView {

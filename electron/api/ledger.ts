@@ -9,10 +9,12 @@ import { mkdirSync } from 'node:fs';
 import type { CostMethodName, LedgerSettingsView } from '../../shared/ledger';
 import {
   assetPageView,
+  closeCoverage,
   exportsFolder,
   historyView,
   inferredView,
   LedgerService,
+  MAIN_ACCOUNT,
   MissingPriceError,
   netWorthView,
   summaryView,
@@ -110,11 +112,18 @@ export function ledgerHandlers(ctx: ApiContext) {
       return assetPageView(built(profile.id, choice), asset, ctx.now());
     },
     'ledger.history': async ({ range }) => {
-      const { profile } = active();
+      const { profile, sync } = active();
       const choice = choiceOf(profile.id);
       pricesInBackground(profile.id, choice);
       const now = ctx.now();
-      return historyView(built(profile.id, choice), now - HISTORY_RANGES[range].spanMs, now);
+      // The main account's, as the Portfolio's total is: sub-accounts' own trades are not read.
+      return historyView(built(profile.id, choice), {
+        from: now - HISTORY_RANGES[range].spanMs,
+        at: now,
+        account: MAIN_ACCOUNT,
+        importProgress: sync.tradeImportProgress(),
+        coverage: closeCoverage(ctx.store, profile.id),
+      });
     },
     'ledger.inferred': async () => {
       const { profile } = active();

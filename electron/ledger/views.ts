@@ -21,7 +21,7 @@ import type {
   TaxTermView,
   TradeImportView,
 } from '../../shared/ledger';
-import { assetKey } from '../../shared/market';
+import { assetKey, KLINE_INTERVAL_MS } from '../../shared/market';
 import type { Store } from '../store';
 import { decimalText, ZERO, type Amount } from './decimal';
 import {
@@ -32,6 +32,7 @@ import {
   type LedgerEntry,
 } from './entries';
 import { toCsv } from '../sync/csv';
+import { storePort } from '../sync/store-port';
 import {
   KOINLY_HEADER,
   koinlyCells,
@@ -40,6 +41,7 @@ import {
   taxYear,
   type TermTotals,
 } from './reports';
+import { LEDGER_INTERVAL } from './prices';
 import { ledgerFigures, pnlForRange, type AssetFigures, type LedgerFigures } from './results';
 import type { BuiltLedger } from './service';
 
@@ -347,23 +349,51 @@ export function assetPageView(built: BuiltLedger, assetName: string, at: number)
   };
 }
 
+/** The span of finished candles kept for a market (the prices of the time); null when none. */
+export type CloseCoverage = (symbol: string) => { from: number; to: number } | null;
+
+/** What the store keeps of each market's ledger candles. */
+export function closeCoverage(store: Store, profileId: string): CloseCoverage {
+  const port = storePort(store);
+  // An empty time range: only the covered span is wanted, not the closes.
+  return (symbol) =>
+    port.klineCloses(profileId, { symbol, interval: LEDGER_INTERVAL }, 1, 0).covered;
+}
+
+export interface HistoryInput {
+  from: number;
+  at: number;
+  /** The account drawn; every account together when left out. */
+  account?: string;
+  /** The own-trade import's progress; null or left out when nothing is known of it. */
+  importProgress?: Omit<TradeImportView, 'storedTrades'> | null;
+  /** Which markets' candles are kept; left out, every market counts as kept. */
+  coverage?: CloseCoverage;
+}
+
 /**
- * The value of every holding over [from, at], replayed from the ledger and valued at the prices of
- * the time; the last point is `at` at today's prices, so it equals the summary's total.
+ * The value of the account's holdings over [from, at], replayed from the ledger and valued at the
+ * prices of the time; the last point is `at` at today's prices, so it equals the summary's total.
+ * The range starts no earlier than just before the first entry: nothing was held before it.
  */
-export function historyView(built: BuiltLedger, from: number, at: number): LedgerHistoryView {
+export function historyView(built: BuiltLedger, input: HistoryInput): LedgerHistoryView {
+  const { at, account } = input;
   const currency = built.ledger.reportingAsset;
+  const mine = (entryAccount: string) => account === undefined || entryAccount === account;
   const entries = built.entries;
   const held = new Map<string, Amount>();
+  // When each asset is first held at a time whose price is a candle's close (not today's).
+  const firstHeld = new Map<string, number>();
+  const candlesUntil = at - KLINE_INTERVAL_MS[LEDGER_INTERVAL];
+  const inferred = built.inferred.filter((entry) => mine(entry.account));
+  const resting = new Set<InferredEntry>();
   let next = 0;
   const points: LedgerHistoryView['points'] = [];
-  let restsFrom: number | null = null;
-  let restsTo: number | null = null;
-  const uncertain = new Set<string>();
-  const start = Math.max(from, (entries[0]?.time ?? at) - 1);
+  const start = Math.min(at, Math.max(input.from, (entries[0]?.time ?? at) - 1));
   for (const time of sampleTimes(start, at, HISTORY_POINTS)) {
     while (next < entries.length && entries[next]!.time <= time) {
       for (const change of balanceChanges(entries[next]!)) {
+        if (!mine(change.account)) continue;
         held.set(change.asset, (held.get(change.asset) ?? ZERO).plus(change.delta));
       }
       next++;
@@ -371,34 +401,76 @@ export function historyView(built: BuiltLedger, from: number, at: number): Ledge
     let value = ZERO as Amount;
     for (const [asset, quantity] of held) {
       if (quantity.isZero()) continue;
+      if (time < candlesUntil && !firstHeld.has(asset)) firstHeld.set(asset, time);
       const price = built.prices.priceAt(asset, currency, time);
       if (price) value = value.plus(quantity.times(new Decimal(price)));
     }
-    // A point inside an inferred entry's interval, before where the entry is placed, depends on
-    // when within the interval the movement really happened.
-    const depending = built.inferred.filter((entry) => entry.from < time && time < entry.time);
-    for (const entry of depending) uncertain.add(entry.id);
-    if (depending.length > 0) {
-      restsFrom ??= time;
-      restsTo = time;
+    // Before where an inferred entry is placed, within its interval, the value depends on when
+    // in the interval the movement really happened.
+    let onInferred = false;
+    for (const entry of inferred) {
+      if (entry.from < time && time < entry.time) {
+        resting.add(entry);
+        onInferred = true;
+      }
     }
     points.push({
       time,
       value: text(value.toDecimalPlaces(8, Decimal.ROUND_HALF_EVEN)),
-      onInferred: depending.length > 0,
+      onInferred,
     });
   }
   // The last point is the total now, exactly as the summary states it.
-  const total = figuresAt(built, at).total.value;
+  const total = figuresAt(built, at, account).total.value;
   if (points.length > 0) points[points.length - 1]!.value = text(total);
+
   return {
     currency,
+    account: account ?? null,
     points,
-    inferred:
-      restsFrom !== null && restsTo !== null
-        ? { from: restsFrom, to: restsTo, entries: uncertain.size }
-        : null,
+    inferred: restingOn(resting, start, at),
+    pending: {
+      import:
+        input.importProgress && !input.importProgress.complete
+          ? { ...input.importProgress, storedTrades: built.inputs.trades.length }
+          : null,
+      prices: missingCandles(built, firstHeld, input.coverage),
+    },
   };
+}
+
+/** The part of [start, at] whose drawn points depend on where inferred entries are placed. */
+function restingOn(
+  resting: ReadonlySet<InferredEntry>,
+  start: number,
+  at: number,
+): LedgerHistoryView['inferred'] {
+  if (resting.size === 0) return null;
+  const entries = [...resting];
+  return {
+    from: Math.max(start, Math.min(...entries.map((entry) => entry.from))),
+    to: Math.min(at, Math.max(...entries.map((entry) => entry.time))),
+    entries: entries.length,
+    unlabelled: entries.filter((entry) => !entry.label).length,
+    assets: [...new Set(entries.map((entry) => entry.asset))].sort(),
+  };
+}
+
+/** Markets on the price path of an asset held in the past whose candles do not reach back. */
+function missingCandles(
+  built: BuiltLedger,
+  firstHeld: ReadonlyMap<string, number>,
+  coverage: CloseCoverage | undefined,
+): string[] {
+  if (!coverage) return [];
+  const missing = new Set<string>();
+  for (const [asset, time] of firstHeld) {
+    for (const symbol of built.prices.pathSymbols([asset], built.ledger.reportingAsset)) {
+      const covered = coverage(symbol);
+      if (!covered || covered.from > time) missing.add(symbol);
+    }
+  }
+  return [...missing].sort();
 }
 
 // ---- Reports --------------------------------------------------------------------------------
