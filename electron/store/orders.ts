@@ -19,6 +19,7 @@ import {
   integer,
   integerMs,
   checkOptionalDecimalText,
+  PagedReads,
   pageBounds,
   StatementCache,
   StoreInputError,
@@ -93,6 +94,26 @@ function statusList(status: OrderStatus | OrderStatus[]): OrderStatus[] {
   return list;
 }
 
+/** The filter orders and trades share: the profile, and the symbol and side when given. */
+function symbolAndSide(
+  profileId: string,
+  query: { symbol?: string; side?: string },
+): { where: string[]; params: unknown[] } {
+  const where = ['profile_id = ?'];
+  const params: unknown[] = [profileId];
+  if (query.symbol !== undefined) {
+    where.push('symbol = ?');
+    params.push(query.symbol);
+  }
+  if (query.side !== undefined) {
+    if (!SIDES.has(query.side))
+      throw new StoreInputError(`side filter ${JSON.stringify(query.side)} is unknown`);
+    where.push('side = ?');
+    params.push(query.side);
+  }
+  return { where, params };
+}
+
 export class OrdersRepository {
   private readonly upsertOrderStatement;
   private readonly getOrderStatement;
@@ -103,8 +124,8 @@ export class OrdersRepository {
   private readonly maxTradeIdStatement;
   private readonly upsertOrdersTransaction;
   private readonly insertTradesTransaction;
-  private readonly pages;
-  private readonly counts;
+  private readonly orderPages;
+  private readonly tradePages;
   private readonly fees;
 
   constructor(db: Database.Database) {
@@ -160,8 +181,8 @@ export class OrdersRepository {
         return inserted;
       },
     );
-    this.pages = new StatementCache((sql) => db.prepare<unknown[], OrderRow | TradeDbRow>(sql));
-    this.counts = new StatementCache((sql) => db.prepare<unknown[], { n: number }>(sql));
+    this.orderPages = new PagedReads<OrderRow>(db, 'orders', ORDER_COLUMNS);
+    this.tradePages = new PagedReads<TradeDbRow>(db, 'own_trades', TRADE_COLUMNS);
     this.fees = new StatementCache((sql) =>
       db.prepare<unknown[], { feeCurrency: string; fee: string }>(sql),
     );
@@ -194,36 +215,16 @@ export class OrdersRepository {
   }
 
   ordersPage(profileId: string, query: OrderQuery = {}): PageResult<OrderRow> {
-    const { offset, limit } = pageBounds(query.offset, query.limit);
+    const page = pageBounds(query.offset, query.limit);
     const order = direction(query.direction);
-    const where = ['profile_id = ?'];
-    const params: unknown[] = [profileId];
-    if (query.symbol !== undefined) {
-      where.push('symbol = ?');
-      params.push(query.symbol);
-    }
-    if (query.side !== undefined) {
-      if (!SIDES.has(query.side))
-        throw new StoreInputError(`side filter ${JSON.stringify(query.side)} is unknown`);
-      where.push('side = ?');
-      params.push(query.side);
-    }
+    const { where, params } = symbolAndSide(profileId, query);
     if (query.status !== undefined) {
       const list = statusList(query.status);
       where.push(list.length === 0 ? '0' : `status IN (${list.map(() => '?').join(', ')})`);
       params.push(...list);
     }
     addTimeRange(where, params, 'created_time', query.from, query.to);
-    const whereSql = where.join(' AND ');
-    const rows = this.pages
-      .get(
-        `SELECT ${ORDER_COLUMNS} FROM orders WHERE ${whereSql}
-         ORDER BY created_time ${order}, id ${order} LIMIT ? OFFSET ?`,
-      )
-      .all(...params, limit, offset) as OrderRow[];
-    const total =
-      this.counts.get(`SELECT count(*) AS n FROM orders WHERE ${whereSql}`).get(...params)?.n ?? 0;
-    return { rows, total };
+    return this.orderPages.read(where, params, `created_time ${order}, id ${order}`, page);
   }
 
   // ---- own trades
@@ -239,29 +240,19 @@ export class OrdersRepository {
   }
 
   tradesPage(profileId: string, query: OwnTradeQuery = {}): PageResult<OwnTradeRow> {
-    const { offset, limit } = pageBounds(query.offset, query.limit);
+    const page = pageBounds(query.offset, query.limit);
     const order = direction(query.direction);
-    const { whereSql, params } = this.tradeFilter(profileId, query);
-    const rows = (
-      this.pages
-        .get(
-          `SELECT ${TRADE_COLUMNS} FROM own_trades WHERE ${whereSql}
-           ORDER BY time ${order}, id ${order} LIMIT ? OFFSET ?`,
-        )
-        .all(...params, limit, offset) as TradeDbRow[]
-    ).map((row) => ({ ...row, isBuyerMaker: row.isBuyerMaker === 1 }));
-    const total =
-      this.counts.get(`SELECT count(*) AS n FROM own_trades WHERE ${whereSql}`).get(...params)?.n ??
-      0;
-    return { rows, total };
+    const { where, params } = tradeFilter(profileId, query);
+    const { rows, total } = this.tradePages.read(where, params, `time ${order}, id ${order}`, page);
+    return { rows: rows.map((row) => ({ ...row, isBuyerMaker: row.isBuyerMaker === 1 })), total };
   }
 
   /** Fees paid over the whole filtered set, per fee asset, summed exactly. */
   feesByAsset(profileId: string, query: OwnTradeQuery = {}): { asset: string; fee: string }[] {
-    const { whereSql, params } = this.tradeFilter(profileId, query);
+    const { where, params } = tradeFilter(profileId, query);
     const sums = new Map<string, Decimal>();
     for (const row of this.fees
-      .get(`SELECT fee_currency AS feeCurrency, fee FROM own_trades WHERE ${whereSql}`)
+      .get(`SELECT fee_currency AS feeCurrency, fee FROM own_trades WHERE ${where.join(' AND ')}`)
       .iterate(...params)) {
       sums.set(row.feeCurrency, (sums.get(row.feeCurrency) ?? new Decimal(0)).plus(row.fee));
     }
@@ -269,28 +260,18 @@ export class OrdersRepository {
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([asset, fee]) => ({ asset, fee: formatDecimal(fee) }));
   }
+}
 
-  private tradeFilter(
-    profileId: string,
-    query: OwnTradeQuery,
-  ): { whereSql: string; params: unknown[] } {
-    const where = ['profile_id = ?'];
-    const params: unknown[] = [profileId];
-    if (query.symbol !== undefined) {
-      where.push('symbol = ?');
-      params.push(query.symbol);
-    }
-    if (query.side !== undefined) {
-      if (!SIDES.has(query.side))
-        throw new StoreInputError(`side filter ${JSON.stringify(query.side)} is unknown`);
-      where.push('side = ?');
-      params.push(query.side);
-    }
-    if (query.orderId !== undefined) {
-      where.push('order_id = ?');
-      params.push(integer(query.orderId, 'orderId'));
-    }
-    addTimeRange(where, params, 'time', query.from, query.to);
-    return { whereSql: where.join(' AND '), params };
+/** The trades a page or a fee sum covers. */
+function tradeFilter(
+  profileId: string,
+  query: OwnTradeQuery,
+): { where: string[]; params: unknown[] } {
+  const { where, params } = symbolAndSide(profileId, query);
+  if (query.orderId !== undefined) {
+    where.push('order_id = ?');
+    params.push(integer(query.orderId, 'orderId'));
   }
+  addTimeRange(where, params, 'time', query.from, query.to);
+  return { where, params };
 }

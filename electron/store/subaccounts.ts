@@ -14,8 +14,8 @@ import {
   direction,
   integer,
   integerMs,
+  PagedReads,
   pageBounds,
-  StatementCache,
   StoreInputError,
 } from './util';
 
@@ -32,8 +32,7 @@ export class SubAccountsRepository {
   private readonly getTransferStatement;
   private readonly replaceAccountsTransaction;
   private readonly upsertTransfersTransaction;
-  private readonly pages;
-  private readonly counts;
+  private readonly transferPages;
 
   constructor(db: Database.Database) {
     this.deleteAccountsStatement = db.prepare<[string]>(
@@ -97,8 +96,7 @@ export class SubAccountsRepository {
         }
       },
     );
-    this.pages = new StatementCache((sql) => db.prepare<unknown[], SubTransferRow>(sql));
-    this.counts = new StatementCache((sql) => db.prepare<unknown[], { n: number }>(sql));
+    this.transferPages = new PagedReads<SubTransferRow>(db, 'sub_transfers', TRANSFER_COLUMNS);
   }
 
   /** Replaces the profile's sub-accounts and their balances with the exchange's list. */
@@ -151,7 +149,7 @@ export class SubAccountsRepository {
 
   /** A filtered page of the transfer history, newest first unless direction is 'asc'. */
   transfers(profileId: string, query: SubTransferQuery = {}): PageResult<SubTransferRow> {
-    const { offset, limit } = pageBounds(query.offset, query.limit);
+    const page = pageBounds(query.offset, query.limit);
     const order = direction(query.direction);
     const where = ['profile_id = ?'];
     const params: unknown[] = [profileId];
@@ -164,16 +162,6 @@ export class SubAccountsRepository {
       params.push(query.email, query.email);
     }
     addTimeRange(where, params, 'time', query.from, query.to);
-    const whereSql = where.join(' AND ');
-    const rows = this.pages
-      .get(
-        `SELECT ${TRANSFER_COLUMNS} FROM sub_transfers WHERE ${whereSql}
-         ORDER BY time ${order}, txn_id ${order} LIMIT ? OFFSET ?`,
-      )
-      .all(...params, limit, offset);
-    const total =
-      this.counts.get(`SELECT count(*) AS n FROM sub_transfers WHERE ${whereSql}`).get(...params)
-        ?.n ?? 0;
-    return { rows, total };
+    return this.transferPages.read(where, params, `time ${order}, txn_id ${order}`, page);
   }
 }

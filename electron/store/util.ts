@@ -1,5 +1,7 @@
 /** Small helpers shared by the repositories: input checks, paging bounds, LIKE escaping. */
+import type Database from 'better-sqlite3';
 import { isSignedDecimalText } from '../../shared/decimal';
+import type { PageResult } from './types';
 
 /** Bad input to a repository (a malformed amount, time or paging argument), named precisely. */
 export class StoreInputError extends Error {
@@ -160,5 +162,43 @@ export class StatementCache<S> {
       this.statements.set(sql, statement);
     }
     return statement;
+  }
+}
+
+/**
+ * A table's filtered, ordered, paged reads: one page of rows and the count of every row the filter
+ * matches, so a list can say "41-60 of 1,204". The statements are prepared once per filter shape.
+ */
+export class PagedReads<R> {
+  private readonly pages: StatementCache<Database.Statement<unknown[], R>>;
+  private readonly counts: StatementCache<Database.Statement<unknown[], { n: number }>>;
+
+  constructor(
+    db: Database.Database,
+    private readonly table: string,
+    private readonly columns: string,
+  ) {
+    this.pages = new StatementCache((sql) => db.prepare<unknown[], R>(sql));
+    this.counts = new StatementCache((sql) => db.prepare<unknown[], { n: number }>(sql));
+  }
+
+  /** `where` and `params` as the filter built them; `orderBy` ends with a unique column. */
+  read(
+    where: readonly string[],
+    params: readonly unknown[],
+    orderBy: string,
+    page: { offset: number; limit: number },
+  ): PageResult<R> {
+    const whereSql = where.join(' AND ');
+    const rows = this.pages
+      .get(
+        `SELECT ${this.columns} FROM ${this.table} WHERE ${whereSql}
+         ORDER BY ${orderBy} LIMIT ? OFFSET ?`,
+      )
+      .all(...params, page.limit, page.offset);
+    const total =
+      this.counts.get(`SELECT count(*) AS n FROM ${this.table} WHERE ${whereSql}`).get(...params)
+        ?.n ?? 0;
+    return { rows, total };
   }
 }
