@@ -24,7 +24,19 @@
  * costBasis = netFlowsAtCost + realized − withdrawalFeeCost, exactly.
  */
 import type Decimal from 'decimal.js';
-import { amount, LedgerDecimal, ONE, share, ZERO, type Amount } from './decimal';
+import {
+  amount,
+  LedgerDecimal,
+  ONE,
+  shareUnits,
+  timesUnits,
+  toAmount,
+  UNIT,
+  units,
+  unitsOf,
+  type Amount,
+  type Units,
+} from './decimal';
 import {
   sortEntries,
   withdrawalDebits,
@@ -161,25 +173,161 @@ export function reportingPrice(
     : new LedgerDecimal(price);
 }
 
+/** What priceAt answered, in Units. */
+function priceUnits(price: string | Decimal, asset: string, reportingAsset: string): Units {
+  const owner = () => `the price of ${asset} in ${reportingAsset}`;
+  return typeof price === 'string'
+    ? units(price, owner, 'from priceAt')
+    : unitsOf(price, owner, 'from priceAt');
+}
+
 /** A unique key for an entry (a trade's id is unique only within its symbol). */
 export function entryKey(entry: LedgerEntry): string {
   return entry.kind === 'trade' ? `trade:${entry.symbol}:${entry.id}` : `${entry.kind}:${entry.id}`;
 }
 
-interface Piece {
-  quantity: Amount;
-  cost: Amount;
-  acquiredAt: number | null;
-  openedBy: LedgerEntry | null;
+/*
+ * What the ledger keeps per disposal, fee, flow and shortfall: the amounts in Units, read as
+ * Amounts only when someone reads them (a report, a screen), so a build of 100,000 trades makes
+ * no decimal.js value at all. The figures (results.ts) sum the Units.
+ */
+
+export class DisposalRecord implements Disposal {
+  constructor(
+    readonly entry: LedgerEntry,
+    readonly account: string,
+    readonly asset: string,
+    readonly quantityUnits: Units,
+    readonly proceedsUnits: Units,
+    readonly costUnits: Units,
+    readonly acquiredAt: number | null,
+    readonly disposedAt: number,
+    readonly basis: BasisSource,
+    readonly reason: Disposal['reason'],
+  ) {}
+
+  get quantity(): Amount {
+    return toAmount(this.quantityUnits);
+  }
+
+  get proceeds(): Amount {
+    return toAmount(this.proceedsUnits);
+  }
+
+  get cost(): Amount {
+    return toAmount(this.costUnits);
+  }
+
+  get gain(): Amount {
+    return toAmount(this.proceedsUnits - this.costUnits);
+  }
+}
+
+export class FeeRecord implements FeePaid {
+  constructor(
+    readonly entry: LedgerEntry,
+    readonly account: string,
+    readonly asset: string,
+    readonly amountUnits: Units,
+    readonly valueUnits: Units,
+    readonly attributedTo: string,
+    readonly time: number,
+  ) {}
+
+  get amount(): Amount {
+    return toAmount(this.amountUnits);
+  }
+
+  get value(): Amount {
+    return toAmount(this.valueUnits);
+  }
+}
+
+export class FlowRecord implements Flow {
+  constructor(
+    readonly entry: LedgerEntry,
+    readonly account: string,
+    readonly asset: string,
+    readonly quantityUnits: Units,
+    readonly costUnits: Units,
+    readonly time: number,
+    readonly kind: Flow['kind'],
+  ) {}
+
+  get quantity(): Amount {
+    return toAmount(this.quantityUnits);
+  }
+
+  get cost(): Amount {
+    return toAmount(this.costUnits);
+  }
+}
+
+export class ShortfallRecord implements Shortfall {
+  constructor(
+    readonly entry: LedgerEntry,
+    readonly account: string,
+    readonly asset: string,
+    readonly quantityUnits: Units,
+    readonly time: number,
+  ) {}
+
+  get quantity(): Amount {
+    return toAmount(this.quantityUnits);
+  }
+}
+
+interface OpenLot {
+  quantity: Units;
+  cost: Units;
+  acquiredAt: number;
+  openedBy: LedgerEntry;
   basis: BasisSource;
+}
+
+/**
+ * The pieces one take() took, oldest first, the last one 'missing' when there was not enough. One
+ * buffer per ledger, filled anew by each take and read before the next, so a disposal makes no
+ * array or object per piece.
+ */
+export class Taken {
+  count = 0;
+  /** The cost of every piece (a missing piece costs nothing). */
+  totalCost: Units = 0n;
+  readonly quantity: Units[] = [];
+  readonly cost: Units[] = [];
+  readonly acquiredAt: (number | null)[] = [];
+  readonly openedBy: (LedgerEntry | null)[] = [];
+  readonly basis: BasisSource[] = [];
+
+  clear(): void {
+    this.count = 0;
+    this.totalCost = 0n;
+  }
+
+  push(
+    quantity: Units,
+    cost: Units,
+    acquiredAt: number | null,
+    openedBy: LedgerEntry | null,
+    basis: BasisSource,
+  ): void {
+    const index = this.count++;
+    this.quantity[index] = quantity;
+    this.cost[index] = cost;
+    this.acquiredAt[index] = acquiredAt;
+    this.openedBy[index] = openedBy;
+    this.basis[index] = basis;
+    this.totalCost += cost;
+  }
 }
 
 /** One asset in one account. */
 export class Position {
-  quantity: Amount = ZERO;
-  cost: Amount = ZERO;
+  quantityUnits: Units = 0n;
+  costUnits: Units = 0n;
   /** FIFO queue from `head`; empty for cash. */
-  private queue: Lot[] = [];
+  private queue: OpenLot[] = [];
   private head = 0;
 
   constructor(
@@ -189,125 +337,114 @@ export class Position {
     readonly method: CostMethod,
   ) {}
 
+  get quantity(): Amount {
+    return toAmount(this.quantityUnits);
+  }
+
+  get cost(): Amount {
+    return toAmount(this.costUnits);
+  }
+
   add(
-    quantity: Amount,
-    cost: Amount,
+    quantity: Units,
+    cost: Units,
     acquiredAt: number,
     openedBy: LedgerEntry,
     basis: BasisSource,
-  ) {
-    if (quantity.isZero()) return;
-    this.quantity = this.quantity.plus(quantity);
+  ): void {
+    if (quantity === 0n) return;
+    this.quantityUnits += quantity;
     if (this.cash) {
-      this.cost = this.quantity;
+      this.costUnits = this.quantityUnits;
       return;
     }
-    this.cost = this.cost.plus(cost);
-    this.queue.push({
-      account: this.account,
-      asset: this.asset,
-      quantity,
-      cost,
-      acquiredAt,
-      openedBy,
-      basis,
-    });
+    this.costUnits += cost;
+    this.queue.push({ quantity, cost, acquiredAt, openedBy, basis });
   }
 
-  /** Takes `wanted` units out, oldest first; what is not there comes back as a missing piece. */
-  take(wanted: Amount): Piece[] {
-    if (wanted.isZero()) return [];
-    if (this.cash) return this.takeCash(wanted);
-    const pieces: Piece[] = [];
-    const available = this.quantity.lt(wanted) ? this.quantity : wanted;
+  /** Takes `wanted` units out, oldest first, into `out`; what is not there is a missing piece. */
+  take(wanted: Units, out: Taken): void {
+    out.clear();
+    if (wanted === 0n) return;
+    if (this.cash) return this.takeCash(wanted, out);
+    const available = this.quantityUnits < wanted ? this.quantityUnits : wanted;
     // Average cost: what leaves carries the position's average (a lot's own cost is not kept up
     // to date then); FIFO: each lot's own cost.
     const averageOut =
-      this.method === 'average' && !available.isZero()
-        ? share(this.cost, available, this.quantity)
+      this.method === 'average' && available !== 0n
+        ? shareUnits(this.costUnits, available, this.quantityUnits)
         : null;
     let averageLeft = averageOut;
     let left = available;
-    while (!left.isZero() && this.head < this.queue.length) {
+    while (left !== 0n && this.head < this.queue.length) {
       const lot = this.queue[this.head]!;
-      const whole = lot.quantity.lte(left);
+      const whole = lot.quantity <= left;
       const quantity = whole ? lot.quantity : left;
-      let cost: Amount;
+      let cost: Units;
       if (averageLeft !== null) {
-        cost = quantity.eq(left) ? averageLeft : share(averageOut!, quantity, available);
-        averageLeft = averageLeft.minus(cost);
+        cost = quantity === left ? averageLeft : shareUnits(averageOut!, quantity, available);
+        averageLeft -= cost;
       } else {
-        cost = whole ? lot.cost : share(lot.cost, quantity, lot.quantity);
+        cost = whole ? lot.cost : shareUnits(lot.cost, quantity, lot.quantity);
       }
-      pieces.push({
-        quantity,
-        cost,
-        acquiredAt: lot.acquiredAt,
-        openedBy: lot.openedBy,
-        basis: lot.basis,
-      });
-      left = left.minus(quantity);
+      out.push(quantity, cost, lot.acquiredAt, lot.openedBy, lot.basis);
+      left -= quantity;
       if (whole) {
         this.head++;
       } else {
-        lot.quantity = lot.quantity.minus(quantity);
-        if (averageOut === null) lot.cost = lot.cost.minus(cost);
+        lot.quantity -= quantity;
+        if (averageOut === null) lot.cost -= cost;
       }
     }
     this.compact();
-    this.quantity = this.quantity.minus(available);
-    this.cost = this.cost.minus(averageOut ?? sumCost(pieces));
-    const missing = wanted.minus(available);
-    if (!missing.isZero()) {
-      pieces.push({
-        quantity: missing,
-        cost: ZERO,
-        acquiredAt: null,
-        openedBy: null,
-        basis: 'missing',
-      });
-    }
-    return pieces;
+    this.quantityUnits -= available;
+    this.costUnits -= averageOut ?? out.totalCost;
+    const missing = wanted - available;
+    if (missing !== 0n) out.push(missing, 0n, null, null, 'missing');
   }
 
   /** The open lots, oldest first; under average cost each carries its share of the average. */
   lots(): Lot[] {
-    const open = this.queue.slice(this.head).map((lot) => ({ ...lot }));
-    if (this.method === 'average') {
-      let left = this.cost;
-      open.forEach((lot, index) => {
-        lot.cost = index === open.length - 1 ? left : share(this.cost, lot.quantity, this.quantity);
-        left = left.minus(lot.cost);
-      });
-    }
-    return open;
+    const open = this.queue.slice(this.head);
+    const average = this.method === 'average';
+    let left = this.costUnits;
+    return open.map((lot, index) => {
+      let cost = lot.cost;
+      if (average) {
+        cost =
+          index === open.length - 1
+            ? left
+            : shareUnits(this.costUnits, lot.quantity, this.quantityUnits);
+        left -= cost;
+      }
+      return {
+        account: this.account,
+        asset: this.asset,
+        quantity: toAmount(lot.quantity),
+        cost: toAmount(cost),
+        acquiredAt: lot.acquiredAt,
+        openedBy: lot.openedBy,
+        basis: lot.basis,
+      };
+    });
   }
 
-  private takeCash(wanted: Amount): Piece[] {
-    const available = this.quantity.lt(wanted) ? this.quantity : wanted;
-    this.quantity = this.quantity.minus(available);
-    this.cost = this.quantity;
-    const pieces: Piece[] = [];
-    if (!available.isZero()) {
-      pieces.push({
-        quantity: available,
-        cost: available,
-        acquiredAt: null,
-        openedBy: null,
-        basis: 'recorded',
-      });
+  /** Whether some open lot's basis is an estimate or missing. */
+  basisEstimated(): boolean {
+    for (let index = this.head; index < this.queue.length; index++) {
+      const basis = this.queue[index]!.basis;
+      if (basis === 'estimated' || basis === 'missing') return true;
     }
-    const missing = wanted.minus(available);
-    if (!missing.isZero()) {
-      pieces.push({
-        quantity: missing,
-        cost: ZERO,
-        acquiredAt: null,
-        openedBy: null,
-        basis: 'missing',
-      });
-    }
-    return pieces;
+    return false;
+  }
+
+  private takeCash(wanted: Units, out: Taken): void {
+    const available = this.quantityUnits < wanted ? this.quantityUnits : wanted;
+    this.quantityUnits -= available;
+    this.costUnits = this.quantityUnits;
+    if (available !== 0n) out.push(available, available, null, null, 'recorded');
+    const missing = wanted - available;
+    if (missing !== 0n) out.push(missing, 0n, null, null, 'missing');
   }
 
   private compact(): void {
@@ -318,31 +455,30 @@ export class Position {
   }
 }
 
-function sumCost(pieces: Piece[]): Amount {
-  let total = ZERO;
-  for (const piece of pieces) total = total.plus(piece.cost);
-  return total;
-}
-
 /** The ledger in the making: apply entries in ledger order (sortEntries), read figures any time. */
 export class Ledger {
   /** Every position, keyed by account and asset. */
   readonly positions = new Map<string, Position>();
   private readonly byAccount = new Map<string, Map<string, Position>>();
-  readonly disposals: Disposal[] = [];
-  readonly fees: FeePaid[] = [];
-  readonly flows: Flow[] = [];
-  readonly shortfalls: Shortfall[] = [];
+  readonly disposals: DisposalRecord[] = [];
+  readonly fees: FeeRecord[] = [];
+  readonly flows: FlowRecord[] = [];
+  readonly shortfalls: ShortfallRecord[] = [];
   /** Values that took a price to find (see valueOf); kept so exports repeat the same figure. */
-  private readonly pricedValues = new Map<LedgerEntry, Amount>();
-  withdrawalFeeCost: Amount = ZERO;
+  private readonly pricedValues = new Map<LedgerEntry, Units>();
+  withdrawalFeeCostUnits: Units = 0n;
   /** The time of the last entry applied. */
   time = -Infinity;
+  private readonly taken = new Taken();
 
   constructor(readonly options: LedgerOptions) {}
 
   get reportingAsset(): string {
     return this.options.reportingAsset;
+  }
+
+  get withdrawalFeeCost(): Amount {
+    return toAmount(this.withdrawalFeeCostUnits);
   }
 
   position(account: string, asset: string): Position {
@@ -370,6 +506,25 @@ export class Ledger {
     return this.price(asset, time, 'a value');
   }
 
+  /** price() in Units; the reason is only written out when there is no price. */
+  private priceUnits(asset: string, time: number, reason: () => string): Units {
+    const cash = this.options.reportingAsset;
+    if (asset === cash) return UNIT;
+    const price = this.options.priceAt(asset, cash, time);
+    if (price === null || price === undefined) {
+      throw new MissingPriceError(asset, cash, time, reason());
+    }
+    return priceUnits(price, asset, cash);
+  }
+
+  private priceUnitsIfKnown(asset: string, time: number): Units | null {
+    const cash = this.options.reportingAsset;
+    if (asset === cash) return UNIT;
+    const price = this.options.priceAt(asset, cash, time);
+    if (price === null || price === undefined) return null;
+    return priceUnits(price, asset, cash);
+  }
+
   apply(entry: LedgerEntry): void {
     if (entry.time < this.time) {
       throw new Error(`Ledger entries out of order: ${entryKey(entry)} comes before ${this.time}`);
@@ -391,9 +546,9 @@ export class Ledger {
     const key = trade;
     const owner = () => entryKey(trade);
     const cash = this.options.reportingAsset;
-    const qty = amount(trade.qty, owner, 'qty');
-    const quoteQty = amount(trade.quoteQty, owner, 'quoteQty');
-    const commission = amount(trade.commission, owner, 'commission');
+    const qty = units(trade.qty, owner, 'qty');
+    const quoteQty = units(trade.quoteQty, owner, 'quoteQty');
+    const commission = units(trade.commission, owner, 'commission');
     const buy = trade.side === 'BUY';
     const sent = buy ? trade.quote : trade.base;
     const received = buy ? trade.base : trade.quote;
@@ -401,67 +556,83 @@ export class Ledger {
     const receivedQty = buy ? qty : quoteQty;
 
     // The value of either side, and the unit value of each side where it is known without dividing.
-    let value: Amount;
-    let quoteUnit: Amount | null = null;
-    let baseUnit: Amount | null = null;
+    let value: Units;
+    let quoteUnit: Units | null = null;
+    let baseUnit: Units | null = null;
     if (trade.quote === cash) {
       value = quoteQty;
-      quoteUnit = ONE;
+      quoteUnit = UNIT;
     } else if (trade.base === cash) {
       value = qty;
-      baseUnit = ONE;
+      baseUnit = UNIT;
     } else {
       const quotePrice = this.options.priceAt(trade.quote, cash, trade.time);
       if (quotePrice !== null && quotePrice !== undefined) {
-        quoteUnit = this.price(trade.quote, trade.time, `trade ${trade.symbol} #${trade.id}`);
-        value = quoteQty.times(quoteUnit);
+        quoteUnit = priceUnits(quotePrice, trade.quote, cash);
+        value = timesUnits(quoteQty, quoteUnit);
       } else {
-        baseUnit = this.price(trade.base, trade.time, `trade ${trade.symbol} #${trade.id}`);
-        value = qty.times(baseUnit);
+        baseUnit = this.priceUnits(
+          trade.base,
+          trade.time,
+          () => `trade ${trade.symbol} #${trade.id}`,
+        );
+        value = timesUnits(qty, baseUnit);
       }
+      this.pricedValues.set(key, value);
     }
-    if (quoteUnit !== ONE && baseUnit !== ONE) this.pricedValues.set(key, value);
 
     const feeAsset = trade.commissionAsset;
-    let feeValue = ZERO;
-    if (!commission.isZero()) {
+    const hasFee = commission !== 0n;
+    let feeValue = 0n;
+    if (hasFee) {
       if (feeAsset === trade.quote) {
-        feeValue = quoteUnit ? commission.times(quoteUnit) : share(value, commission, quoteQty);
+        feeValue =
+          quoteUnit !== null
+            ? timesUnits(commission, quoteUnit)
+            : shareUnits(value, commission, quoteQty);
       } else if (feeAsset === trade.base) {
-        feeValue = baseUnit ? commission.times(baseUnit) : share(value, commission, qty);
+        feeValue =
+          baseUnit !== null ? timesUnits(commission, baseUnit) : shareUnits(value, commission, qty);
       } else {
-        feeValue = commission.times(
-          this.price(feeAsset, trade.time, `the fee of trade ${trade.symbol} #${trade.id}`),
+        feeValue = timesUnits(
+          commission,
+          this.priceUnits(
+            feeAsset,
+            trade.time,
+            () => `the fee of trade ${trade.symbol} #${trade.id}`,
+          ),
         );
       }
-      this.fees.push({
-        entry: key,
-        account: trade.account,
-        asset: feeAsset,
-        amount: commission,
-        value: feeValue,
-        attributedTo: trade.base === cash ? trade.quote : trade.base,
-        time: trade.time,
-      });
+      this.fees.push(
+        new FeeRecord(
+          key,
+          trade.account,
+          feeAsset,
+          commission,
+          feeValue,
+          trade.base === cash ? trade.quote : trade.base,
+          trade.time,
+        ),
+      );
     }
-    const feeInSent = !commission.isZero() && feeAsset === sent;
-    const feeInReceived = !commission.isZero() && feeAsset === received;
-    const feeElsewhere = !commission.isZero() && !feeInSent && !feeInReceived;
-    const sentTotal = feeInSent ? sentQty.plus(commission) : sentQty;
-    const receivedNet = feeInReceived ? receivedQty.minus(commission) : receivedQty;
-    const feeProceeds = feeElsewhere ? feeValue : ZERO;
+    const feeInSent = hasFee && feeAsset === sent;
+    const feeInReceived = hasFee && feeAsset === received;
+    const feeElsewhere = hasFee && !feeInSent && !feeInReceived;
+    const sentTotal = feeInSent ? sentQty + commission : sentQty;
+    const receivedNet = feeInReceived ? receivedQty - commission : receivedQty;
+    const feeProceeds = feeElsewhere ? feeValue : 0n;
 
     // Which side carries the fee: the bought asset's cost on a buy, the sold asset's proceeds on a
     // sell; cash carries none (its cost is its quantity), so then the other side does.
     const onAcquisition = buy ? received !== cash : sent === cash;
-    let sentProceeds: Amount;
-    let receivedCost: Amount;
+    let sentProceeds: Units;
+    let receivedCost: Units;
     if (onAcquisition) {
-      sentProceeds = feeInSent ? value.plus(feeValue) : value;
-      receivedCost = sentProceeds.plus(feeProceeds);
+      sentProceeds = feeInSent ? value + feeValue : value;
+      receivedCost = sentProceeds + feeProceeds;
     } else {
-      receivedCost = feeInReceived ? value.minus(feeValue) : value;
-      sentProceeds = receivedCost.minus(feeProceeds);
+      receivedCost = feeInReceived ? value - feeValue : value;
+      sentProceeds = receivedCost - feeProceeds;
     }
     this.dispose(key, trade.account, sent, sentTotal, sentProceeds, trade.time, 'trade');
     if (feeElsewhere) {
@@ -480,121 +651,143 @@ export class Ledger {
     key: LedgerEntry,
     account: string,
     asset: string,
-    quantity: Amount,
-    proceeds: Amount,
+    quantity: Units,
+    proceeds: Units,
     time: number,
     reason: Disposal['reason'],
   ): void {
     const position = this.position(account, asset);
-    const pieces = position.take(quantity);
-    this.noteShortfall(key, account, asset, pieces, time);
+    const taken = this.taken;
+    position.take(quantity, taken);
+    this.noteShortfall(key, account, asset, taken, time);
     if (position.cash) return;
     let proceedsLeft = proceeds;
-    pieces.forEach((piece, index) => {
+    const last = taken.count - 1;
+    for (let index = 0; index <= last; index++) {
+      const pieceQuantity = taken.quantity[index]!;
       const pieceProceeds =
-        index === pieces.length - 1 ? proceedsLeft : share(proceeds, piece.quantity, quantity);
-      proceedsLeft = proceedsLeft.minus(pieceProceeds);
-      this.disposals.push({
-        entry: key,
-        account,
-        asset,
-        quantity: piece.quantity,
-        proceeds: pieceProceeds,
-        cost: piece.cost,
-        gain: pieceProceeds.minus(piece.cost),
-        acquiredAt: piece.acquiredAt,
-        disposedAt: time,
-        basis: piece.basis,
-        reason,
-      });
-    });
+        index === last ? proceedsLeft : shareUnits(proceeds, pieceQuantity, quantity);
+      proceedsLeft -= pieceProceeds;
+      this.disposals.push(
+        new DisposalRecord(
+          key,
+          account,
+          asset,
+          pieceQuantity,
+          pieceProceeds,
+          taken.cost[index]!,
+          taken.acquiredAt[index]!,
+          time,
+          taken.basis[index]!,
+          reason,
+        ),
+      );
+    }
   }
 
   private applyWithdrawal(withdrawal: WithdrawalEntry): void {
     if (!withdrawalDebits(withdrawal.status)) return;
     const key = withdrawal;
-    const sent = amount(withdrawal.amount, entryKey(key), 'amount');
-    const fee = amount(withdrawal.fee, entryKey(key), 'fee');
+    const owner = () => entryKey(key);
+    const sent = units(withdrawal.amount, owner, 'amount');
+    const fee = units(withdrawal.fee, owner, 'fee');
     const position = this.position(withdrawal.account, withdrawal.asset);
-    const pieces = position.take(sent);
-    this.noteShortfall(key, withdrawal.account, withdrawal.asset, pieces, withdrawal.time);
-    this.flows.push({
-      entry: key,
-      account: withdrawal.account,
-      asset: withdrawal.asset,
-      quantity: sent.negated(),
-      cost: sumCost(pieces).negated(),
-      time: withdrawal.time,
-      kind: 'withdrawal',
-    });
-    if (fee.isZero()) return;
-    const feePieces = position.take(fee);
-    this.noteShortfall(key, withdrawal.account, withdrawal.asset, feePieces, withdrawal.time);
-    const feeCost = sumCost(feePieces);
-    this.withdrawalFeeCost = this.withdrawalFeeCost.plus(feeCost);
-    this.flows.push({
-      entry: key,
-      account: withdrawal.account,
-      asset: withdrawal.asset,
-      quantity: fee.negated(),
-      cost: feeCost.negated(),
-      time: withdrawal.time,
-      kind: 'withdrawal-fee',
-    });
-    this.fees.push({
-      entry: key,
-      account: withdrawal.account,
-      asset: withdrawal.asset,
-      amount: fee,
-      value: fee.times(
-        this.price(withdrawal.asset, withdrawal.time, `the fee of withdrawal ${withdrawal.id}`),
+    const taken = this.taken;
+    position.take(sent, taken);
+    this.noteShortfall(key, withdrawal.account, withdrawal.asset, taken, withdrawal.time);
+    this.flows.push(
+      new FlowRecord(
+        key,
+        withdrawal.account,
+        withdrawal.asset,
+        -sent,
+        -taken.totalCost,
+        withdrawal.time,
+        'withdrawal',
       ),
-      attributedTo: withdrawal.asset,
-      time: withdrawal.time,
-    });
+    );
+    if (fee === 0n) return;
+    position.take(fee, taken);
+    this.noteShortfall(key, withdrawal.account, withdrawal.asset, taken, withdrawal.time);
+    const feeCost = taken.totalCost;
+    this.withdrawalFeeCostUnits += feeCost;
+    this.flows.push(
+      new FlowRecord(
+        key,
+        withdrawal.account,
+        withdrawal.asset,
+        -fee,
+        -feeCost,
+        withdrawal.time,
+        'withdrawal-fee',
+      ),
+    );
+    const price = this.priceUnits(
+      withdrawal.asset,
+      withdrawal.time,
+      () => `the fee of withdrawal ${withdrawal.id}`,
+    );
+    this.fees.push(
+      new FeeRecord(
+        key,
+        withdrawal.account,
+        withdrawal.asset,
+        fee,
+        timesUnits(fee, price),
+        withdrawal.asset,
+        withdrawal.time,
+      ),
+    );
   }
 
   private applyTransfer(transfer: TransferEntry): void {
     const key = transfer;
-    const moved = amount(transfer.amount, entryKey(key), 'amount');
-    const pieces = this.position(transfer.fromAccount, transfer.asset).take(moved);
-    this.noteShortfall(key, transfer.fromAccount, transfer.asset, pieces, transfer.time);
+    const moved = units(transfer.amount, () => entryKey(key), 'amount');
+    const taken = this.taken;
+    this.position(transfer.fromAccount, transfer.asset).take(moved, taken);
+    this.noteShortfall(key, transfer.fromAccount, transfer.asset, taken, transfer.time);
     const target = this.position(transfer.toAccount, transfer.asset);
-    for (const piece of pieces) {
+    for (let index = 0; index < taken.count; index++) {
       target.add(
-        piece.quantity,
-        piece.cost,
-        piece.acquiredAt ?? transfer.time,
-        piece.openedBy ?? key,
-        piece.basis,
+        taken.quantity[index]!,
+        taken.cost[index]!,
+        taken.acquiredAt[index] ?? transfer.time,
+        taken.openedBy[index] ?? key,
+        taken.basis[index]!,
       );
     }
   }
 
   private applyInferred(entry: InferredEntry): void {
     const key = entry;
-    const signed = amount(entry.amount, entryKey(key), 'amount');
+    const owner = () => entryKey(key);
+    const signed = units(entry.amount, owner, 'amount');
     const position = this.position(entry.account, entry.asset);
-    if (signed.isNegative()) {
-      const pieces = position.take(signed.negated());
-      this.noteShortfall(key, entry.account, entry.asset, pieces, entry.time);
-      this.flows.push({
-        entry: key,
-        account: entry.account,
-        asset: entry.asset,
-        quantity: signed,
-        cost: sumCost(pieces).negated(),
-        time: entry.time,
-        kind: 'inferred',
-      });
+    // By its sign, as decimal.js reads it: "-0" is a debit (of nothing).
+    if (entry.amount.startsWith('-')) {
+      const taken = this.taken;
+      position.take(-signed, taken);
+      this.noteShortfall(key, entry.account, entry.asset, taken, entry.time);
+      this.flows.push(
+        new FlowRecord(
+          key,
+          entry.account,
+          entry.asset,
+          signed,
+          -taken.totalCost,
+          entry.time,
+          'inferred',
+        ),
+      );
       return;
     }
-    let cost: Amount;
+    let cost: Units;
     let basis: BasisSource;
     if (entry.costBasis) {
-      const userCost = amount(entry.costBasis.amount, entryKey(key), 'cost basis');
-      cost = userCost.times(
-        this.price(entry.costBasis.currency, entry.time, `the cost basis of ${entryKey(key)}`),
+      const userCost = units(entry.costBasis.amount, owner, 'cost basis');
+      cost = timesUnits(
+        userCost,
+        this.priceUnits(entry.costBasis.currency, entry.time, () => `the cost basis of ${owner()}`),
       );
       basis = 'user';
     } else {
@@ -602,35 +795,29 @@ export class Ledger {
       // when the caller says so (a real account can hold a coin no market prices).
       const unit =
         position.cash || this.options.unpricedCredits !== 'missing-basis'
-          ? this.price(entry.asset, entry.time, `the value of ${entryKey(key)}`)
-          : this.priceIfKnown(entry.asset, entry.time);
-      cost = unit ? signed.times(unit) : ZERO;
-      basis = unit ? 'estimated' : 'missing';
+          ? this.priceUnits(entry.asset, entry.time, () => `the value of ${owner()}`)
+          : this.priceUnitsIfKnown(entry.asset, entry.time);
+      cost = unit !== null ? timesUnits(signed, unit) : 0n;
+      basis = unit !== null ? 'estimated' : 'missing';
     }
     if (position.cash) cost = signed;
     this.pricedValues.set(key, cost);
     position.add(signed, cost, entry.time, key, basis);
-    this.flows.push({
-      entry: key,
-      account: entry.account,
-      asset: entry.asset,
-      quantity: signed,
-      cost: position.cash ? signed : cost,
-      time: entry.time,
-      kind: 'inferred',
-    });
+    this.flows.push(
+      new FlowRecord(key, entry.account, entry.asset, signed, cost, entry.time, 'inferred'),
+    );
   }
 
   private noteShortfall(
     key: LedgerEntry,
     account: string,
     asset: string,
-    pieces: Piece[],
+    taken: Taken,
     time: number,
-  ) {
-    const last = pieces[pieces.length - 1];
-    if (last?.basis === 'missing') {
-      this.shortfalls.push({ entry: key, account, asset, quantity: last.quantity, time });
+  ): void {
+    const last = taken.count - 1;
+    if (last >= 0 && taken.basis[last] === 'missing') {
+      this.shortfalls.push(new ShortfallRecord(key, account, asset, taken.quantity[last]!, time));
     }
   }
 
@@ -643,7 +830,8 @@ export class Ledger {
       if (entry.quote === this.reportingAsset) return amount(entry.quoteQty, entry.id, 'quoteQty');
       if (entry.base === this.reportingAsset) return amount(entry.qty, entry.id, 'qty');
     }
-    return this.pricedValues.get(entry);
+    const value = this.pricedValues.get(entry);
+    return value === undefined ? undefined : toAmount(value);
   }
 
   /** Open lots (non-cash), per account, oldest first. */

@@ -2,7 +2,7 @@
  * Figures for screens, in the reporting asset: per asset and in total, for all accounts or one,
  * and profit and loss over a range.
  */
-import { SPLIT_PLACES, ZERO, type Amount } from './decimal';
+import { SPLIT_PLACES, toAmount, ZERO, type Amount, type Units } from './decimal';
 import { Ledger, reportingPrice, type LedgerOptions, type PriceAt } from './cost-basis';
 import { sortEntries, type LedgerEntry } from './entries';
 
@@ -58,28 +58,22 @@ export interface FiguresQuery {
 /** Quantity, cost, value and P&L of every asset the ledger has seen, and their totals. */
 export function ledgerFigures(ledger: Ledger, query: FiguresQuery): LedgerFigures {
   const currency = ledger.reportingAsset;
-  const byAsset = new Map<string, { quantity: Amount; cost: Amount; estimated: boolean }>();
+  // Summed in Units (exact, as the Amounts they stand for); Amounts only for the rows shown.
+  const byAsset = new Map<string, { quantity: Units; cost: Units; estimated: boolean }>();
   for (const position of ledger.positions.values()) {
     if (query.account !== undefined && position.account !== query.account) continue;
-    const held = byAsset.get(position.asset) ?? { quantity: ZERO, cost: ZERO, estimated: false };
-    held.quantity = held.quantity.plus(position.quantity);
-    held.cost = held.cost.plus(position.cost);
-    if (!held.estimated && !position.quantity.isZero()) {
-      held.estimated = position
-        .lots()
-        .some((lot) => lot.basis === 'estimated' || lot.basis === 'missing');
-    }
+    const held = byAsset.get(position.asset) ?? { quantity: 0n, cost: 0n, estimated: false };
+    held.quantity += position.quantityUnits;
+    held.cost += position.costUnits;
+    if (!held.estimated && position.quantityUnits !== 0n)
+      held.estimated = position.basisEstimated();
     byAsset.set(position.asset, held);
   }
-  const realized = new Map<string, Amount>();
-  for (const disposal of ledger.disposals) {
-    if (query.account !== undefined && disposal.account !== query.account) continue;
-    realized.set(disposal.asset, (realized.get(disposal.asset) ?? ZERO).plus(disposal.gain));
-  }
-  const fees = new Map<string, Amount>();
+  const realized = realizedByAsset(ledger, 0, query.account);
+  const fees = new Map<string, Units>();
   for (const fee of ledger.fees) {
     if (query.account !== undefined && fee.account !== query.account) continue;
-    fees.set(fee.attributedTo, (fees.get(fee.attributedTo) ?? ZERO).plus(fee.value));
+    fees.set(fee.attributedTo, (fees.get(fee.attributedTo) ?? 0n) + fee.valueUnits);
   }
   const assets = new Set([...byAsset.keys(), ...realized.keys(), ...fees.keys()]);
   const unpriced: string[] = [];
@@ -94,34 +88,35 @@ export function ledgerFigures(ledger: Ledger, query: FiguresQuery): LedgerFigure
     return reportingPrice(query.priceAt, currency, asset, query.at, 'the value of holdings');
   };
   const rows: AssetFigures[] = [...assets].sort().map((asset) => {
-    const held = byAsset.get(asset) ?? { quantity: ZERO, cost: ZERO, estimated: false };
-    const price = held.quantity.isZero() ? null : priceOf(asset);
-    const value = price ? held.quantity.times(price) : ZERO;
+    const heldUnits = byAsset.get(asset) ?? { quantity: 0n, cost: 0n, estimated: false };
+    const quantity = toAmount(heldUnits.quantity);
+    const cost = toAmount(heldUnits.cost);
+    const price = quantity.isZero() ? null : priceOf(asset);
+    const value = price ? quantity.times(price) : ZERO;
     return {
       asset,
-      quantity: held.quantity,
-      averageCost: held.quantity.isZero()
+      quantity,
+      averageCost: quantity.isZero()
         ? null
-        : held.cost.dividedBy(held.quantity).toDecimalPlaces(SPLIT_PLACES),
-      costBasis: held.cost,
+        : cost.dividedBy(quantity).toDecimalPlaces(SPLIT_PLACES),
+      costBasis: cost,
       price,
       value,
-      realizedPnl: realized.get(asset) ?? ZERO,
-      unrealizedPnl: price || held.quantity.isZero() ? value.minus(held.cost) : ZERO,
-      feesPaid: fees.get(asset) ?? ZERO,
-      basisEstimated: held.estimated,
+      realizedPnl: toAmount(realized.get(asset) ?? 0n),
+      unrealizedPnl: price || quantity.isZero() ? value.minus(cost) : ZERO,
+      feesPaid: toAmount(fees.get(asset) ?? 0n),
+      basisEstimated: heldUnits.estimated,
     };
   });
-  let netFlowsAtCost = ZERO;
+  let netFlows = 0n;
+  let withdrawalFees = 0n;
   for (const flow of ledger.flows) {
     if (query.account !== undefined && flow.account !== query.account) continue;
-    if (flow.kind !== 'withdrawal-fee') netFlowsAtCost = netFlowsAtCost.plus(flow.cost);
+    if (flow.kind === 'withdrawal-fee') withdrawalFees -= flow.costUnits;
+    else netFlows += flow.costUnits;
   }
-  let withdrawalFeeCost = ZERO;
-  for (const flow of ledger.flows) {
-    if (query.account !== undefined && flow.account !== query.account) continue;
-    if (flow.kind === 'withdrawal-fee') withdrawalFeeCost = withdrawalFeeCost.minus(flow.cost);
-  }
+  const netFlowsAtCost = toAmount(netFlows);
+  const withdrawalFeeCost = toAmount(withdrawalFees);
   const total: LedgerTotals = {
     value: sum(rows, (row) => row.value),
     costBasis: sum(rows, (row) => row.costBasis),
@@ -139,6 +134,19 @@ export function ledgerFigures(ledger: Ledger, query: FiguresQuery): LedgerFigure
     total,
     unpriced,
   };
+}
+
+/** Gains of the disposals from `from` on, per asset (proceeds − cost, summed as Units). */
+function realizedByAsset(ledger: Ledger, from: number, account: string | undefined) {
+  const realized = new Map<string, Units>();
+  const disposals = ledger.disposals;
+  for (let index = from; index < disposals.length; index++) {
+    const disposal = disposals[index]!;
+    if (account !== undefined && disposal.account !== account) continue;
+    const gain = disposal.proceedsUnits - disposal.costUnits;
+    realized.set(disposal.asset, (realized.get(disposal.asset) ?? 0n) + gain);
+  }
+  return realized;
 }
 
 function sum<T>(items: readonly T[], pick: (item: T) => Amount): Amount {
@@ -182,14 +190,10 @@ export function pnlForRange(
   const disposalsBefore = ledger.disposals.length;
   while (next < ordered.length && ordered[next]!.time <= range.to) ledger.apply(ordered[next++]!);
   const atTo = ledgerFigures(ledger, query(range.to));
-  const realized = new Map<string, Amount>();
-  for (const disposal of ledger.disposals.slice(disposalsBefore)) {
-    if (range.account !== undefined && disposal.account !== range.account) continue;
-    realized.set(disposal.asset, (realized.get(disposal.asset) ?? ZERO).plus(disposal.gain));
-  }
+  const realized = realizedByAsset(ledger, disposalsBefore, range.account);
   const unrealizedFrom = new Map(atFrom.assets.map((row) => [row.asset, row.unrealizedPnl]));
   const assets = atTo.assets.map((row) => {
-    const realizedPnl = realized.get(row.asset) ?? ZERO;
+    const realizedPnl = toAmount(realized.get(row.asset) ?? 0n);
     const unrealizedChange = row.unrealizedPnl.minus(unrealizedFrom.get(row.asset) ?? ZERO);
     return {
       asset: row.asset,
