@@ -5,6 +5,7 @@
  * re-read over REST cover the gap); withdrawals fire on a change of status.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { AlertTiming } from '../../shared/alerts';
 import { WITHDRAW_STATUS_CODES } from '../../shared/market';
 import { engineWorld, tick, type EngineWorld } from './helpers';
 
@@ -24,15 +25,13 @@ const feed = (price: string, symbol = 'btcusdt', open24h?: string) => {
   world.clock.advance(1000);
   world.engine.observeTickers([tick(symbol, price, now(), open24h)]);
 };
+/** A BTCUSDT price alert, one-shot unless `timing` says otherwise. */
+const priceAlert = (direction: 'above' | 'below', threshold: string, timing?: AlertTiming) =>
+  world.add({ kind: 'price', symbol: 'btcusdt', direction, threshold, ...timing });
 
 describe('price alerts', () => {
   it('fire once when the price crosses the line, not for every price beyond it', () => {
-    const id = world.add({
-      kind: 'price',
-      symbol: 'btcusdt',
-      direction: 'above',
-      threshold: '62000',
-    });
+    const id = priceAlert('above', '62000');
     feed('61000');
     feed('61999.99999999');
     expect(world.fired).toHaveLength(0);
@@ -53,7 +52,7 @@ describe('price alerts', () => {
   });
 
   it('treat the first price seen as where the alert starts, not as a crossing', () => {
-    world.add({ kind: 'price', symbol: 'btcusdt', direction: 'below', threshold: '60000' });
+    priceAlert('below', '60000');
     feed('59000');
     expect(world.fired).toHaveLength(0);
     feed('61000');
@@ -62,14 +61,7 @@ describe('price alerts', () => {
   });
 
   it('repeat after the cool-down only, a crossing inside it being held', () => {
-    world.add({
-      kind: 'price',
-      symbol: 'btcusdt',
-      direction: 'above',
-      threshold: '100',
-      repeat: true,
-      cooldownMinutes: 5,
-    });
+    priceAlert('above', '100', { repeat: true, cooldownMinutes: 5 });
     feed('99');
     feed('100');
     expect(world.fired).toHaveLength(1);
@@ -85,7 +77,7 @@ describe('price alerts', () => {
   });
 
   it('ignore a price older than one already evaluated', () => {
-    world.add({ kind: 'price', symbol: 'btcusdt', direction: 'above', threshold: '100' });
+    priceAlert('above', '100');
     feed('99');
     const seenAt = now();
     feed('101');
@@ -95,7 +87,7 @@ describe('price alerts', () => {
   });
 
   it('leave other markets alone', () => {
-    world.add({ kind: 'price', symbol: 'btcusdt', direction: 'above', threshold: '100' });
+    priceAlert('above', '100');
     feed('99');
     feed('1000', 'ethusdt');
     expect(world.fired).toHaveLength(0);
@@ -104,14 +96,7 @@ describe('price alerts', () => {
 
 describe('across a restart', () => {
   it('does not fire again for a crossing already told', () => {
-    world.add({
-      kind: 'price',
-      symbol: 'btcusdt',
-      direction: 'above',
-      threshold: '100',
-      repeat: true,
-      cooldownMinutes: 1,
-    });
+    priceAlert('above', '100', { repeat: true, cooldownMinutes: 1 });
     feed('99');
     feed('101');
     expect(world.fired).toHaveLength(1);
@@ -122,7 +107,7 @@ describe('across a restart', () => {
   });
 
   it('fires once for a crossing made while closed, from the candles of the gap', () => {
-    world.add({ kind: 'price', symbol: 'btcusdt', direction: 'above', threshold: '100' });
+    priceAlert('above', '100');
     feed('99');
     const closedAt = now();
     world.restart();
@@ -146,14 +131,7 @@ describe('across a restart', () => {
   });
 
   it('does not count prices of the candle it had already seen part of', () => {
-    world.add({
-      kind: 'price',
-      symbol: 'btcusdt',
-      direction: 'above',
-      threshold: '100',
-      repeat: true,
-      cooldownMinutes: 1,
-    });
+    priceAlert('above', '100', { repeat: true, cooldownMinutes: 1 });
     feed('99');
     feed('100'); // fired
     feed('99.5');
@@ -226,7 +204,7 @@ describe('price-move alerts', () => {
   });
 
   it('start from the market price already seen when made, so the next price can cross', () => {
-    world.add({ kind: 'price', symbol: 'btcusdt', direction: 'above', threshold: '200' });
+    priceAlert('above', '200');
     feed('110', 'btcusdt', '100');
     world.add({
       kind: 'price-move',
@@ -323,12 +301,7 @@ describe('withdrawal alerts', () => {
 
 describe('pausing and one-shot rest', () => {
   it('leaves paused and fired one-shot alerts out of the evaluation', () => {
-    const id = world.add({
-      kind: 'price',
-      symbol: 'btcusdt',
-      direction: 'above',
-      threshold: '100',
-    });
+    const id = priceAlert('above', '100');
     world.repository.setPaused('profile-1', id, true, now());
     world.engine.reload();
     feed('99');

@@ -126,27 +126,46 @@ function alertSession(dataDir: string, profileId = 'p1'): SessionWorld {
   return world;
 }
 
+/**
+ * Runs `test` on a fresh data folder, where `open()` starts an alert session (again after
+ * `close()`, as a restart of the app). The last session opened is closed and the folder removed
+ * whatever the test did.
+ */
+async function onFreshFolder(test: (open: () => SessionWorld) => Promise<void>): Promise<void> {
+  const dir = tempDir('spotfolio-alerts-');
+  let last: SessionWorld | undefined;
+  try {
+    await test(() => (last = alertSession(dir.path)));
+  } finally {
+    await last?.close();
+    dir.remove();
+  }
+}
+
+/** A BTCUSDT price alert waiting for a crossing of `threshold` from a last price of 100. */
+function addPriceAlert(
+  world: SessionWorld,
+  direction: 'above' | 'below',
+  threshold: string,
+  timing = { repeat: false, cooldownMinutes: 60 },
+): number {
+  const now = Date.now();
+  return world.session.repository.create(
+    'p1',
+    { kind: 'price', symbol: 'btcusdt', direction, threshold, ...timing },
+    { lastSide: direction === 'above' ? 'below' : 'above', lastValue: '100', lastSeenAt: now },
+    now,
+  ).id;
+}
+
 const eventsOf = <E extends EventName>(world: SessionWorld, event: E) =>
   world.events.filter((e) => e.event === event).map((e) => e.payload as EventPayloads[E]);
 
 describe('an alert session on the sandbox', () => {
-  it('fires on a crossing trade through the ticker stream, once', async () => {
-    const dir = tempDir('spotfolio-alerts-');
-    const world = alertSession(dir.path);
-    try {
-      const id = world.session.repository.create(
-        'p1',
-        {
-          kind: 'price',
-          symbol: 'btcusdt',
-          direction: 'above',
-          threshold: '110',
-          repeat: false,
-          cooldownMinutes: 60,
-        },
-        { lastSide: 'below', lastValue: '100', lastSeenAt: Date.now() },
-        Date.now(),
-      ).id;
+  it('fires on a crossing trade through the ticker stream, once', () =>
+    onFreshFolder(async (open) => {
+      const world = open();
+      const id = addPriceAlert(world, 'above', '110');
       await world.session.start();
       await trade('111');
       await eventually('the alert to fire', () => (world.fired.length > 0 ? true : undefined));
@@ -167,60 +186,26 @@ describe('an alert session on the sandbox', () => {
       const stored = world.session.repository.get('p1', id)!;
       expect(stored.lastFiredAt).toBe(world.fired[0]!.at);
       expect(stored.state.spent).toBe(true);
-    } finally {
-      await world.close();
-      dir.remove();
-    }
-  });
+    }));
 
-  it('hides the amounts of the desktop notification in privacy mode', async () => {
-    const dir = tempDir('spotfolio-alerts-');
-    const world = alertSession(dir.path);
-    world.settings = { ...world.settings, privacyMode: true };
-    try {
+  it('hides the amounts of the desktop notification in privacy mode', () =>
+    onFreshFolder(async (open) => {
+      const world = open();
+      world.settings = { ...world.settings, privacyMode: true };
       await trade('100');
-      world.session.repository.create(
-        'p1',
-        {
-          kind: 'price',
-          symbol: 'btcusdt',
-          direction: 'below',
-          threshold: '95',
-          repeat: false,
-          cooldownMinutes: 60,
-        },
-        { lastSide: 'above', lastValue: '100', lastSeenAt: Date.now() },
-        Date.now(),
-      );
+      addPriceAlert(world, 'below', '95');
       await world.session.start();
       await trade('94.5');
       await eventually('the alert to fire', () => (world.desktop.length > 0 ? true : undefined));
       expect(world.desktop[0]!.body).toBe('BTCUSDT is at ••••, below ••••');
       expect(world.desktop[0]!.title).not.toMatch(/\d/);
-    } finally {
-      await world.close();
-      dir.remove();
-    }
-  });
+    }));
 
-  it('finds a crossing made while the ticker stream was cut, and fires it once', async () => {
-    const dir = tempDir('spotfolio-alerts-');
-    const world = alertSession(dir.path);
-    try {
+  it('finds a crossing made while the ticker stream was cut, and fires it once', () =>
+    onFreshFolder(async (open) => {
+      const world = open();
       await trade('100');
-      world.session.repository.create(
-        'p1',
-        {
-          kind: 'price',
-          symbol: 'btcusdt',
-          direction: 'above',
-          threshold: '130',
-          repeat: false,
-          cooldownMinutes: 60,
-        },
-        { lastSide: 'below', lastValue: '100', lastSeenAt: Date.now() },
-        Date.now(),
-      );
+      addPriceAlert(world, 'above', '130');
       await world.session.start();
       // A tick while live, so the gap starts from a price the stream gave.
       await trade('101');
@@ -242,30 +227,13 @@ describe('an alert session on the sandbox', () => {
       await trade('103');
       await new Promise((resolve) => setTimeout(resolve, 1500));
       expect(world.fired).toHaveLength(1);
-    } finally {
-      await world.close();
-      dir.remove();
-    }
-  });
+    }));
 
-  it('finds a crossing made while the app was closed, after a restart', async () => {
-    const dir = tempDir('spotfolio-alerts-');
-    let world = alertSession(dir.path);
-    try {
+  it('finds a crossing made while the app was closed, after a restart', () =>
+    onFreshFolder(async (open) => {
+      let world = open();
       await trade('100');
-      world.session.repository.create(
-        'p1',
-        {
-          kind: 'price',
-          symbol: 'btcusdt',
-          direction: 'below',
-          threshold: '90',
-          repeat: true,
-          cooldownMinutes: 1,
-        },
-        { lastSide: 'above', lastValue: '100', lastSeenAt: Date.now() },
-        Date.now(),
-      );
+      addPriceAlert(world, 'below', '90', { repeat: true, cooldownMinutes: 1 });
       await world.session.start();
       await trade('99');
       await eventually('a price from the stream', () =>
@@ -275,21 +243,17 @@ describe('an alert session on the sandbox', () => {
 
       await trade('89');
       await trade('98');
-      world = alertSession(dir.path);
+      world = open();
       await world.session.start();
       expect(world.fired.map((f) => f.message.body)).toEqual([
         'BTCUSDT is at 89, below 90 (crossed while the stream was away)',
       ]);
       // The next start re-reads nothing it has told already.
       await world.close();
-      world = alertSession(dir.path);
+      world = open();
       await world.session.start();
       expect(world.fired).toHaveLength(0);
-    } finally {
-      await world.close();
-      dir.remove();
-    }
-  });
+    }));
 });
 
 describe('alerts through the app and its bridge', () => {
