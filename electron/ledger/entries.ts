@@ -5,7 +5,7 @@
  * An account is "main" or a sub-account's e-mail. Times are Unix milliseconds (UTC).
  */
 import type { WithdrawStatus } from '../../shared/market';
-import { amount, ZERO, type Amount } from './decimal';
+import { amount, units, ZERO, type Amount, type Units } from './decimal';
 
 export const MAIN_ACCOUNT = 'main';
 
@@ -155,6 +155,48 @@ export function balanceChanges(entry: LedgerEntry): BalanceChange[] {
           delta: amount(entry.amount, `inferred entry ${entry.id}`, 'amount'),
         },
       ];
+  }
+}
+
+/**
+ * balanceChanges() in Units, handed over one by one: the same changes, in the same order, with no
+ * array or decimal.js value per entry (reconcile() runs this over every trade of the history).
+ */
+export function eachBalanceChange(
+  entry: LedgerEntry,
+  change: (account: string, asset: string, delta: Units) => void,
+): void {
+  switch (entry.kind) {
+    case 'trade': {
+      const owner = () => `trade ${entry.id}`;
+      const qty = units(entry.qty, owner, 'qty');
+      const quoteQty = units(entry.quoteQty, owner, 'quoteQty');
+      const buy = entry.side === 'BUY';
+      const commission = units(entry.commission, owner, 'commission');
+      change(entry.account, entry.base, buy ? qty : -qty);
+      change(entry.account, entry.quote, buy ? -quoteQty : quoteQty);
+      if (commission !== 0n) change(entry.account, entry.commissionAsset, -commission);
+      return;
+    }
+    case 'withdrawal': {
+      if (!withdrawalDebits(entry.status)) return;
+      const owner = () => `withdrawal ${entry.id}`;
+      const total = units(entry.amount, owner, 'amount') + units(entry.fee, owner, 'fee');
+      change(entry.account, entry.asset, -total);
+      return;
+    }
+    case 'transfer': {
+      const moved = units(entry.amount, () => `transfer ${entry.id}`, 'amount');
+      change(entry.fromAccount, entry.asset, -moved);
+      change(entry.toAccount, entry.asset, moved);
+      return;
+    }
+    case 'inferred':
+      change(
+        entry.account,
+        entry.asset,
+        units(entry.amount, () => `inferred entry ${entry.id}`, 'amount'),
+      );
   }
 }
 

@@ -14,9 +14,9 @@
  * After the last observation there is nothing to compare with; only a movement that spends more
  * than the replay holds proves a credit, the least that covers it, placed at that movement.
  */
-import { decimalText, ZERO, amount, type Amount } from './decimal';
+import { units, unitsText, type Units } from './decimal';
 import {
-  balanceChanges,
+  eachBalanceChange,
   sortEntries,
   type InferredEntry,
   type LedgerEntry,
@@ -52,12 +52,13 @@ export interface ReconcileOptions {
 
 interface Observation {
   time: number;
-  balance: Amount;
+  balance: Units;
 }
 
-interface Movement {
-  time: number;
-  delta: Amount;
+/** One account's movements of one asset, in ledger order (columns, not an object each). */
+interface Movements {
+  times: number[];
+  deltas: Units[];
 }
 
 /**
@@ -84,25 +85,29 @@ export function reconcile(
   options: ReconcileOptions = {},
 ): InferredEntry[] {
   const known = sortEntries(entries.filter((entry) => entry.kind !== 'inferred'));
-  const movements = new Map<string, Map<string, Movement[]>>();
-  const assetsOf = (account: string): Map<string, Movement[]> => {
+  const movements = new Map<string, Map<string, Movements>>();
+  const assetsOf = (account: string): Map<string, Movements> => {
     let assets = movements.get(account);
     if (!assets) movements.set(account, (assets = new Map()));
     return assets;
   };
+  let time = 0;
+  const add = (account: string, asset: string, delta: Units) => {
+    const assets = assetsOf(account);
+    let list = assets.get(asset);
+    if (!list) assets.set(asset, (list = { times: [], deltas: [] }));
+    list.times.push(time);
+    list.deltas.push(delta);
+  };
   for (const entry of known) {
-    for (const change of balanceChanges(entry)) {
-      const assets = assetsOf(change.account);
-      let list = assets.get(change.asset);
-      if (!list) assets.set(change.asset, (list = []));
-      list.push({ time: entry.time, delta: change.delta });
-    }
+    time = entry.time;
+    eachBalanceChange(entry, add);
   }
   const ordered = [...snapshots].sort((a, b) => a.time - b.time);
   for (const snapshot of ordered) {
     const assets = assetsOf(snapshot.account);
     for (const asset of Object.keys(snapshot.balances)) {
-      if (!assets.has(asset)) assets.set(asset, []);
+      if (!assets.has(asset)) assets.set(asset, { times: [], deltas: [] });
     }
   }
   let earliest = Infinity;
@@ -114,16 +119,16 @@ export function reconcile(
   for (const [account, assets] of movements) {
     const accountSnapshots = ordered.filter((snapshot) => snapshot.account === account);
     for (const [asset, assetMovements] of assets) {
-      const observations: Observation[] = [{ time: openedAt, balance: ZERO }];
+      const observations: Observation[] = [{ time: openedAt, balance: 0n }];
       for (const snapshot of accountSnapshots) {
         const text = snapshot.balances[asset];
         if (text !== undefined) {
           observations.push({
             time: snapshot.time,
-            balance: amount(text, `${account} ${asset}`, 'balance'),
+            balance: units(text, `${account} ${asset}`, 'balance'),
           });
         } else if (snapshot.complete) {
-          observations.push({ time: snapshot.time, balance: ZERO });
+          observations.push({ time: snapshot.time, balance: 0n });
         }
       }
       inferred.push(
@@ -138,19 +143,19 @@ function reconcileAsset(
   account: string,
   asset: string,
   observations: Observation[],
-  movements: Movement[],
+  movements: Movements,
   annotations: ReadonlyMap<string, InferredAnnotation> | undefined,
 ): InferredEntry[] {
   const result: InferredEntry[] = [];
-  const make = (from: number, to: number, time: number, value: Amount): InferredEntry => {
-    const id = inferredEntryId(account, asset, from, value.isNegative() ? 'debit' : 'credit');
+  const make = (from: number, to: number, time: number, value: Units): InferredEntry => {
+    const id = inferredEntryId(account, asset, from, value < 0n ? 'debit' : 'credit');
     const annotation = annotations?.get(id);
     return {
       kind: 'inferred',
       id,
       account,
       asset,
-      amount: decimalText(value),
+      amount: unitsText(value),
       from,
       to,
       time,
@@ -159,45 +164,46 @@ function reconcileAsset(
     };
   };
   const cursor = { next: 0 };
-  while (cursor.next < movements.length && movements[cursor.next]!.time <= observations[0]!.time) {
+  const times = movements.times;
+  while (cursor.next < times.length && times[cursor.next]! <= observations[0]!.time) {
     cursor.next++;
   }
   for (let i = 1; i < observations.length; i++) {
     const { time: from, balance: start } = observations[i - 1]!;
     const { time: to, balance: end } = observations[i]!;
     const { running, lowest, firstShortAt } = replayUntil(start, movements, cursor, to);
-    const unexplained = end.minus(running);
-    const needed = lowest.isNegative() ? lowest.negated() : ZERO;
-    const credit = unexplained.gt(needed) ? unexplained : needed;
-    if (credit.gt(0)) result.push(make(from, to, firstShortAt ?? to, credit));
-    const debit = credit.minus(unexplained);
-    if (debit.gt(0)) result.push(make(from, to, to, debit.negated()));
+    const unexplained = end - running;
+    const needed = lowest < 0n ? -lowest : 0n;
+    const credit = unexplained > needed ? unexplained : needed;
+    if (credit > 0n) result.push(make(from, to, firstShortAt ?? to, credit));
+    const debit = credit - unexplained;
+    if (debit > 0n) result.push(make(from, to, to, -debit));
   }
   // After the last observation nothing can be compared, but a movement that spends more than the
   // replay holds proves a credit came first: the least that covers it, by that movement.
   const last = observations[observations.length - 1]!;
   const tail = replayUntil(last.balance, movements, cursor, Infinity);
   if (tail.firstShortAt !== null) {
-    result.push(make(last.time, tail.firstShortAt, tail.firstShortAt, tail.lowest.negated()));
+    result.push(make(last.time, tail.firstShortAt, tail.firstShortAt, -tail.lowest));
   }
   return result;
 }
 
 /** Replays movements from `cursor.next` up to `until` (inclusive), advancing the cursor. */
 function replayUntil(
-  start: Amount,
-  movements: Movement[],
+  start: Units,
+  movements: Movements,
   cursor: { next: number },
   until: number,
-): { running: Amount; lowest: Amount; firstShortAt: number | null } {
+): { running: Units; lowest: Units; firstShortAt: number | null } {
+  const { times, deltas } = movements;
   let running = start;
   let lowest = start;
   let firstShortAt: number | null = null;
-  for (; cursor.next < movements.length && movements[cursor.next]!.time <= until; cursor.next++) {
-    const movement = movements[cursor.next]!;
-    running = running.plus(movement.delta);
-    if (running.isNegative() && firstShortAt === null) firstShortAt = movement.time;
-    if (running.lt(lowest)) lowest = running;
+  for (; cursor.next < times.length && times[cursor.next]! <= until; cursor.next++) {
+    running += deltas[cursor.next]!;
+    if (running < 0n && firstShortAt === null) firstShortAt = times[cursor.next]!;
+    if (running < lowest) lowest = running;
   }
   return { running, lowest, firstShortAt };
 }
