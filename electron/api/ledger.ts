@@ -31,6 +31,8 @@ import { AppError } from './errors';
 const METHOD_KEY = 'ledger.costMethod';
 /** Candles are looked for again at most this often (what is kept is never fetched twice). */
 const PRICE_FETCH_EVERY_MS = 10 * 60_000;
+/** ... and this often while an answer lacks them. */
+const PRICE_RETRY_MS = 30_000;
 
 const services = new WeakMap<Store, LedgerService>();
 
@@ -42,6 +44,7 @@ function serviceOf(ctx: ApiContext): LedgerService {
 
 export function ledgerHandlers(ctx: ApiContext) {
   const lastPriceFetch = new Map<string, number>();
+  const fetching = new Set<string>();
 
   const methodOf = (profileId: string): CostMethodName =>
     ctx.store.settings.get<string>(METHOD_KEY, profileId) === 'average' ? 'average' : 'fifo';
@@ -57,16 +60,23 @@ export function ledgerHandlers(ctx: ApiContext) {
     return session;
   };
 
-  /** Fetches the candles the prices of the time need, in the background; screens re-read after. */
-  const pricesInBackground = (profileId: string, choice: LedgerChoice) => {
+  /**
+   * Fetches the candles the prices of the time need, in the background; screens re-read after.
+   * `missing`: an answer lacks candles (a market first traded since the last look, found by the
+   * trade import), so the wait is short.
+   */
+  const pricesInBackground = (profileId: string, choice: LedgerChoice, missing = false) => {
     const { client } = ctx.session.require();
     const now = ctx.now();
-    if (now - (lastPriceFetch.get(profileId) ?? 0) < PRICE_FETCH_EVERY_MS) return;
+    const wait = missing ? PRICE_RETRY_MS : PRICE_FETCH_EVERY_MS;
+    if (fetching.has(profileId) || now - (lastPriceFetch.get(profileId) ?? 0) < wait) return;
     lastPriceFetch.set(profileId, now);
+    fetching.add(profileId);
     void serviceOf(ctx)
       .fetchPrices(profileId, client, choice)
       .then(() => ctx.emit('data.changed', { profileId, kinds: ['portfolio', 'trades'] }))
-      .catch((error: unknown) => ctx.log.warn(`ledger prices: ${String(error)}`));
+      .catch((error: unknown) => ctx.log.warn(`ledger prices: ${String(error)}`))
+      .finally(() => fetching.delete(profileId));
   };
 
   const built = (profileId: string, choice = choiceOf(profileId)) => {
@@ -117,13 +127,15 @@ export function ledgerHandlers(ctx: ApiContext) {
       pricesInBackground(profile.id, choice);
       const now = ctx.now();
       // The main account's, as the Portfolio's total is: sub-accounts' own trades are not read.
-      return historyView(built(profile.id, choice), {
+      const view = historyView(built(profile.id, choice), {
         from: now - HISTORY_RANGES[range].spanMs,
         at: now,
         account: MAIN_ACCOUNT,
         importProgress: sync.tradeImportProgress(),
         coverage: closeCoverage(ctx.store, profile.id),
       });
+      if (view.pending.prices.length > 0) pricesInBackground(profile.id, choice, true);
+      return view;
     },
     'ledger.inferred': async () => {
       const { profile } = active();
