@@ -28,12 +28,13 @@ import {
   amount,
   LedgerDecimal,
   ONE,
+  parseUnits,
+  refuseUnits,
   shareUnits,
   timesUnits,
   toAmount,
   UNIT,
   units,
-  unitsOf,
   type Amount,
   type Units,
 } from './decimal';
@@ -175,10 +176,11 @@ export function reportingPrice(
 
 /** What priceAt answered, in Units. */
 function priceUnits(price: string | Decimal, asset: string, reportingAsset: string): Units {
-  const owner = () => `the price of ${asset} in ${reportingAsset}`;
-  return typeof price === 'string'
-    ? units(price, owner, 'from priceAt')
-    : unitsOf(price, owner, 'from priceAt');
+  const text = typeof price === 'string' ? price : price.toFixed();
+  return (
+    parseUnits(text) ??
+    refuseUnits(text, `the price of ${asset} in ${reportingAsset}`, 'from priceAt')
+  );
 }
 
 /** A unique key for an entry (a trade's id is unique only within its symbol). */
@@ -276,6 +278,14 @@ export class ShortfallRecord implements Shortfall {
     return toAmount(this.quantityUnits);
   }
 }
+
+/* Why a price was needed, written out only when there is none. */
+const tradeReason = (trade: TradeEntry) => `trade ${trade.symbol} #${trade.id}`;
+const tradeFeeReason = (trade: TradeEntry) => `the fee of trade ${trade.symbol} #${trade.id}`;
+const withdrawalFeeReason = (withdrawal: WithdrawalEntry) =>
+  `the fee of withdrawal ${withdrawal.id}`;
+const costBasisReason = (entry: InferredEntry) => `the cost basis of ${entryKey(entry)}`;
+const valueReason = (entry: InferredEntry) => `the value of ${entryKey(entry)}`;
 
 interface OpenLot {
   quantity: Units;
@@ -506,13 +516,18 @@ export class Ledger {
     return this.price(asset, time, 'a value');
   }
 
-  /** price() in Units; the reason is only written out when there is no price. */
-  private priceUnits(asset: string, time: number, reason: () => string): Units {
+  /** price() in Units; the reason is only written out (of `subject`) when there is no price. */
+  private priceUnits<T>(
+    asset: string,
+    time: number,
+    reason: (subject: T) => string,
+    subject: T,
+  ): Units {
     const cash = this.options.reportingAsset;
     if (asset === cash) return UNIT;
     const price = this.options.priceAt(asset, cash, time);
     if (price === null || price === undefined) {
-      throw new MissingPriceError(asset, cash, time, reason());
+      throw new MissingPriceError(asset, cash, time, reason(subject));
     }
     return priceUnits(price, asset, cash);
   }
@@ -544,11 +559,12 @@ export class Ledger {
 
   private applyTrade(trade: TradeEntry): void {
     const key = trade;
-    const owner = () => entryKey(trade);
     const cash = this.options.reportingAsset;
-    const qty = units(trade.qty, owner, 'qty');
-    const quoteQty = units(trade.quoteQty, owner, 'quoteQty');
-    const commission = units(trade.commission, owner, 'commission');
+    const qty = parseUnits(trade.qty) ?? refuseUnits(trade.qty, entryKey(trade), 'qty');
+    const quoteQty =
+      parseUnits(trade.quoteQty) ?? refuseUnits(trade.quoteQty, entryKey(trade), 'quoteQty');
+    const commission =
+      parseUnits(trade.commission) ?? refuseUnits(trade.commission, entryKey(trade), 'commission');
     const buy = trade.side === 'BUY';
     const sent = buy ? trade.quote : trade.base;
     const received = buy ? trade.base : trade.quote;
@@ -571,11 +587,7 @@ export class Ledger {
         quoteUnit = priceUnits(quotePrice, trade.quote, cash);
         value = timesUnits(quoteQty, quoteUnit);
       } else {
-        baseUnit = this.priceUnits(
-          trade.base,
-          trade.time,
-          () => `trade ${trade.symbol} #${trade.id}`,
-        );
+        baseUnit = this.priceUnits(trade.base, trade.time, tradeReason, trade);
         value = timesUnits(qty, baseUnit);
       }
       this.pricedValues.set(key, value);
@@ -596,11 +608,7 @@ export class Ledger {
       } else {
         feeValue = timesUnits(
           commission,
-          this.priceUnits(
-            feeAsset,
-            trade.time,
-            () => `the fee of trade ${trade.symbol} #${trade.id}`,
-          ),
+          this.priceUnits(feeAsset, trade.time, tradeFeeReason, trade),
         );
       }
       this.fees.push(
@@ -725,7 +733,8 @@ export class Ledger {
     const price = this.priceUnits(
       withdrawal.asset,
       withdrawal.time,
-      () => `the fee of withdrawal ${withdrawal.id}`,
+      withdrawalFeeReason,
+      withdrawal,
     );
     this.fees.push(
       new FeeRecord(
@@ -787,7 +796,7 @@ export class Ledger {
       const userCost = units(entry.costBasis.amount, owner, 'cost basis');
       cost = timesUnits(
         userCost,
-        this.priceUnits(entry.costBasis.currency, entry.time, () => `the cost basis of ${owner()}`),
+        this.priceUnits(entry.costBasis.currency, entry.time, costBasisReason, entry),
       );
       basis = 'user';
     } else {
@@ -795,7 +804,7 @@ export class Ledger {
       // when the caller says so (a real account can hold a coin no market prices).
       const unit =
         position.cash || this.options.unpricedCredits !== 'missing-basis'
-          ? this.priceUnits(entry.asset, entry.time, () => `the value of ${owner()}`)
+          ? this.priceUnits(entry.asset, entry.time, valueReason, entry)
           : this.priceUnitsIfKnown(entry.asset, entry.time);
       cost = unit !== null ? timesUnits(signed, unit) : 0n;
       basis = unit !== null ? 'estimated' : 'missing';

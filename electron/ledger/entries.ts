@@ -5,7 +5,7 @@
  * An account is "main" or a sub-account's e-mail. Times are Unix milliseconds (UTC).
  */
 import type { WithdrawStatus } from '../../shared/market';
-import { amount, units, ZERO, type Amount, type Units } from './decimal';
+import { amount, parseUnits, refuseUnits, units, ZERO, type Amount, type Units } from './decimal';
 
 export const MAIN_ACCOUNT = 'main';
 
@@ -168,11 +168,13 @@ export function eachBalanceChange(
 ): void {
   switch (entry.kind) {
     case 'trade': {
-      const owner = () => `trade ${entry.id}`;
-      const qty = units(entry.qty, owner, 'qty');
-      const quoteQty = units(entry.quoteQty, owner, 'quoteQty');
+      const qty = parseUnits(entry.qty) ?? refuseUnits(entry.qty, `trade ${entry.id}`, 'qty');
+      const quoteQty =
+        parseUnits(entry.quoteQty) ?? refuseUnits(entry.quoteQty, `trade ${entry.id}`, 'quoteQty');
       const buy = entry.side === 'BUY';
-      const commission = units(entry.commission, owner, 'commission');
+      const commission =
+        parseUnits(entry.commission) ??
+        refuseUnits(entry.commission, `trade ${entry.id}`, 'commission');
       change(entry.account, entry.base, buy ? qty : -qty);
       change(entry.account, entry.quote, buy ? -quoteQty : quoteQty);
       if (commission !== 0n) change(entry.account, entry.commissionAsset, -commission);
