@@ -1,22 +1,42 @@
 /**
  * The ledger of a profile, built from the store: known movements, reconciled against every
  * balance observation into inferred entries, applied in ledger order by the chosen cost method,
- * valued in the chosen currency at the prices of the time. A built ledger is kept until anything
- * it was built from changes (ledgerFingerprint), so screens that ask again cost a query.
+ * valued in the chosen currency at the prices of the time.
+ *
+ * A built ledger is kept and brought up to date when asked again: when all that changed is rows
+ * added after everything read (new own trades, withdrawals, transfers, observations; the balances
+ * of now), only those are read, reconciled over the newest intervals (incremental.ts) and applied
+ * to the kept Ledger, which takes entries in ledger order one after another. Anything else (a row
+ * among those read changed, an annotation, new sub-accounts, candles fetched) rebuilds it all. The
+ * result is the one a rebuild would give, which test/ledger/incremental.test.ts checks.
  *
  * What the screens are shown of it is in views.ts.
  */
 import { assetKey } from '../../shared/market';
 import type { ExchangeClient } from '../exchange';
 import type { Store } from '../store';
-import { buildLedger, Ledger, type CostMethod } from './cost-basis';
+import { buildLedger, Ledger, type CostMethod, type PriceAt } from './cost-basis';
+import { ZERO, type Amount } from './decimal';
 import { sortEntries, type InferredEntry, type LedgerEntry } from './entries';
+import { Reconciliation, type SnapshotGroup } from './incremental';
 import { fetchCloses, keptCloses, MarketPrices, tickersOf } from './prices';
-import { reconcile } from './reconcile';
-import { keepObservations, ledgerFingerprint, readLedgerInputs, type LedgerInputs } from './source';
+import { reconcile, type BalanceSnapshot } from './reconcile';
+import { ledgerFigures, pnlForRange, type FiguresQuery, type RangePnl } from './results';
+import {
+  keepObservations,
+  readAppends,
+  readLedgerParts,
+  type LedgerInputs,
+  type LedgerParts,
+} from './source';
 
 /** Prices within this span of now are today's (the tickers), older ones the candles'. */
 const PRESENT_MS = 60_000;
+/**
+ * Today's prices are read again when they changed, when a new asset needs a path, and otherwise
+ * this often (the present, PRESENT_MS before now, moves on).
+ */
+const PRICES_EVERY_MS = 1_000;
 
 export interface LedgerChoice {
   method: CostMethod;
@@ -32,39 +52,113 @@ export interface BuiltLedger {
   /** Every entry, inferred ones included, in ledger order. */
   entries: LedgerEntry[];
   ledger: Ledger;
+  /** Prices now and of the time, as read at `builtAt`. */
   prices: MarketPrices;
   builtAt: number;
   fingerprint: string;
 }
 
-/** Builds (or reuses) ledgers of the profiles of one store. */
+/** What a kept ledger was built from and how to bring it up to date. */
+interface Kept {
+  built: BuiltLedger;
+  parts: LedgerParts;
+  /** The prices the ledger's priceAt reads; swapped when today's prices are read again. */
+  holder: { prices: MarketPrices; logging: boolean };
+  /** Every price the ledger's entries took, to show new prices would give them the same. */
+  priceLog: Map<string, { asset: string; quote: string; time: number; value: string | null }>;
+  closes: Map<string, { openTime: number; close: string }[]>;
+  assets: Set<string>;
+  reconciliation: Reconciliation | null;
+  /** Ledgers of the entries before a range's start, per range span (see rangePnl). */
+  ranges: Map<number, { from: number; ledger: Ledger; next: number }>;
+}
+
+/** Builds (or brings up to date) ledgers of the profiles of one store. */
 export class LedgerService {
-  private readonly built = new Map<string, BuiltLedger>();
+  private readonly kept = new Map<string, Kept>();
+  /** Full builds and incremental updates made, for tests and benches. */
+  readonly stats = { builds: 0, updates: 0 };
 
   constructor(
     private readonly store: Store,
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** The ledger as the store has it now: rebuilt only when its inputs changed. */
+  /** The ledger as the store has it now. */
   ledger(profileId: string, choice: LedgerChoice): BuiltLedger {
     const currency = assetKey(choice.currency);
-    const fingerprint = ledgerFingerprint(this.store, profileId);
     const key = `${profileId}\u0000${choice.method}\u0000${currency}`;
-    const kept = this.built.get(key);
-    if (kept && kept.fingerprint === fingerprint && this.now() - kept.builtAt < PRESENT_MS) {
-      return kept;
-    }
     keepObservations(this.store, profileId);
-    const built = buildFromStore(
-      this.store,
-      profileId,
-      { method: choice.method, currency },
-      this.now(),
-    );
-    built.fingerprint = ledgerFingerprint(this.store, profileId);
-    this.built.set(key, built);
-    return built;
+    const now = this.now();
+    const kept = this.kept.get(key);
+    if (kept) {
+      if (this.update(kept, now)) return kept.built;
+      this.kept.delete(key);
+    }
+    const fresh = buildKept(this.store, profileId, { method: choice.method, currency }, now);
+    this.stats.builds++;
+    this.kept.set(key, fresh);
+    return fresh.built;
+  }
+
+  /**
+   * P&L over a range, as pnlForRange gives it for `built`, without replaying the ledger: the
+   * entries before the range's start are kept applied to a ledger of their own per span (the
+   * start only moves on), the rest is the kept ledger's.
+   */
+  rangePnl(built: BuiltLedger, range: { from: number; to: number; account?: string }): RangePnl {
+    const kept = [...this.kept.values()].find((candidate) => candidate.built === built);
+    const entries = built.entries;
+    const options = built.ledger.options;
+    const last = entries[entries.length - 1];
+    if (!kept || (last && last.time > range.to)) return pnlForRange(entries, options, range);
+    const span = range.to - range.from;
+    let state = kept.ranges.get(span);
+    if (!state || state.from > range.from) {
+      state = { from: range.from, ledger: new Ledger(options), next: 0 };
+      kept.ranges.set(span, state);
+    }
+    state.from = range.from;
+    while (state.next < entries.length && entries[state.next]!.time < range.from) {
+      state.ledger.apply(entries[state.next++]!);
+    }
+    const query = (at: number): FiguresQuery => ({
+      at,
+      priceAt: options.priceAt,
+      ...(range.account !== undefined ? { account: range.account } : {}),
+    });
+    const atFrom = ledgerFigures(state.ledger, query(range.from));
+    const atTo = ledgerFigures(built.ledger, query(range.to));
+    const realized = new Map<string, Amount>();
+    const disposals = built.ledger.disposals;
+    for (let i = state.ledger.disposals.length; i < disposals.length; i++) {
+      const disposal = disposals[i]!;
+      if (range.account !== undefined && disposal.account !== range.account) continue;
+      realized.set(disposal.asset, (realized.get(disposal.asset) ?? ZERO).plus(disposal.gain));
+    }
+    const unrealizedFrom = new Map(atFrom.assets.map((row) => [row.asset, row.unrealizedPnl]));
+    const assets = atTo.assets.map((row) => {
+      const realizedPnl = realized.get(row.asset) ?? ZERO;
+      const unrealizedChange = row.unrealizedPnl.minus(unrealizedFrom.get(row.asset) ?? ZERO);
+      return {
+        asset: row.asset,
+        realizedPnl,
+        unrealizedChange,
+        pnl: realizedPnl.plus(unrealizedChange),
+      };
+    });
+    let realizedPnl = ZERO;
+    for (const row of assets) realizedPnl = realizedPnl.plus(row.realizedPnl);
+    return {
+      currency: options.reportingAsset,
+      from: range.from,
+      to: range.to,
+      realizedPnl,
+      unrealizedAtFrom: atFrom.total.unrealizedPnl,
+      unrealizedAtTo: atTo.total.unrealizedPnl,
+      pnl: realizedPnl.plus(atTo.total.unrealizedPnl).minus(atFrom.total.unrealizedPnl),
+      assets,
+    };
   }
 
   /** Fetches the candles the ledger's prices of the time need (once; then kept). */
@@ -82,10 +176,153 @@ export class LedgerService {
   }
 
   forget(profileId: string): void {
-    for (const key of [...this.built.keys()]) {
-      if (key.startsWith(`${profileId}\u0000`)) this.built.delete(key);
+    for (const key of [...this.kept.keys()]) {
+      if (key.startsWith(`${profileId}\u0000`)) this.kept.delete(key);
     }
   }
+
+  /**
+   * Brings a kept ledger up to date when only additions after what it read happened; false when
+   * it must be rebuilt.
+   */
+  private update(kept: Kept, now: number): boolean {
+    const { built, parts } = kept;
+    const { profileId } = built;
+    // Trades on markets not known yet join when exchangeInfo is read: look again now and then.
+    if (built.inputs.unknownSymbols.length > 0 && now - built.builtAt >= PRESENT_MS) return false;
+    const appends = readAppends(this.store, profileId, parts);
+    if (!appends) return false;
+    const known = sortEntries([...appends.trades, ...appends.withdrawals, ...appends.transfers]);
+    const currentChanged =
+      appends.current !== parts.current && !sameSnapshots(appends.current, parts.current);
+    const added: { snapshot: BalanceSnapshot; group: SnapshotGroup }[] = [
+      ...appends.fundSnapshots.map((snapshot) => ({ snapshot, group: 0 as const })),
+      ...appends.observations.map((snapshot) => ({ snapshot, group: 1 as const })),
+      ...(currentChanged
+        ? appends.current.map((snapshot) => ({ snapshot, group: 2 as const }))
+        : []),
+    ];
+    let items: LedgerEntry[] = [];
+    if (known.length > 0 || added.length > 0) {
+      kept.reconciliation ??= new Reconciliation(
+        built.entries.filter((entry) => entry.kind !== 'inferred'),
+        built.inferred,
+        parts,
+        built.inputs.annotations,
+      );
+      const recon = kept.reconciliation;
+      const extras = recon.update(known, added, currentChanged ? parts.current : []);
+      if (!extras) return false;
+      items = [...known, ...extras];
+      let told = true;
+      items.sort((a, b) => {
+        const order = recon.compare(a, b);
+        if (Number.isNaN(order)) told = false;
+        return order || 0;
+      });
+      if (!told) return false;
+      // What comes now must come after everything applied, as a fresh build would order it.
+      const first = items[0];
+      const entries = built.entries;
+      if (first) {
+        for (let i = entries.length - 1; i >= 0 && entries[i]!.time >= first.time; i--) {
+          if (!(recon.compare(entries[i]!, first) < 0)) return false;
+        }
+      }
+    }
+    const newAssets = [...assetsOf(items)].filter((asset) => !kept.assets.has(asset));
+    for (const asset of newAssets) kept.assets.add(asset);
+    const pricesDue =
+      newAssets.length > 0 ||
+      appends.marks.prices !== parts.marks.prices ||
+      now - built.builtAt >= PRICES_EVERY_MS;
+    if (pricesDue && !this.readPrices(kept, now)) {
+      return false;
+    }
+    if (items.length > 0) {
+      kept.holder.logging = true;
+      try {
+        for (const item of items) built.ledger.apply(item);
+      } catch {
+        return false;
+      } finally {
+        kept.holder.logging = false;
+      }
+      built.entries.push(...items);
+      for (const item of items) if (item.kind === 'inferred') built.inferred.push(item);
+    }
+    const inputs = parts.inputs;
+    inputs.trades.push(...appends.trades);
+    parts.withdrawals.push(...appends.withdrawals);
+    parts.transfers.push(...appends.transfers);
+    for (const id of appends.transferIds) parts.transferIds.add(id);
+    if (appends.withdrawals.length > 0 || appends.transfers.length > 0) {
+      inputs.others = [...parts.withdrawals, ...parts.transfers];
+    }
+    parts.fundSnapshots.push(...appends.fundSnapshots);
+    parts.observations.push(...appends.observations);
+    parts.current = appends.current;
+    if (added.length > 0) {
+      inputs.snapshots = [...parts.fundSnapshots, ...parts.observations, ...parts.current];
+    }
+    if (appends.unknownSymbols.length > 0) {
+      inputs.unknownSymbols = [
+        ...new Set([...inputs.unknownSymbols, ...appends.unknownSymbols]),
+      ].sort();
+    }
+    parts.marks = appends.marks;
+    parts.lastTrade = appends.lastTrade;
+    this.stats.updates++;
+    return true;
+  }
+
+  /**
+   * Today's prices read again (and candles kept for any new path): taken when every price the
+   * ledger's entries already took comes out the same, else false (rebuild).
+   */
+  private readPrices(kept: Kept, now: number): boolean {
+    const { built } = kept;
+    const currency = built.ledger.reportingAsset;
+    const tickers = tickersOf(this.store, built.profileId, kept.assets);
+    const symbols = new MarketPrices(tickers, new Map(), now).pathSymbols(kept.assets, currency);
+    const missing = symbols.filter((symbol) => !kept.closes.has(symbol));
+    for (const [symbol, rows] of keptCloses(this.store, built.profileId, missing)) {
+      kept.closes.set(symbol, rows);
+    }
+    const prices = new MarketPrices(
+      tickers,
+      new Map(symbols.map((symbol) => [symbol, kept.closes.get(symbol)!])),
+      now - PRESENT_MS,
+    );
+    for (const taken of kept.priceLog.values()) {
+      if (priceText(prices.priceAt(taken.asset, taken.quote, taken.time)) !== taken.value) {
+        return false;
+      }
+    }
+    kept.holder.prices = prices;
+    built.prices = prices;
+    built.builtAt = now;
+    return true;
+  }
+}
+
+function priceText(value: ReturnType<PriceAt>): string | null {
+  return value === null || value === undefined ? null : value.toString();
+}
+
+function sameSnapshots(a: readonly BalanceSnapshot[], b: readonly BalanceSnapshot[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every((snapshot, i) => {
+      const other = b[i]!;
+      return (
+        snapshot.account === other.account &&
+        snapshot.time === other.time &&
+        snapshot.complete === other.complete &&
+        JSON.stringify(snapshot.balances) === JSON.stringify(other.balances)
+      );
+    })
+  );
 }
 
 function assetsOf(entries: readonly LedgerEntry[]): Set<string> {
@@ -108,8 +345,13 @@ export function buildFromStore(
   choice: LedgerChoice,
   now: number,
 ): BuiltLedger {
+  return buildKept(store, profileId, choice, now).built;
+}
+
+function buildKept(store: Store, profileId: string, choice: LedgerChoice, now: number): Kept {
   const currency = assetKey(choice.currency);
-  const inputs = readLedgerInputs(store, profileId);
+  const parts = readLedgerParts(store, profileId);
+  const inputs = parts.inputs;
   const known: LedgerEntry[] = [...inputs.trades, ...inputs.others];
   const inferred = reconcile(known, inputs.snapshots, { annotations: inputs.annotations });
   const entries = sortEntries([...known, ...inferred]);
@@ -117,22 +359,42 @@ export function buildFromStore(
   assets.add(currency);
   const tickers = tickersOf(store, profileId, assets);
   const symbols = new MarketPrices(tickers, new Map(), now).pathSymbols(assets, currency);
-  const prices = new MarketPrices(tickers, keptCloses(store, profileId, symbols), now - PRESENT_MS);
+  const closes = keptCloses(store, profileId, symbols);
+  const prices = new MarketPrices(tickers, closes, now - PRESENT_MS);
+  const holder = { prices, logging: true };
+  const priceLog: Kept['priceLog'] = new Map();
+  const priceAt: PriceAt = (asset, quote, time) => {
+    const value = holder.prices.priceAt(asset, quote, time);
+    if (holder.logging) {
+      priceLog.set(`${asset}/${quote}@${time}`, { asset, quote, time, value: priceText(value) });
+    }
+    return value;
+  };
   const ledger = buildLedger(entries, {
     method: choice.method,
     reportingAsset: currency,
-    priceAt: prices.priceAt,
+    priceAt,
     unpricedCredits: 'missing-basis',
   });
+  holder.logging = false;
   return {
-    profileId,
-    choice: { method: choice.method, currency },
-    inputs,
-    inferred,
-    entries,
-    ledger,
-    prices,
-    builtAt: now,
-    fingerprint: '',
+    built: {
+      profileId,
+      choice: { method: choice.method, currency },
+      inputs,
+      inferred,
+      entries,
+      ledger,
+      prices,
+      builtAt: now,
+      fingerprint: '',
+    },
+    parts,
+    holder,
+    priceLog,
+    closes,
+    assets,
+    reconciliation: null,
+    ranges: new Map(),
   };
 }

@@ -38,41 +38,85 @@ interface TradeRow {
   time: number;
 }
 
+/** The newest own trade read, in the order trades are read (time, id, order). */
+export interface TradeCursor {
+  time: number;
+  id: number;
+  orderId: number;
+}
+
+/**
+ * Counts and newest times of what the ledger is built from: the incremental ledger compares them
+ * to tell an append (read just the new rows) from any other change (rebuild).
+ */
+export interface LedgerMarks {
+  trades: number;
+  withdrawals: number;
+  withdrawalsUpdated: number;
+  transfers: number;
+  transfersTime: number;
+  fundSnapshots: number;
+  fundSnapshotsTime: number;
+  observations: number;
+  observationsTime: number;
+  /** A live event's observation replaced (same millisecond) gets a new rowid. */
+  observationsRow: number;
+  annotations: string;
+  funds: string;
+  subAccounts: string;
+  /** Today's prices (the tickers): read again when they change. */
+  prices: string;
+}
+
+interface WithdrawalRow {
+  id: string;
+  coin: string;
+  amount: string;
+  fee: string;
+  status: number;
+  time: number;
+  txId: string | null;
+}
+
+interface TransferRow {
+  txnId: number;
+  asset: string;
+  from: string;
+  to: string;
+  qty: string;
+  status: string;
+  time: number;
+}
+
+/** An own-trade row as readTrades reads it, in the statement's column order. */
+type TradeColumns = [
+  id: number,
+  symbol: string,
+  side: string,
+  price: string,
+  qty: string,
+  quoteQty: string,
+  fee: string,
+  feeCurrency: string,
+  time: number,
+];
+
 const statements = new WeakMap<Database.Database, ReturnType<typeof prepare>>();
 
 function prepare(db: Database.Database) {
   return {
-    trades: db.prepare<[string], TradeRow>(
-      `SELECT id, symbol, side, price, qty, quote_qty AS quoteQty, fee, fee_currency AS feeCurrency,
-         time FROM own_trades WHERE profile_id = ? ORDER BY time, id, order_id`,
-    ),
-    withdrawals: db.prepare<
-      [string],
-      {
-        id: string;
-        coin: string;
-        amount: string;
-        fee: string;
-        status: number;
-        time: number;
-        txId: string | null;
-      }
-    >(
+    // Raw arrays: the whole history is read at once, and an object per row was half its cost.
+    trades: db
+      .prepare<[string], TradeColumns>(
+        `SELECT id, symbol, side, price, qty, quote_qty, fee, fee_currency, time FROM own_trades
+           WHERE profile_id = ? ORDER BY time, id, order_id`,
+      )
+      .raw(),
+    withdrawals: db.prepare<[string], WithdrawalRow>(
       `SELECT id, coin, amount, transaction_fee AS fee, status, created_at AS time, tx_id AS txId
          FROM withdraws WHERE profile_id = ? ORDER BY created_at, id`,
     ),
-    transfers: db.prepare<
-      [string],
-      {
-        txnId: number;
-        asset: string;
-        from: string;
-        to: string;
-        qty: string;
-        status: string;
-        time: number;
-      }
-    >(
+    transfers: db.prepare<[string], TransferRow>(
       `SELECT txn_id AS txnId, asset, from_email AS "from", to_email AS "to", qty, status, time
          FROM sub_transfers WHERE profile_id = ? ORDER BY time, txn_id`,
     ),
@@ -94,7 +138,7 @@ function prepare(db: Database.Database) {
       { account: string; time: number; balances: string; complete: number }
     >(
       `SELECT account, time, balances, complete FROM balance_observations WHERE profile_id = ?
-         ORDER BY time`,
+         ORDER BY time, account, complete`,
     ),
     lastObservation: db.prepare<[string, string], { time: number; balances: string }>(
       `SELECT time, balances FROM balance_observations
@@ -103,6 +147,58 @@ function prepare(db: Database.Database) {
     addObservation: db.prepare<[string, string, number, string, number]>(
       `INSERT OR REPLACE INTO balance_observations (profile_id, account, time, balances, complete)
          VALUES (?, ?, ?, ?, ?)`,
+    ),
+    marks: db.prepare<{ id: string }, LedgerMarks>(
+      `SELECT
+         (SELECT count(*) FROM own_trades WHERE profile_id = @id) AS trades,
+         (SELECT count(*) FROM withdraws WHERE profile_id = @id) AS withdrawals,
+         (SELECT ifnull(max(last_updated), 0) FROM withdraws WHERE profile_id = @id) AS withdrawalsUpdated,
+         (SELECT count(*) FROM sub_transfers WHERE profile_id = @id) AS transfers,
+         (SELECT ifnull(max(time), 0) FROM sub_transfers WHERE profile_id = @id) AS transfersTime,
+         (SELECT count(*) FROM fund_snapshots WHERE profile_id = @id) AS fundSnapshots,
+         (SELECT ifnull(max(taken_at), 0) FROM fund_snapshots WHERE profile_id = @id) AS fundSnapshotsTime,
+         (SELECT count(*) FROM balance_observations WHERE profile_id = @id) AS observations,
+         (SELECT ifnull(max(time), 0) FROM balance_observations WHERE profile_id = @id) AS observationsTime,
+         (SELECT ifnull(max(rowid), 0) FROM balance_observations WHERE profile_id = @id) AS observationsRow,
+         (SELECT count(*) || ':' || ifnull(max(updated_at), 0) FROM ledger_annotations WHERE profile_id = @id) AS annotations,
+         (SELECT count(*) || ':' || ifnull(max(updated_at), 0) FROM funds WHERE profile_id = @id) AS funds,
+         (SELECT count(*) || ':' || ifnull(max(fetched_at), 0) FROM sub_accounts WHERE profile_id = @id) AS subAccounts,
+         (SELECT count(*) || ':' || ifnull(max(at), 0) FROM prices WHERE profile_id = @id) AS prices`,
+    ),
+    lastTrade: db.prepare<[string], TradeCursor>(
+      `SELECT time, id, order_id AS orderId FROM own_trades WHERE profile_id = ?
+         ORDER BY time DESC, id DESC, order_id DESC LIMIT 1`,
+    ),
+    tradesAfter: db.prepare<
+      [string, number, number, number, number, number],
+      TradeRow & { orderId: number }
+    >(
+      `SELECT id, symbol, side, price, qty, quote_qty AS quoteQty, fee, fee_currency AS feeCurrency,
+         time, order_id AS orderId FROM own_trades
+         WHERE profile_id = ? AND (time > ? OR (time = ? AND (id > ? OR (id = ? AND order_id > ?))))
+         ORDER BY time, id, order_id`,
+    ),
+    withdrawalsUpdatedAfter: db.prepare<[string, number], WithdrawalRow>(
+      `SELECT id, coin, amount, transaction_fee AS fee, status, created_at AS time, tx_id AS txId
+         FROM withdraws WHERE profile_id = ? AND last_updated > ? ORDER BY created_at, id`,
+    ),
+    transfersFrom: db.prepare<[string, number], TransferRow>(
+      `SELECT txn_id AS txnId, asset, from_email AS "from", to_email AS "to", qty, status, time
+         FROM sub_transfers WHERE profile_id = ? AND time >= ? ORDER BY time, txn_id`,
+    ),
+    fundSnapshotsAfter: db.prepare<[string, number], { takenAt: number; assets: string }>(
+      `SELECT taken_at AS takenAt, assets FROM fund_snapshots WHERE profile_id = ? AND taken_at > ?
+         GROUP BY taken_at ORDER BY taken_at`,
+    ),
+    fundSnapshotRowsAfter: db.prepare<[string, number], { n: number }>(
+      'SELECT count(*) AS n FROM fund_snapshots WHERE profile_id = ? AND taken_at > ?',
+    ),
+    observationsAfter: db.prepare<
+      [string, number],
+      { account: string; time: number; balances: string; complete: number }
+    >(
+      `SELECT account, time, balances, complete FROM balance_observations
+         WHERE profile_id = ? AND rowid > ? ORDER BY time, account, complete`,
     ),
     annotations: db.prepare<
       [string],
@@ -176,26 +272,33 @@ export function readTrades(
   unknown: Set<string> = new Set(),
 ): TradeEntry[] {
   const trades: TradeEntry[] = [];
-  for (const row of sql(store).trades.iterate(profileId)) {
-    const pair = pairs.get(row.symbol);
+  const feeAssets = new Map<string, string>();
+  for (const [id, symbol, side, price, qty, quoteQty, fee, feeCurrency, time] of sql(
+    store,
+  ).trades.all(profileId)) {
+    const pair = pairs.get(symbol);
     if (!pair) {
-      unknown.add(row.symbol);
+      unknown.add(symbol);
       continue;
+    }
+    let commissionAsset = feeAssets.get(feeCurrency);
+    if (commissionAsset === undefined) {
+      feeAssets.set(feeCurrency, (commissionAsset = assetKey(feeCurrency)));
     }
     trades.push({
       kind: 'trade',
-      id: String(row.id),
+      id: String(id),
       account: MAIN_ACCOUNT,
-      symbol: row.symbol,
+      symbol,
       base: pair.base,
       quote: pair.quote,
-      side: row.side === 'buy' ? 'BUY' : 'SELL',
-      qty: row.qty,
-      price: row.price,
-      quoteQty: row.quoteQty,
-      commission: row.fee,
-      commissionAsset: assetKey(row.feeCurrency),
-      time: row.time,
+      side: side === 'buy' ? 'BUY' : 'SELL',
+      qty,
+      price,
+      quoteQty,
+      commission: fee,
+      commissionAsset,
+      time,
     });
   }
   return trades;
@@ -203,62 +306,45 @@ export function readTrades(
 
 /** Everything the ledger is built from, for one profile. */
 export function readLedgerInputs(store: Store, profileId: string): LedgerInputs {
+  return readLedgerParts(store, profileId).inputs;
+}
+
+/**
+ * The inputs and the parts they are made of, with the marks and the newest trade they were read
+ * at: what the incremental ledger needs to read only what comes after.
+ */
+export interface LedgerParts {
+  inputs: LedgerInputs;
+  withdrawals: LedgerEntry[];
+  transfers: LedgerEntry[];
+  /** Ids of every transfer row read (skipped ones too), to tell a new row from one read. */
+  transferIds: Set<number>;
+  fundSnapshots: BalanceSnapshot[];
+  observations: BalanceSnapshot[];
+  current: BalanceSnapshot[];
+  marks: LedgerMarks;
+  lastTrade: TradeCursor | null;
+}
+
+export function readLedgerParts(store: Store, profileId: string): LedgerParts {
   const q = sql(store);
+  const marks = readMarks(store, profileId);
+  const lastTrade = q.lastTrade.get(profileId) ?? null;
   const unknown = new Set<string>();
   const trades = readTrades(store, profileId, symbolPairs(store, profileId), unknown);
   const subs = q.subAccounts.all(profileId);
-  const subEmails = new Set(subs.map((s) => s.email.toLowerCase()));
-  const accountOf = (email: string) =>
-    subEmails.has(email.toLowerCase()) ? email.toLowerCase() : MAIN_ACCOUNT;
-  const others: LedgerEntry[] = [];
-  for (const row of q.withdrawals.iterate(profileId)) {
-    others.push({
-      kind: 'withdrawal',
-      id: row.id,
-      account: MAIN_ACCOUNT,
-      asset: assetKey(row.coin),
-      amount: row.amount,
-      fee: row.fee,
-      status: withdrawStatusOf(row.status),
-      time: row.time,
-      ...(row.txId ? { txId: row.txId } : {}),
-    });
-  }
+  const accountOf = accountsOf(subs);
+  const withdrawals = [...q.withdrawals.iterate(profileId)].map(withdrawalEntry);
+  const transferIds = new Set<number>();
+  const transfers: LedgerEntry[] = [];
   for (const row of q.transfers.iterate(profileId)) {
-    if (row.status.toLowerCase() !== 'success') continue;
-    const fromAccount = accountOf(row.from);
-    const toAccount = accountOf(row.to);
-    if (fromAccount === toAccount) continue;
-    others.push({
-      kind: 'transfer',
-      id: String(row.txnId),
-      fromAccount,
-      toAccount,
-      asset: assetKey(row.asset),
-      amount: row.qty,
-      time: row.time,
-    });
+    transferIds.add(row.txnId);
+    const entry = transferEntry(row, accountOf);
+    if (entry) transfers.push(entry);
   }
-
-  const snapshots: BalanceSnapshot[] = [];
-  for (const row of q.fundSnapshots.iterate(profileId)) {
-    const assets = JSON.parse(row.assets) as { asset: string; total: string }[];
-    snapshots.push({
-      account: MAIN_ACCOUNT,
-      time: row.takenAt,
-      balances: Object.fromEntries(assets.map((a) => [assetKey(a.asset), a.total])),
-      complete: true,
-    });
-  }
-  for (const row of q.observations.iterate(profileId)) {
-    snapshots.push({
-      account: row.account,
-      time: row.time,
-      balances: JSON.parse(row.balances) as Record<string, string>,
-      complete: row.complete === 1,
-    });
-  }
-  for (const current of currentObservations(store, profileId)) snapshots.push(current);
+  const fundSnapshots = [...q.fundSnapshots.iterate(profileId)].map(fundSnapshot);
+  const observations = [...q.observations.iterate(profileId)].map(observation);
+  const current = currentObservations(store, profileId);
 
   const annotations = new Map<string, InferredAnnotation>();
   for (const row of q.annotations.iterate(profileId)) {
@@ -270,12 +356,215 @@ export function readLedgerInputs(store: Store, profileId: string): LedgerInputs 
     annotations.set(row.entryId, annotation);
   }
   return {
+    inputs: {
+      trades,
+      others: [...withdrawals, ...transfers],
+      snapshots: [...fundSnapshots, ...observations, ...current],
+      annotations,
+      subAccounts: subs.map((s) => s.email.toLowerCase()),
+      unknownSymbols: [...unknown].sort(),
+    },
+    withdrawals,
+    transfers,
+    transferIds,
+    fundSnapshots,
+    observations,
+    current,
+    marks,
+    lastTrade,
+  };
+}
+
+export function readMarks(store: Store, profileId: string): LedgerMarks {
+  return sql(store).marks.get({ id: profileId })!;
+}
+
+function accountsOf(subs: readonly { email: string }[]): (email: string) => string {
+  const subEmails = new Set(subs.map((s) => s.email.toLowerCase()));
+  return (email) => (subEmails.has(email.toLowerCase()) ? email.toLowerCase() : MAIN_ACCOUNT);
+}
+
+function withdrawalEntry(row: WithdrawalRow): LedgerEntry {
+  return {
+    kind: 'withdrawal',
+    id: row.id,
+    account: MAIN_ACCOUNT,
+    asset: assetKey(row.coin),
+    amount: row.amount,
+    fee: row.fee,
+    status: withdrawStatusOf(row.status),
+    time: row.time,
+    ...(row.txId ? { txId: row.txId } : {}),
+  };
+}
+
+/** A successful transfer between two of the user's accounts; null for anything else. */
+function transferEntry(row: TransferRow, accountOf: (email: string) => string): LedgerEntry | null {
+  if (row.status.toLowerCase() !== 'success') return null;
+  const fromAccount = accountOf(row.from);
+  const toAccount = accountOf(row.to);
+  if (fromAccount === toAccount) return null;
+  return {
+    kind: 'transfer',
+    id: String(row.txnId),
+    fromAccount,
+    toAccount,
+    asset: assetKey(row.asset),
+    amount: row.qty,
+    time: row.time,
+  };
+}
+
+function fundSnapshot(row: { takenAt: number; assets: string }): BalanceSnapshot {
+  const assets = JSON.parse(row.assets) as { asset: string; total: string }[];
+  return {
+    account: MAIN_ACCOUNT,
+    time: row.takenAt,
+    balances: Object.fromEntries(assets.map((a) => [assetKey(a.asset), a.total])),
+    complete: true,
+  };
+}
+
+function observation(row: {
+  account: string;
+  time: number;
+  balances: string;
+  complete: number;
+}): BalanceSnapshot {
+  return {
+    account: row.account,
+    time: row.time,
+    balances: JSON.parse(row.balances) as Record<string, string>,
+    complete: row.complete === 1,
+  };
+}
+
+/** What was added after `parts` was read, when it is only that; null when anything else changed. */
+export interface LedgerAppends {
+  marks: LedgerMarks;
+  trades: TradeEntry[];
+  lastTrade: TradeCursor | null;
+  /** Own trades on symbols with unknown assets among the new rows. */
+  unknownSymbols: string[];
+  withdrawals: LedgerEntry[];
+  transfers: LedgerEntry[];
+  transferIds: number[];
+  fundSnapshots: BalanceSnapshot[];
+  observations: BalanceSnapshot[];
+  current: BalanceSnapshot[];
+}
+
+/**
+ * The rows added since `parts` (and the balances cached now), when every change since is an
+ * addition after what was read; null when anything else changed (a row updated or inserted among
+ * those read, an annotation, the sub-accounts): then only a full read is right.
+ */
+export function readAppends(
+  store: Store,
+  profileId: string,
+  parts: LedgerParts,
+): LedgerAppends | null {
+  const q = sql(store);
+  const before = parts.marks;
+  const marks = readMarks(store, profileId);
+  if (marks.annotations !== before.annotations || marks.subAccounts !== before.subAccounts) {
+    return null;
+  }
+  // Trades: only rows after the newest read; a backfilled older trade changes the count alone.
+  const trades: TradeEntry[] = [];
+  const unknown = new Set<string>();
+  let lastTrade = parts.lastTrade;
+  if (marks.trades !== before.trades) {
+    const last = parts.lastTrade ?? { time: -1, id: -1, orderId: -1 };
+    const rows = q.tradesAfter.all(profileId, last.time, last.time, last.id, last.id, last.orderId);
+    if (before.trades + rows.length !== marks.trades) return null;
+    const pairs = rows.length > 0 ? symbolPairs(store, profileId) : new Map();
+    for (const row of rows) {
+      const pair = pairs.get(row.symbol);
+      if (!pair) {
+        unknown.add(row.symbol);
+        continue;
+      }
+      trades.push({
+        kind: 'trade',
+        id: String(row.id),
+        account: MAIN_ACCOUNT,
+        symbol: row.symbol,
+        base: pair.base,
+        quote: pair.quote,
+        side: row.side === 'buy' ? 'BUY' : 'SELL',
+        qty: row.qty,
+        price: row.price,
+        quoteQty: row.quoteQty,
+        commission: row.fee,
+        commissionAsset: assetKey(row.feeCurrency),
+        time: row.time,
+      });
+    }
+    const newest = rows[rows.length - 1];
+    if (newest) lastTrade = { time: newest.time, id: newest.id, orderId: newest.orderId };
+  }
+  // Withdrawals change status after they are read: a known id updated means a rebuild.
+  const withdrawals: LedgerEntry[] = [];
+  if (
+    marks.withdrawals !== before.withdrawals ||
+    marks.withdrawalsUpdated !== before.withdrawalsUpdated
+  ) {
+    const known = new Set(parts.withdrawals.map((w) => w.id));
+    const rows = q.withdrawalsUpdatedAfter.all(profileId, before.withdrawalsUpdated);
+    if (before.withdrawals + rows.length !== marks.withdrawals) return null;
+    const last = parts.withdrawals[parts.withdrawals.length - 1];
+    for (const row of rows) {
+      if (known.has(row.id)) return null;
+      if (last && (row.time < last.time || (row.time === last.time && row.id <= last.id))) {
+        return null;
+      }
+      withdrawals.push(withdrawalEntry(row));
+    }
+  }
+  const transfers: LedgerEntry[] = [];
+  const transferIds: number[] = [];
+  if (marks.transfers !== before.transfers || marks.transfersTime !== before.transfersTime) {
+    const accountOf = accountsOf(q.subAccounts.all(profileId));
+    const rows = q.transfersFrom
+      .all(profileId, before.transfersTime)
+      .filter((row) => !parts.transferIds.has(row.txnId));
+    if (before.transfers + rows.length !== marks.transfers) return null;
+    const lastId = Math.max(-1, ...[...parts.transferIds]);
+    for (const row of rows) {
+      if (row.time === before.transfersTime && row.txnId < lastId) return null;
+      transferIds.push(row.txnId);
+      const entry = transferEntry(row, accountOf);
+      if (entry) transfers.push(entry);
+    }
+  }
+  let fundSnapshots: BalanceSnapshot[] = [];
+  if (marks.fundSnapshots !== before.fundSnapshots) {
+    const added = q.fundSnapshotRowsAfter.get(profileId, before.fundSnapshotsTime)?.n ?? 0;
+    if (before.fundSnapshots + added !== marks.fundSnapshots) return null;
+    fundSnapshots = q.fundSnapshotsAfter.all(profileId, before.fundSnapshotsTime).map(fundSnapshot);
+  }
+  let observations: BalanceSnapshot[] = [];
+  if (marks.observationsRow !== before.observationsRow) {
+    const rows = q.observationsAfter.all(profileId, before.observationsRow);
+    if (before.observations + rows.length !== marks.observations) return null;
+    // One among those read replaced, or one dated before them: not an addition after.
+    if (rows.some((row) => row.time <= before.observationsTime)) return null;
+    observations = rows.map(observation);
+  } else if (marks.observations !== before.observations) {
+    return null;
+  }
+  return {
+    marks,
     trades,
-    others,
-    snapshots,
-    annotations,
-    subAccounts: subs.map((s) => s.email.toLowerCase()),
-    unknownSymbols: [...unknown].sort(),
+    lastTrade,
+    unknownSymbols: [...unknown],
+    withdrawals,
+    transfers,
+    transferIds,
+    fundSnapshots,
+    observations,
+    current: marks.funds === before.funds ? parts.current : currentObservations(store, profileId),
   };
 }
 

@@ -1,5 +1,8 @@
 /** Funds (balances per asset), their value snapshots over time, and the funds view with prices. */
 import type Database from 'better-sqlite3';
+import { Decimal } from '../../shared/exact-decimal';
+import { assetKey } from '../../shared/market';
+import { formatDecimal } from '../core/decimal';
 import type {
   BalanceChange,
   FundInput,
@@ -25,6 +28,8 @@ export class FundsRepository {
   private readonly pruneSnapshotsStatement;
   private readonly replaceAllTransaction;
   private readonly applyChangesTransaction;
+  private readonly observationStatement;
+  private readonly observeStatement;
 
   constructor(db: Database.Database) {
     this.deleteAllStatement = db.prepare<[string]>('DELETE FROM funds WHERE profile_id = ?');
@@ -93,6 +98,16 @@ export class FundsRepository {
         }
       },
     );
+    this.observationStatement = db.prepare<[string, number], { balances: string }>(
+      `SELECT balances FROM balance_observations
+        WHERE profile_id = ? AND account = 'main' AND time = ? AND complete = 0`,
+    );
+    // REPLACE, not UPDATE: a second event of the same millisecond gets a new rowid, so the
+    // ledger's incremental read sees the observation changed (see ledger/source.ts readAppends).
+    this.observeStatement = db.prepare<[string, number, string]>(
+      `INSERT OR REPLACE INTO balance_observations (profile_id, account, time, balances, complete)
+        VALUES (?, 'main', ?, ?, 0)`,
+    );
     this.applyChangesTransaction = db.transaction(
       (profileId: string, changes: readonly BalanceChange[], at: number) => {
         for (const change of changes) {
@@ -104,6 +119,16 @@ export class FundsRepository {
             at,
           );
         }
+        const earlier = this.observationStatement.get(profileId, at);
+        const balances: Record<string, string> = earlier
+          ? (JSON.parse(earlier.balances) as Record<string, string>)
+          : {};
+        for (const change of changes) {
+          balances[assetKey(change.asset)] = formatDecimal(
+            new Decimal(change.free).plus(change.locked),
+          );
+        }
+        this.observeStatement.run(profileId, at, JSON.stringify(balances));
       },
     );
   }
@@ -120,7 +145,12 @@ export class FundsRepository {
     this.replaceAllTransaction(profileId, rows, asOf);
   }
 
-  /** Applies a stream balance update; older updates than the stored row are ignored. */
+  /**
+   * Applies a stream balance update; older updates than the stored row are ignored. The update
+   * is also kept as a partial balance observation of the main account (the record's
+   * balance_observations): the exchange keeps no balance history, and the ledger's
+   * reconciliation dates unexplained movements between observations.
+   */
   applyBalanceChanges(profileId: string, changes: readonly BalanceChange[], at: number): void {
     integerMs(at, 'at');
     this.applyChangesTransaction(profileId, changes, at);
