@@ -374,7 +374,8 @@ export interface HistoryInput {
 /**
  * The value of the account's holdings over [from, at], replayed from the ledger and valued at the
  * prices of the time; the last point is `at` at today's prices, so it equals the summary's total.
- * The range starts no earlier than just before the first entry: nothing was held before it.
+ * The range starts no earlier than the first entry: before it the ledger assumes nothing was held,
+ * which is no measurement worth drawing.
  */
 export function historyView(built: BuiltLedger, input: HistoryInput): LedgerHistoryView {
   const { at, account } = input;
@@ -389,7 +390,7 @@ export function historyView(built: BuiltLedger, input: HistoryInput): LedgerHist
   const resting = new Set<InferredEntry>();
   let next = 0;
   const points: LedgerHistoryView['points'] = [];
-  const start = Math.min(at, Math.max(input.from, (entries[0]?.time ?? at) - 1));
+  const start = Math.min(at, Math.max(input.from, entries[0]?.time ?? at));
   for (const time of sampleTimes(start, at, HISTORY_POINTS)) {
     while (next < entries.length && entries[next]!.time <= time) {
       for (const change of balanceChanges(entries[next]!)) {

@@ -158,8 +158,6 @@ function built(): BuiltLedger {
  * the close of the last candle finished by then (a candle opening at T finishes at T + 12 h).
  */
 const MAIN_VALUES: [from: number, value: string][] = [
-  // Nothing held before the first entry.
-  [-Infinity, '0'],
   // The 10,000 USDT deposit is placed at the buy that needed it: 6,000 USDT + 0.0999 BTC × 40,000.
   [T0 + H, '9996'],
   // The candle of T0 closed at 42,000: 6,000 + 4,195.8.
@@ -193,8 +191,8 @@ describe('historyView: the value history from the ledger, worked by hand', () =>
     const view = historyView(built(), { from: NOW - 7 * 24 * H, at: NOW, account: 'main' });
     expect(view.currency).toBe('usdt');
     expect(view.account).toBe('main');
-    // Nothing was held before the first entry (the buy at T0 + 1 h): the history starts there.
-    expect(view.points[0]!.time).toBe(T0 + H - 1);
+    // The history starts at the first entry (the buy at T0 + 1 h, and the deposit it needed).
+    expect(view.points[0]).toEqual({ time: T0 + H, value: '9996', onInferred: false });
     expect(view.points.at(-1)).toEqual({ time: NOW, value: '12617.85', onInferred: false });
     expect(view.points.length).toBeGreaterThan(200);
     for (const point of view.points) {
@@ -210,8 +208,8 @@ describe('historyView: the value history from the ledger, worked by hand', () =>
   it('marks where the history rests on an inferred entry, and names it', () => {
     const view = historyView(built(), { from: NOW - 7 * 24 * H, at: NOW, account: 'main' });
     // The ETH deposit happened somewhere after 30 h, by 60 h; before 60 h the history leaves it
-    // out. The USDT deposit is placed at the first buy, one millisecond after the history starts:
-    // no point drawn depends on it.
+    // out. The USDT deposit is placed at the first buy, where the history starts: no point drawn
+    // depends on it.
     for (const point of view.points) {
       expect(point.onInferred, new Date(point.time).toISOString()).toBe(
         point.time > T0 + 30 * H && point.time < T0 + 60 * H,
@@ -250,7 +248,7 @@ describe('historyView: the value history from the ledger, worked by hand', () =>
     }
     // Before 30 h the sub-account's credit is not placed yet, after it the ETH deposit.
     expect(view.inferred).toEqual({
-      from: T0 + H - 1,
+      from: T0 + H,
       to: T0 + 60 * H,
       entries: 2,
       unlabelled: 2,

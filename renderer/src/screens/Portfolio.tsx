@@ -1,9 +1,10 @@
 import { lazy, memo, Suspense, useMemo, useState } from 'react';
 import { Decimal } from '../../../shared/exact-decimal';
 import type { HistoryRange } from '../../../shared/types';
-import { formatDateTime, formatPercent, privacyMask } from '../../../shared/format';
+import { formatPercent, privacyMask } from '../../../shared/format';
 import { useApp } from '../context';
 import { chartPalette } from '../lib/palette';
+import { historyWait, inferredNote } from '../lib/value-history';
 import { useBridgeQuery } from '../lib/query';
 import {
   Segmented,
@@ -12,6 +13,7 @@ import {
   ErrorBox,
   PageHeader,
   Skeleton,
+  ProgressBar,
   StaleBanner,
   Value,
   QueryStatus,
@@ -156,7 +158,7 @@ export function Portfolio() {
               )}
             </div>
           </div>
-          <HistoryCard quote={quote} total={data.totalValue} />
+          <HistoryCard />
           <div className="grid two">
             <PnlCard />
             <NetWorthCard />
@@ -167,29 +169,26 @@ export function Portfolio() {
   );
 }
 
-/** Its own queries and state: a new summary (every live change) does not redraw this chart. */
-const HistoryCard = memo(function HistoryCard({ quote, total }: { quote: string; total: string }) {
+/**
+ * The main account's value over the chosen range, from the ledger: its holdings replayed from the
+ * exchange's records at the prices of the time. Its own query and state: a new summary (every live
+ * change) does not redraw this chart.
+ */
+const HistoryCard = memo(function HistoryCard() {
   const { settings } = useApp();
   const [range, setRange] = useState<HistoryRange>('week');
-  const history = useBridgeQuery('portfolio.history', { range });
-  const estimate = history.data?.estimate ?? null;
-  const points = useMemo(() => {
-    const answer = history.data?.points ?? [];
-    // The history's last point is the value now; the two answers are read at slightly different
-    // moments, so the chart ends on the very total shown above it.
-    const last = answer.at(-1);
-    const ending =
-      last?.source === 'current' ? [...answer.slice(0, -1), { ...last, value: total }] : answer;
-    // Chart positions only: the plotted number never feeds back into an amount.
-    return ending.map((p) => ({
-      time: p.time,
-      plot: Number(p.value),
-      value: p.value,
-      estimated: p.source === 'backfill',
-    }));
-  }, [history.data, total]);
+  const history = useBridgeQuery('ledger.history', { range });
+  const data = history.data;
+  const wait = data ? historyWait(data) : null;
+  const points = useMemo(
+    () =>
+      // Chart positions only: the plotted number never feeds back into an amount.
+      (data?.points ?? []).map((p) => ({ ...p, plot: Number(p.value) })),
+    [data],
+  );
+  const drawn = data !== undefined && wait === null && points.length > 1;
   return (
-    <div className="card">
+    <div className="card" data-testid="history-card">
       <div className="card-header">
         <h2>Value history</h2>
         <Segmented
@@ -199,40 +198,70 @@ const HistoryCard = memo(function HistoryCard({ quote, total }: { quote: string;
           onChange={setRange}
           testIdPrefix="range"
         />
+        {data && (
+          <span className="muted small-text">Main account, in {data.currency.toUpperCase()}</span>
+        )}
       </div>
       <QueryStatus query={history} rows={1} height={220} />
-      {history.data && points.length === 0 && (
-        <EmptyState title="No history yet">
-          Values are recorded every few minutes while Spotfolio runs.
-        </EmptyState>
-      )}
-      {points.length > 0 && estimate && (
-        <div className="muted small-text" data-testid="history-estimate">
-          <span className="estimate-swatch" aria-hidden="true" /> Estimated before{' '}
-          {formatDateTime(estimate.until).slice(0, 16)}:{' '}
-          {estimate.basis === 'first-snapshot'
-            ? 'the holdings of the first recorded value'
-            : "today's holdings"}{' '}
-          at past prices. Values are recorded from then on while Spotfolio runs.
+      {wait && (
+        <div className="muted small-text" data-testid="history-wait" data-kind={wait.kind}>
+          {wait.text}
+          {wait.kind === 'import' && wait.progress && (
+            <ProgressBar
+              value={wait.progress.done}
+              max={Math.max(1, wait.progress.total)}
+              label="Own trades imported, by market"
+            />
+          )}
         </div>
       )}
-      {points.length > 0 && (
+      {data && !wait && !drawn && (
+        <EmptyState title="No history yet" testId="history-empty">
+          The history starts with the first trade, withdrawal or transfer of the main account.
+        </EmptyState>
+      )}
+      {drawn && (
         <div
           data-testid="history-chart"
           role="img"
           aria-label={`Portfolio value over the ${range}`}
+          data-range={range}
+          data-currency={data.currency}
+          // The points as the ledger gave them, for whoever checks the line: hidden amounts stay
+          // out of the page in privacy mode.
+          data-points={
+            settings.privacyMode
+              ? undefined
+              : JSON.stringify(data.points.map((p) => [p.time, p.value, p.onInferred ? 1 : 0]))
+          }
           data-last-value={settings.privacyMode ? undefined : points.at(-1)?.value}
-          data-estimated-until={estimate?.until}
         >
           <Suspense fallback={<Skeleton rows={1} height={230} />}>
             <ValueChart
               points={points}
-              estimatedUntil={estimate?.until ?? null}
+              inferred={data.inferred}
               range={range}
-              quote={quote}
+              quote={data.currency}
               privacy={settings.privacyMode}
             />
           </Suspense>
+        </div>
+      )}
+      {drawn && data.inferred && (
+        <div
+          className="muted small-text"
+          data-testid="history-inferred"
+          data-entries={data.inferred.entries}
+        >
+          <span className="inferred-swatch" aria-hidden="true" /> {inferredNote(data.inferred)}{' '}
+          Label them on each asset&apos;s page:{' '}
+          {data.inferred.assets.map((asset, i) => (
+            <span key={asset}>
+              {i > 0 && ', '}
+              <a href={`#/funds/${asset}`}>{asset.toUpperCase()}</a>
+            </span>
+          ))}
+          .
         </div>
       )}
     </div>

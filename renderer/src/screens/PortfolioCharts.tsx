@@ -5,6 +5,7 @@ import {
   Cell,
   Pie,
   PieChart,
+  ReferenceArea,
   ResponsiveContainer,
   Tooltip,
   XAxis,
@@ -47,27 +48,19 @@ export function AllocationDonut({ slices }: { slices: { asset: string; plot: num
 }
 
 export function ValueChart(props: {
-  points: { time: number; plot: number; value: string; estimated: boolean }[];
-  /** Points before this time are estimates: drawn dashed and pale, named so in the tooltip. */
-  estimatedUntil: number | null;
+  points: { time: number; plot: number; value: string; onInferred: boolean }[];
+  /** The span whose values depend on where inferred entries are placed: shaded. */
+  inferred: { from: number; to: number } | null;
   range: HistoryRange;
   quote: string;
   privacy: boolean;
 }) {
-  const { points, range, quote, estimatedUntil } = props;
-  const settings = { privacyMode: props.privacy };
-  // Two series that share the point where the estimate ends, so the line is one continuous curve.
-  const firstRecorded = points.findIndex((p) => !p.estimated);
-  const series = points.map((p, i) => ({
-    ...p,
-    estimate: p.estimated || i === firstRecorded ? p.plot : undefined,
-    recorded: p.estimated ? undefined : p.plot,
-  }));
+  const { points, range, quote, inferred, privacy } = props;
   const plotted = points.map((p) => p.plot);
   const span = plotted.length > 0 ? Math.max(...plotted) - Math.min(...plotted) : 0;
   return (
     <ResponsiveContainer width="100%" height={230}>
-      <AreaChart data={series} margin={{ top: 8, right: 12, left: 0, bottom: 0 }}>
+      <AreaChart data={points} margin={{ top: 8, right: 12, left: 0, bottom: 0 }}>
         <defs>
           <linearGradient id="valueFill" x1="0" y1="0" x2="0" y2="1">
             <stop offset="0%" stopColor="#3b82f6" stopOpacity={0.35} />
@@ -89,46 +82,40 @@ export function ValueChart(props: {
           dataKey="plot"
           width={60}
           domain={['auto', 'auto']}
-          tickFormatter={(v: number) =>
-            settings.privacyMode ? privacyMask : formatAxisTick(v, span)
-          }
+          tickFormatter={(v: number) => (privacy ? privacyMask : formatAxisTick(v, span))}
           stroke="var(--muted)"
           fontSize={11}
         />
+        {inferred && (
+          <ReferenceArea
+            x1={inferred.from}
+            x2={inferred.to}
+            fill="#f59e0b"
+            fillOpacity={0.12}
+            stroke="#f59e0b"
+            strokeOpacity={0.4}
+            strokeDasharray="4 3"
+            ifOverflow="hidden"
+          />
+        )}
         <Tooltip
           contentStyle={{ background: 'var(--panel)', border: '1px solid var(--border)' }}
           labelFormatter={(t) => formatDateTime(Number(t))}
-          formatter={(_v, name, item) => {
-            const point = item.payload as { value: string; estimated: boolean };
-            // The shared point is drawn by both series; it is named once, as recorded.
-            if (name === 'estimate' && !point.estimated) return [null, null];
+          formatter={(_v, _name, item) => {
+            const point = item.payload as { value: string; onInferred: boolean };
             return [
-              settings.privacyMode ? privacyMask : formatValue(point.value, quote),
-              point.estimated ? 'Estimated value' : 'Value',
+              privacy ? privacyMask : formatValue(point.value, quote),
+              point.onInferred ? 'Value (rests on inferred entries)' : 'Value',
             ];
           }}
         />
-        {estimatedUntil !== null && (
-          <Area
-            type="monotone"
-            dataKey="estimate"
-            name="estimate"
-            stroke="#94a3b8"
-            strokeWidth={2}
-            strokeDasharray="5 4"
-            fill="none"
-            connectNulls={false}
-            isAnimationActive={false}
-          />
-        )}
         <Area
-          type="monotone"
-          dataKey="recorded"
-          name="recorded"
+          type="linear"
+          dataKey="plot"
+          name="value"
           stroke="#3b82f6"
           strokeWidth={2}
           fill="url(#valueFill)"
-          connectNulls
           isAnimationActive={false}
         />
       </AreaChart>

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import type { LedgerHistoryView } from '../../shared/ledger';
+import { formatDateTime } from '../../shared/format';
+import { historyWait, inferredNote } from '../../renderer/src/lib/value-history';
+
+const view = (pending: Partial<LedgerHistoryView['pending']> = {}): LedgerHistoryView => ({
+  currency: 'usdt',
+  account: 'main',
+  points: [
+    { time: 1, value: '0', onInferred: false },
+    { time: 2, value: '10', onInferred: false },
+  ],
+  inferred: null,
+  pending: { import: null, prices: [], ...pending },
+});
+
+const importing = {
+  state: 'running' as const,
+  symbolsDone: 3,
+  symbolsTotal: 7,
+  pages: 12,
+  trades: 1200,
+  complete: false,
+  storedTrades: 2500,
+};
+
+describe('historyWait', () => {
+  it('draws once nothing is pending', () => {
+    expect(historyWait(view())).toBeNull();
+  });
+
+  it('waits for the first trade import with its progress', () => {
+    expect(historyWait(view({ import: importing }))).toEqual({
+      kind: 'import',
+      text: 'Importing own trades: 3 of 7 markets, 2,500 trades so far. The value history is drawn once every market is read.',
+      progress: { done: 3, total: 7 },
+    });
+  });
+
+  it('says a paused import resumes, without a progress bar', () => {
+    const wait = historyWait(
+      view({ import: { ...importing, state: 'error', error: 'Too many requests' } }),
+    );
+    expect(wait).toEqual({
+      kind: 'import',
+      text: 'The trade import paused (Too many requests) with 2,500 own trades read; it resumes where it stopped. The value history is drawn once every market is read.',
+      progress: null,
+    });
+  });
+
+  it('waits for the prices of the time, naming the markets (after the import)', () => {
+    expect(historyWait(view({ prices: ['btcusdt', 'ethbtc'] }))).toEqual({
+      kind: 'prices',
+      text: 'Fetching the prices of the time (12-hour candles) of BTCUSDT, ETHBTC. The value history is drawn once they are kept.',
+    });
+    expect(historyWait(view({ prices: ['btcusdt'], import: importing }))?.kind).toBe('import');
+  });
+});
+
+describe('inferredNote', () => {
+  const from = Date.UTC(2026, 0, 5, 10, 30);
+  const to = Date.UTC(2026, 2, 1, 8, 0);
+  const span = `between ${formatDateTime(from).slice(0, 16)} and ${formatDateTime(to).slice(0, 16)}`;
+
+  it('counts the entries and says how many are labelled', () => {
+    expect(inferredNote({ from, to, entries: 1, unlabelled: 1, assets: ['eth'] })).toBe(
+      `Rests on 1 inferred entry (deposits and other movements the exchange does not list; none labelled yet) ${span}: in that span the value depends on when they really happened.`,
+    );
+    expect(inferredNote({ from, to, entries: 5, unlabelled: 2, assets: ['eth'] })).toContain(
+      'Rests on 5 inferred entries (deposits and other movements the exchange does not list; 2 not labelled yet)',
+    );
+    expect(inferredNote({ from, to, entries: 3, unlabelled: 0, assets: ['eth'] })).toContain(
+      '; all labelled)',
+    );
+  });
+});
