@@ -1,8 +1,8 @@
 /**
  * The private stream of the active profile: balances (outboundAccountPosition), order updates and
- * own trades. Each event is written to the store at once, handed to the renderer in 'live.batch'
- * events (at most one per frame) and, for fills, cancels and outside balance changes, recorded as
- * a notification. After a reconnect, funds and open orders are re-read over REST so nothing that
+ * own trades. Events are gathered per live batch (at most one per frame), written to the store in
+ * one transaction and then handed to the renderer in a 'live.batch' event; fills, cancels and
+ * outside balance changes are also recorded as notifications. After a reconnect, funds and open orders are re-read over REST so nothing that
  * happened while disconnected stays missing.
  */
 import Decimal from 'decimal.js';
@@ -24,7 +24,7 @@ import type { ExchangeClient } from '../exchange/client';
 import { PRIVATE_STREAMS, StreamClient } from '../exchange/stream';
 import type { AccountPositionEvent, OrderUpdateEvent, OwnTradeEvent } from '../exchange/wire';
 import type { Store } from '../store';
-import type { OrderInput, OwnTradeInput } from '../store/types';
+import type { BalanceChange, OrderInput, OwnTradeInput } from '../store/types';
 import type { SyncEngine } from '../sync';
 import { storePort } from '../sync/store-port';
 import { BatchCoalescer, type LiveBatch } from './coalescer';
@@ -57,6 +57,16 @@ const DATA_CHANGED_EVERY_MS = 250;
  */
 const FILL_SUMMARY_EVERY_MS = 1000;
 
+interface Writes {
+  orders: Map<number, OrderInput>;
+  trades: OwnTradeInput[];
+  balances: { changes: BalanceChange[]; at: number }[];
+}
+
+function newWrites(): Writes {
+  return { orders: new Map(), trades: [], balances: [] };
+}
+
 /** Fills of one order since its last notification. */
 interface FillGroup {
   side: string;
@@ -77,6 +87,11 @@ export class LiveSession {
   private pendingKinds = new Set<DataKind>();
   private dataChangedTimer: TimerHandle | undefined;
   private readonly fillGroups = new Map<number, FillGroup>();
+  /**
+   * Store writes of the events of the batch being gathered: one transaction per batch instead of
+   * several per event (a busy stream made the commits most of the session's work).
+   */
+  private writes = newWrites();
   private closed = false;
 
   constructor(private readonly deps: LiveSessionDeps) {
@@ -125,6 +140,7 @@ export class LiveSession {
     if (this.closed) return;
     this.closed = true;
     this.coalescer.close();
+    this.write();
     this.balanceNotices.close();
     for (const orderId of [...this.fillGroups.keys()]) this.flushFills(orderId, false);
     this.deps.clock.clearTimeout(this.dataChangedTimer);
@@ -137,7 +153,7 @@ export class LiveSession {
 
   private onAccount(event: AccountPositionEvent): void {
     const changes = event.B.map((b) => ({ asset: b.a, free: b.b, locked: b.l }));
-    this.deps.store.funds.applyBalanceChanges(this.deps.profileId, changes, event.E);
+    this.writes.balances.push({ changes, at: event.E });
     for (const change of changes) this.coalescer.addBalance({ ...change, time: event.E });
     this.changed('funds', 'portfolio');
   }
@@ -145,7 +161,8 @@ export class LiveSession {
   private onOrder(event: OrderUpdateEvent): void {
     const { store, profileId } = this.deps;
     const update = toOrderUpdate(event);
-    const existing = store.orders.getOrder(profileId, update.orderId);
+    const existing =
+      this.writes.orders.get(update.orderId) ?? store.orders.getOrder(profileId, update.orderId);
     // Updates can overtake each other across a reconnect; an older one never wins.
     if (existing && existing.updatedTime > update.time) return;
     const row: OrderInput = {
@@ -162,7 +179,7 @@ export class LiveSession {
       createdTime: existing?.createdTime ?? update.time,
       updatedTime: update.time,
     };
-    store.orders.upsertOrders(profileId, [row]);
+    this.writes.orders.set(update.orderId, row);
     this.coalescer.addOrder(update);
     this.changed('orders');
     if (update.status === 'cancel' && existing?.status !== 'cancel') {
@@ -179,7 +196,6 @@ export class LiveSession {
   }
 
   private onOwnTrade(event: OwnTradeEvent): void {
-    const { store, profileId } = this.deps;
     const update = toOwnTradeUpdate(event);
     const trade: OwnTradeInput = {
       id: update.tradeId,
@@ -202,7 +218,7 @@ export class LiveSession {
     };
     // The trade may be stored already (the trades sync read it over REST a moment earlier); the
     // stream sends each trade once, so it is still news for the live feed and the notification.
-    store.orders.insertTrades(profileId, [trade]);
+    this.writes.trades.push(trade);
     this.coalescer.addTrade(update);
     this.changed('trades', 'funds', 'portfolio');
     const group = this.fillGroups.get(update.orderId);
@@ -292,7 +308,26 @@ export class LiveSession {
     ]);
   }
 
+  /** The batch's events into the store, before the page hears of them. */
+  private write(): void {
+    const { store, profileId } = this.deps;
+    const { orders, trades, balances } = this.writes;
+    this.writes = newWrites();
+    if (orders.size === 0 && trades.length === 0 && balances.length === 0) return;
+    try {
+      store.transaction(() => {
+        if (orders.size > 0) store.orders.upsertOrders(profileId, [...orders.values()]);
+        if (trades.length > 0) store.orders.insertTrades(profileId, trades);
+        for (const { changes, at } of balances)
+          store.funds.applyBalanceChanges(profileId, changes, at);
+      });
+    } catch (error) {
+      this.deps.log.error('live: could not store a batch of stream events', error);
+    }
+  }
+
   private deliver(batch: LiveBatch): void {
+    this.write();
     this.deps.emit('live.batch', { profileId: this.deps.profileId, ...batch });
     // A balance change with no order or trade beside it came from outside trading: a deposit,
     // a withdrawal or a transfer. Trading moves balances on every order, which is not news.
