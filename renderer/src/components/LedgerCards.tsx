@@ -16,6 +16,29 @@ function tone(value: string): string {
   return number.isZero() ? '' : number.isNegative() ? 'down' : 'up';
 }
 
+/** One figure of the P&L card; a P&L (signed) is shown with its sign and coloured by it. */
+function Figure(props: {
+  label: string;
+  value: string;
+  currency: string;
+  testId: string;
+  signed?: boolean;
+}) {
+  return (
+    <div>
+      <dt>{props.label}</dt>
+      <dd className={props.signed ? tone(props.value) : undefined}>
+        <Value
+          value={props.value}
+          quote={props.currency}
+          signed={props.signed}
+          testId={props.testId}
+        />
+      </dd>
+    </div>
+  );
+}
+
 function ImportProgress(props: { progress: TradeImportView }) {
   const { progress } = props;
   if (progress.state === 'running') {
@@ -78,54 +101,47 @@ export function PnlCard() {
       {data && (
         <>
           <dl className="facts">
-            <div>
-              <dt>Unrealized P&amp;L</dt>
-              <dd className={tone(data.totals.unrealizedPnl)}>
-                <Value
-                  value={data.totals.unrealizedPnl}
-                  quote={data.currency}
-                  signed
-                  testId="pnl-unrealized"
-                />
-              </dd>
-            </div>
-            <div>
-              <dt>Realized P&amp;L</dt>
-              <dd className={tone(data.totals.realizedPnl)}>
-                <Value
-                  value={data.totals.realizedPnl}
-                  quote={data.currency}
-                  signed
-                  testId="pnl-realized"
-                />
-              </dd>
-            </div>
+            <Figure
+              label="Unrealized P&L"
+              value={data.totals.unrealizedPnl}
+              currency={data.currency}
+              signed
+              testId="pnl-unrealized"
+            />
+            <Figure
+              label="Realized P&L"
+              value={data.totals.realizedPnl}
+              currency={data.currency}
+              signed
+              testId="pnl-realized"
+            />
             {data.range && (
-              <div>
-                <dt>P&amp;L {range === 'all' ? 'over all history' : `this ${range}`}</dt>
-                <dd className={tone(data.range.pnl)}>
-                  <Value value={data.range.pnl} quote={data.currency} signed testId="pnl-range" />
-                </dd>
-              </div>
+              <Figure
+                label={`P&L ${range === 'all' ? 'over all history' : `this ${range}`}`}
+                value={data.range.pnl}
+                currency={data.currency}
+                signed
+                testId="pnl-range"
+              />
             )}
-            <div>
-              <dt>Cost basis</dt>
-              <dd>
-                <Value value={data.totals.costBasis} quote={data.currency} testId="pnl-cost" />
-              </dd>
-            </div>
-            <div>
-              <dt>Fees paid</dt>
-              <dd>
-                <Value value={data.totals.feesPaid} quote={data.currency} testId="pnl-fees" />
-              </dd>
-            </div>
-            <div>
-              <dt>Value</dt>
-              <dd>
-                <Value value={data.totals.value} quote={data.currency} testId="pnl-value" />
-              </dd>
-            </div>
+            <Figure
+              label="Cost basis"
+              value={data.totals.costBasis}
+              currency={data.currency}
+              testId="pnl-cost"
+            />
+            <Figure
+              label="Fees paid"
+              value={data.totals.feesPaid}
+              currency={data.currency}
+              testId="pnl-fees"
+            />
+            <Figure
+              label="Value"
+              value={data.totals.value}
+              currency={data.currency}
+              testId="pnl-value"
+            />
           </dl>
           <p className="muted small-text" data-testid="pnl-includes">
             Includes {data.includes}.

@@ -33,6 +33,59 @@ export function LockButton() {
 
 type Mode = 'idle' | 'set' | 'remove';
 
+function PasswordField(props: {
+  label: string;
+  autoComplete: 'current-password' | 'new-password';
+  value: string;
+  onChange: (value: string) => void;
+  testId: string;
+  minLength?: number;
+}) {
+  return (
+    <label className="field">
+      <span>{props.label}</span>
+      <input
+        type="password"
+        autoComplete={props.autoComplete}
+        minLength={props.minLength}
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+        data-testid={props.testId}
+      />
+    </label>
+  );
+}
+
+/** The end of a password form: what went wrong, Cancel, and the form's own button. */
+function FormEnd(props: {
+  error: unknown;
+  busy: boolean;
+  onCancel: () => void;
+  submit: { label: string; busyLabel: string; className: string; testId: string };
+}) {
+  const { submit } = props;
+  return (
+    <>
+      {props.error !== undefined && (
+        <InlineError error={props.error} testId="lock-settings-error" />
+      )}
+      <div className="form-actions">
+        <button type="button" onClick={props.onCancel} disabled={props.busy}>
+          Cancel
+        </button>
+        <button
+          type="submit"
+          className={submit.className}
+          disabled={props.busy}
+          data-testid={submit.testId}
+        >
+          {props.busy ? submit.busyLabel : submit.label}
+        </button>
+      </div>
+    </>
+  );
+}
+
 export function LockSettings() {
   const { status, update, lockNow } = useLock();
   const [mode, setMode] = useState<Mode>('idle');
@@ -83,6 +136,16 @@ export function LockSettings() {
     void run(() => bridge().lock.removePassword({ current }), 'The password was removed.');
   };
 
+  const currentField = (
+    <PasswordField
+      label="Current password"
+      autoComplete="current-password"
+      value={current}
+      onChange={setCurrent}
+      testId="lock-current"
+    />
+  );
+
   return (
     <div className="card" data-testid="lock-settings">
       <h2>App lock</h2>
@@ -119,76 +182,49 @@ export function LockSettings() {
       )}
       {mode === 'set' && (
         <form onSubmit={submitSet} data-testid="lock-password-form">
-          {status.enabled && (
-            <label className="field">
-              <span>Current password</span>
-              <input
-                type="password"
-                autoComplete="current-password"
-                value={current}
-                onChange={(e) => setCurrent(e.target.value)}
-                data-testid="lock-current"
-              />
-            </label>
-          )}
-          <label className="field">
-            <span>New password (at least {MIN_LOCK_PASSWORD_LENGTH} characters)</span>
-            <input
-              type="password"
-              autoComplete="new-password"
-              minLength={MIN_LOCK_PASSWORD_LENGTH}
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              data-testid="lock-new"
-            />
-          </label>
-          <label className="field">
-            <span>New password again</span>
-            <input
-              type="password"
-              autoComplete="new-password"
-              value={repeat}
-              onChange={(e) => setRepeat(e.target.value)}
-              data-testid="lock-repeat"
-            />
-          </label>
-          {error !== undefined && <InlineError error={error} testId="lock-settings-error" />}
-          <div className="form-actions">
-            <button type="button" onClick={() => close(null)} disabled={busy}>
-              Cancel
-            </button>
-            <button type="submit" className="primary" disabled={busy} data-testid="lock-save">
-              {busy ? 'Saving…' : 'Save password'}
-            </button>
-          </div>
+          {status.enabled && currentField}
+          <PasswordField
+            label={`New password (at least ${MIN_LOCK_PASSWORD_LENGTH} characters)`}
+            autoComplete="new-password"
+            minLength={MIN_LOCK_PASSWORD_LENGTH}
+            value={password}
+            onChange={setPassword}
+            testId="lock-new"
+          />
+          <PasswordField
+            label="New password again"
+            autoComplete="new-password"
+            value={repeat}
+            onChange={setRepeat}
+            testId="lock-repeat"
+          />
+          <FormEnd
+            error={error}
+            busy={busy}
+            onCancel={() => close(null)}
+            submit={{
+              label: 'Save password',
+              busyLabel: 'Saving…',
+              className: 'primary',
+              testId: 'lock-save',
+            }}
+          />
         </form>
       )}
       {mode === 'remove' && (
         <form onSubmit={submitRemove}>
-          <label className="field">
-            <span>Current password</span>
-            <input
-              type="password"
-              autoComplete="current-password"
-              value={current}
-              onChange={(e) => setCurrent(e.target.value)}
-              data-testid="lock-current"
-            />
-          </label>
-          {error !== undefined && <InlineError error={error} testId="lock-settings-error" />}
-          <div className="form-actions">
-            <button type="button" onClick={() => close(null)} disabled={busy}>
-              Cancel
-            </button>
-            <button
-              type="submit"
-              className="danger"
-              disabled={busy}
-              data-testid="lock-remove-confirm"
-            >
-              {busy ? 'Removing…' : 'Remove password'}
-            </button>
-          </div>
+          {currentField}
+          <FormEnd
+            error={error}
+            busy={busy}
+            onCancel={() => close(null)}
+            submit={{
+              label: 'Remove password',
+              busyLabel: 'Removing…',
+              className: 'danger',
+              testId: 'lock-remove-confirm',
+            }}
+          />
         </form>
       )}
       <label className="field">

@@ -8,6 +8,7 @@ import { useState } from 'react';
 import type { AlertView } from '../../../shared/alerts';
 import { formatAmount, formatDateTime, maskNumbers } from '../../../shared/format';
 import { AlertForm } from '../components/AlertForm';
+import { actions, figures, TableHead } from '../components/TableHead';
 import {
   ConfirmActions,
   EmptyState,
@@ -99,20 +100,9 @@ export function Alerts() {
       {alerts.data && alerts.data.length > 0 && (
         <div className="card">
           <table className="table" data-testid="alerts-table">
-            <thead>
-              <tr>
-                <th scope="col">Alert</th>
-                <th scope="col">Status</th>
-                <th scope="col">Fires</th>
-                <th scope="col" className="num">
-                  Last seen
-                </th>
-                <th scope="col">Last fired</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead
+              columns={['Alert', 'Status', 'Fires', figures('Last seen'), 'Last fired', actions]}
+            />
             <tbody>
               {alerts.data.map((alert) => (
                 <tr

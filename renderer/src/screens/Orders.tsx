@@ -6,6 +6,7 @@ import { bridge } from '../lib/bridge';
 import { useBridgeQuery } from '../lib/query';
 import { PlaceOrderForm } from '../components/PlaceOrderForm';
 import { KeyPermissions, noTradeReason } from '../components/KeyPermissions';
+import { actions, figures, TableHead } from '../components/TableHead';
 import {
   Amount,
   ConfirmActions,
@@ -77,6 +78,59 @@ function useSymbolAssets() {
     const info = symbols.find((s) => s.symbol === symbol);
     return { base: info?.baseAsset ?? '', quote: info?.quoteAsset ?? '' };
   };
+}
+
+function AmountCell(props: { value: string | null | undefined; asset: string; unit?: boolean }) {
+  return (
+    <td className="num">
+      <Amount value={props.value} asset={props.asset} unit={props.unit} />
+    </td>
+  );
+}
+
+/** The columns of an order in the open and the past orders' tables, after the symbol's. */
+const ORDER_COLUMNS = [
+  'Side',
+  'Type',
+  figures('Price'),
+  figures('Quantity'),
+  figures('Filled'),
+  'Status',
+];
+
+/** An order's time, its market when asked for, and the cells of ORDER_COLUMNS. */
+function OrderCells(props: { order: OrderView; withSymbol?: boolean }) {
+  const { order } = props;
+  const { base, quote } = useSymbolAssets()(order.symbol);
+  return (
+    <>
+      <td title={formatDateTime(order.createdTime)}>
+        {formatDateTime(order.createdTime).slice(5, 16)}
+      </td>
+      {props.withSymbol && (
+        <td>
+          <SymbolName symbol={order.symbol} />
+        </td>
+      )}
+      <td className={`side-${order.side}`}>{order.side}</td>
+      <td>
+        {order.type === 'stop_limit' ? (
+          <>
+            Stop-limit{' '}
+            <span className="muted">
+              @ <Amount value={order.stopPrice} asset={quote} />
+            </span>
+          </>
+        ) : (
+          'Limit'
+        )}
+      </td>
+      <AmountCell value={order.price} asset={quote} />
+      <AmountCell value={order.origQty} asset={base} />
+      <AmountCell value={order.executedQty} asset={base} />
+      <td>{statusText[order.status]}</td>
+    </>
+  );
 }
 
 function OpenOrders() {
@@ -209,103 +263,55 @@ function OpenOrders() {
           />
         </Modal>
       )}
-      {bySymbol.map(([symbol, orders]) => {
-        const { base, quote } = assetsOf(symbol);
-        return (
-          <div key={symbol} className="order-group" data-testid={`order-group-${symbol}`}>
-            <div className="card-header">
-              <h3>
-                <SymbolName symbol={symbol} />
-              </h3>
-              <button
-                type="button"
-                className="small danger"
-                disabled={busy !== null || !canTrade}
-                title={refusal}
-                onClick={() => setConfirmAll({ symbol, count: orders.length })}
-                data-testid={`cancel-all-${symbol}`}
-              >
-                Cancel all {symbol.toUpperCase()}
-              </button>
-            </div>
-            <div className="table-wrap">
-              <table className="table dense">
-                <thead>
-                  <tr>
-                    <th scope="col">Time</th>
-                    <th scope="col">Side</th>
-                    <th scope="col">Type</th>
-                    <th scope="col" className="num">
-                      Price
-                    </th>
-                    <th scope="col" className="num">
-                      Quantity
-                    </th>
-                    <th scope="col" className="num">
-                      Filled
-                    </th>
-                    <th scope="col">Status</th>
-                    <th scope="col">
-                      <span className="sr-only">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {orders.map((order) => (
-                    <tr key={order.id} data-testid={`open-order-${order.id}`}>
-                      <td title={formatDateTime(order.createdTime)}>
-                        {formatDateTime(order.createdTime).slice(5, 16)}
-                      </td>
-                      <td className={`side-${order.side}`}>{order.side}</td>
-                      <td>
-                        {order.type === 'stop_limit' ? (
-                          <>
-                            Stop-limit{' '}
-                            <span className="muted">
-                              @ <Amount value={order.stopPrice} asset={quote} />
-                            </span>
-                          </>
-                        ) : (
-                          'Limit'
-                        )}
-                      </td>
-                      <td className="num">
-                        <Amount value={order.price} asset={quote} />
-                      </td>
-                      <td className="num">
-                        <Amount value={order.origQty} asset={base} />
-                      </td>
-                      <td className="num">
-                        <Amount value={order.executedQty} asset={base} />
-                      </td>
-                      <td>{statusText[order.status]}</td>
-                      <td>
-                        <button
-                          type="button"
-                          className="small"
-                          disabled={busy !== null || !canTrade}
-                          title={refusal}
-                          onClick={() => void cancel(order)}
-                          aria-label={`Cancel order ${order.id}`}
-                          data-testid="cancel-order"
-                        >
-                          {busy === `order:${order.id}` ? 'Canceling…' : 'Cancel'}
-                        </button>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+      {bySymbol.map(([symbol, orders]) => (
+        <div key={symbol} className="order-group" data-testid={`order-group-${symbol}`}>
+          <div className="card-header">
+            <h3>
+              <SymbolName symbol={symbol} />
+            </h3>
+            <button
+              type="button"
+              className="small danger"
+              disabled={busy !== null || !canTrade}
+              title={refusal}
+              onClick={() => setConfirmAll({ symbol, count: orders.length })}
+              data-testid={`cancel-all-${symbol}`}
+            >
+              Cancel all {symbol.toUpperCase()}
+            </button>
           </div>
-        );
-      })}
+          <div className="table-wrap">
+            <table className="table dense">
+              <TableHead columns={['Time', ...ORDER_COLUMNS, actions]} />
+              <tbody>
+                {orders.map((order) => (
+                  <tr key={order.id} data-testid={`open-order-${order.id}`}>
+                    <OrderCells order={order} />
+                    <td>
+                      <button
+                        type="button"
+                        className="small"
+                        disabled={busy !== null || !canTrade}
+                        title={refusal}
+                        onClick={() => void cancel(order)}
+                        aria-label={`Cancel order ${order.id}`}
+                        data-testid="cancel-order"
+                      >
+                        {busy === `order:${order.id}` ? 'Canceling…' : 'Cancel'}
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </div>
+      ))}
     </div>
   );
 }
 
 function OrderHistory() {
-  const assetsOf = useSymbolAssets();
   const [status, setStatus] = useState<'' | OrderStatus>('');
   const history = useBridgeQuery('orders.history', { status: status || undefined, limit: 200 });
   return (
@@ -328,50 +334,13 @@ function OrderHistory() {
       {history.data && history.data.rows.length > 0 && (
         <div className="table-wrap">
           <table className="table dense" data-testid="order-history">
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Symbol</th>
-                <th scope="col">Side</th>
-                <th scope="col">Type</th>
-                <th scope="col" className="num">
-                  Price
-                </th>
-                <th scope="col" className="num">
-                  Quantity
-                </th>
-                <th scope="col" className="num">
-                  Filled
-                </th>
-                <th scope="col">Status</th>
-              </tr>
-            </thead>
+            <TableHead columns={['Time', 'Symbol', ...ORDER_COLUMNS]} />
             <tbody>
-              {history.data.rows.map((order) => {
-                const { base, quote } = assetsOf(order.symbol);
-                return (
-                  <tr key={order.id}>
-                    <td title={formatDateTime(order.createdTime)}>
-                      {formatDateTime(order.createdTime).slice(5, 16)}
-                    </td>
-                    <td>
-                      <SymbolName symbol={order.symbol} />
-                    </td>
-                    <td className={`side-${order.side}`}>{order.side}</td>
-                    <td>{order.type === 'stop_limit' ? 'Stop-limit' : 'Limit'}</td>
-                    <td className="num">
-                      <Amount value={order.price} asset={quote} />
-                    </td>
-                    <td className="num">
-                      <Amount value={order.origQty} asset={base} />
-                    </td>
-                    <td className="num">
-                      <Amount value={order.executedQty} asset={base} />
-                    </td>
-                    <td>{statusText[order.status]}</td>
-                  </tr>
-                );
-              })}
+              {history.data.rows.map((order) => (
+                <tr key={order.id}>
+                  <OrderCells order={order} withSymbol />
+                </tr>
+              ))}
             </tbody>
           </table>
           {history.data.total > history.data.rows.length && (
@@ -412,25 +381,17 @@ function OwnTrades() {
       ) : (
         <div className="table-wrap">
           <table className="table dense">
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Symbol</th>
-                <th scope="col">Side</th>
-                <th scope="col" className="num">
-                  Price
-                </th>
-                <th scope="col" className="num">
-                  Quantity
-                </th>
-                <th scope="col" className="num">
-                  Total
-                </th>
-                <th scope="col" className="num">
-                  Fee
-                </th>
-              </tr>
-            </thead>
+            <TableHead
+              columns={[
+                'Time',
+                'Symbol',
+                'Side',
+                figures('Price'),
+                figures('Quantity'),
+                figures('Total'),
+                figures('Fee'),
+              ]}
+            />
             <tbody>
               {trades.data.rows.map((t) => {
                 const { base, quote } = assetsOf(t.symbol);
@@ -446,18 +407,10 @@ function OwnTrades() {
                         {t.isBuyerMaker === (t.side === 'buy') ? 'maker' : 'taker'}
                       </span>
                     </td>
-                    <td className="num">
-                      <Amount value={t.price} asset={quote} />
-                    </td>
-                    <td className="num">
-                      <Amount value={t.qty} asset={base} />
-                    </td>
-                    <td className="num">
-                      <Amount value={t.quoteQty} asset={quote} />
-                    </td>
-                    <td className="num">
-                      <Amount value={t.fee} asset={t.feeCurrency} unit />
-                    </td>
+                    <AmountCell value={t.price} asset={quote} />
+                    <AmountCell value={t.qty} asset={base} />
+                    <AmountCell value={t.quoteQty} asset={quote} />
+                    <AmountCell value={t.fee} asset={t.feeCurrency} unit />
                   </tr>
                 );
               })}

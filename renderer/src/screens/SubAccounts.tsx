@@ -6,6 +6,7 @@ import { useApp } from '../context';
 import { bridge } from '../lib/bridge';
 import { useBridgeQuery } from '../lib/query';
 import { KeyPermissions } from '../components/KeyPermissions';
+import { figures, TableHead } from '../components/TableHead';
 import { MAIN_ACCOUNT, checkAmount, freeBalance, isEmail } from '../lib/validation';
 import {
   ConfirmActions,
@@ -132,18 +133,7 @@ export function SubAccounts() {
         {history.data && history.data.rows.length > 0 && (
           <div className="table-wrap">
             <table className="table" data-testid="transfer-history">
-              <thead>
-                <tr>
-                  <th scope="col">Time</th>
-                  <th scope="col">From</th>
-                  <th scope="col">To</th>
-                  <th scope="col">Asset</th>
-                  <th scope="col" className="num">
-                    Amount
-                  </th>
-                  <th scope="col">Status</th>
-                </tr>
-              </thead>
+              <TableHead columns={['Time', 'From', 'To', 'Asset', figures('Amount'), 'Status']} />
               <tbody>
                 {history.data.rows.map((t) => (
                   <tr key={`${t.txnId}:${t.fromEmail}`}>

@@ -38,6 +38,7 @@ import {
 } from '../components/common';
 import { MarketAlertButton } from '../components/AlertForm';
 import { PlaceOrderForm, type PickedPrice } from '../components/PlaceOrderForm';
+import { figures, TableHead } from '../components/TableHead';
 import { normalizeDecimalText } from '../../../shared/decimal';
 
 type Interval = KlineInterval;
@@ -156,17 +157,7 @@ export function SymbolPage({ symbol }: { symbol: string }) {
               <EmptyState title="No trades yet" />
             ) : (
               <table className="table dense mini">
-                <thead>
-                  <tr>
-                    <th scope="col" className="num">
-                      Price
-                    </th>
-                    <th scope="col" className="num">
-                      Qty
-                    </th>
-                    <th scope="col">Time</th>
-                  </tr>
-                </thead>
+                <TableHead columns={[figures('Price'), figures('Qty'), 'Time']} />
                 <tbody>
                   {trades.slice(0, 30).map((t) => (
                     <tr key={t.id}>
