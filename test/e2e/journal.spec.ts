@@ -13,15 +13,20 @@ import { createInterface } from 'node:readline';
 import Decimal from 'decimal.js';
 import keytar from 'keytar';
 import { expect, test, type Page } from '@playwright/test';
-import { ExchangeClient } from '../../electron/exchange/client';
-import { ExchangeError } from '../../electron/exchange/errors';
+import type { ExchangeClient } from '../../electron/exchange/client';
 import type { SpotfolioBridge } from '../../shared/contract';
 import { pickUrl, repoRoot, startChild, type StartedChild } from './support/child';
-import { ensureRendererBuilt, goTo, screenshot, type WorldInfo } from './support/stack';
+import { exchangeClient, fromExchange, shownDecimal } from './support/exchange';
+import {
+  ensureRendererBuilt,
+  goTo,
+  screenshot,
+  startSandboxChild,
+  type WorldInfo,
+} from './support/stack';
 
 const tsx = join(repoRoot, 'node_modules/.bin/tsx');
 const KEYCHAIN_SERVICE = 'Spotfolio';
-const number = (text: string | null) => new Decimal((text ?? '').replace(/,/g, '').trim() || '0');
 
 let sandbox: StartedChild<WorldInfo>;
 let app: StartedChild<string>;
@@ -48,22 +53,10 @@ function startApp(): Promise<StartedChild<string>> {
 
 test.beforeAll(async () => {
   ensureRendererBuilt();
-  sandbox = await startChild<WorldInfo>(
-    tsx,
-    ['electron/sandbox/cli.ts', '--port', '0', '--no-simulation'],
-    (line) => {
-      try {
-        const parsed = JSON.parse(line) as WorldInfo;
-        return parsed.baseUrl ? parsed : undefined;
-      } catch {
-        return undefined;
-      }
-    },
-    'The sandbox exchange',
-  );
+  sandbox = await startSandboxChild();
   dataDir = mkdtempSync(join(tmpdir(), 'spotfolio-e2e-journal-'));
   app = await startApp();
-  exchange = new ExchangeClient({ baseUrl: world().baseUrl, ...tradingKey() });
+  exchange = exchangeClient(world(), tradingKey());
 });
 
 test.afterAll(async () => {
@@ -76,22 +69,6 @@ test.afterAll(async () => {
 
 function api(page: Page) {
   return page.evaluateHandle(() => (window as unknown as { spotfolio: SpotfolioBridge }).spotfolio);
-}
-
-/**
- * A read of the exchange's own state for the test; the app shares the sandbox's per-address
- * budget, so a read it asks to slow down is tried again a moment later.
- */
-async function fromExchange<T>(read: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await read();
-    } catch (error) {
-      const limited = error instanceof ExchangeError && error.kind === 'rate-limited';
-      if (!limited || attempt >= 20) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-  }
 }
 
 /** A sub-account's balance of an asset, as the exchange holds it. */
@@ -181,7 +158,7 @@ test('a transfer cut short by a crash is shown after the restart, and finished',
   await goTo(page, 'sub-accounts');
   const cardB = page.getByTestId(`sub-${subB}`);
   await expect(async () => {
-    const shown = number(
+    const shown = shownDecimal(
       await cardB.getByTestId(`sub-balance-${asset}`).locator('td.num').textContent(),
     );
     expect(shown.toFixed()).toBe((await subBalance(subB, asset)).toFixed());
@@ -194,7 +171,7 @@ test('a transfer cut short by a crash is shown after the restart, and finished',
   expect((await subBalance(subB, asset)).toFixed()).toBe(beforeB.plus(amount).toFixed());
   expect((await subBalance(subA, asset)).toFixed()).toBe(beforeA.minus(amount).toFixed());
   await expect(async () => {
-    const shown = number(
+    const shown = shownDecimal(
       await cardB.getByTestId(`sub-balance-${asset}`).locator('td.num').textContent(),
     );
     expect(shown.toFixed()).toBe(beforeB.plus(amount).toFixed());

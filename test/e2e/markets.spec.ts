@@ -5,10 +5,9 @@
  * itself once it answers again.
  */
 import Decimal from 'decimal.js';
-import { expect, test, type Page } from '@playwright/test';
-import type { SpotfolioBridge } from '../../shared/contract';
+import { expect, test } from '@playwright/test';
 import { startAdminStack, type AdminStack, type PublicTicker } from './support/admin-stack';
-import { goTo, openWithSandboxProfile, screenshot } from './support/stack';
+import { goTo, openSandboxProfileAgain, screenshot } from './support/stack';
 
 let stack: AdminStack;
 test.beforeAll(async () => {
@@ -28,23 +27,10 @@ function inUsdt(tickers: PublicTicker[], asset: string): Decimal | null {
   return null;
 }
 
-async function openProfile(page: Page): Promise<void> {
-  await page.goto(stack.url);
-  await page.waitForFunction(() => 'spotfolio' in window);
-  const profiles = await page.evaluate(() =>
-    (window as unknown as { spotfolio: SpotfolioBridge }).spotfolio.profiles.list(),
-  );
-  if (profiles.some((p) => p.active && !p.isDemo)) {
-    await page.getByTestId('screen-portfolio').waitFor();
-    return;
-  }
-  await openWithSandboxProfile(page, stack);
-}
-
 test('the volume column is the quote volume with its unit, sorted by its worth', async ({
   page,
 }) => {
-  await openProfile(page);
+  await openSandboxProfileAgain(page, stack);
   await goTo(page, 'markets');
   const table = page.getByTestId('tickers-table');
   await expect(table.getByRole('columnheader', { name: /24h volume \(quote\)/ })).toBeVisible();
@@ -79,7 +65,7 @@ test('the volume column is the quote volume with its unit, sorted by its worth',
 test('with the exchange down, cached tickers, candles and book stay visible with their age', async ({
   page,
 }) => {
-  await openProfile(page);
+  await openSandboxProfileAgain(page, stack);
   // Seen once while the exchange answers: the symbol page's candles and book are cached.
   await goTo(page, 'markets');
   await page.getByTestId('ticker-btcusdt').getByRole('link').click();
@@ -108,7 +94,7 @@ test('with the exchange down, cached tickers, candles and book stay visible with
 
 test('started while the exchange was down, everything recovers by itself', async ({ page }) => {
   test.setTimeout(120_000);
-  await openProfile(page);
+  await openSandboxProfileAgain(page, stack);
   await stack.stopSandbox();
   await page.goto(await stack.restartApp());
   await page.getByTestId('screen-portfolio').waitFor();

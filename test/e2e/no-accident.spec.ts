@@ -7,34 +7,14 @@
 import { expect, test, type Page } from '@playwright/test';
 import Decimal from 'decimal.js';
 import type { SpotfolioBridge } from '../../shared/contract';
-import { ExchangeClient } from '../../electron/exchange/client';
 import { expectDialogHoldsFocus, focusedElement } from './support/dialogs';
-import {
-  goTo,
-  openWithSandboxProfile,
-  screenshot,
-  startStack,
-  tradingKey,
-  type Stack,
-} from './support/stack';
+import { fromExchange, sharedStack } from './support/exchange';
+import { goTo, openWithSandboxProfile, screenshot } from './support/stack';
 
-let stack: Stack;
-let exchange: ExchangeClient;
-test.beforeAll(async () => {
-  stack = await startStack();
-  const key = tradingKey(stack);
-  exchange = new ExchangeClient({
-    baseUrl: stack.world.baseUrl,
-    apiKey: key.apiKey,
-    secretKey: key.secretKey,
-  });
-});
-test.afterAll(async () => {
-  await exchange?.close();
-  await stack?.close();
-});
+const shared = sharedStack();
 
-const openCount = async (symbol: string) => (await exchange.trading.openOrders({ symbol })).length;
+const openCount = async (symbol: string) =>
+  (await fromExchange(() => shared.exchange.trading.openOrders({ symbol }))).length;
 
 /** Places resting buys at half the last price (they never fill), through the app's bridge. */
 async function placeResting(
@@ -43,7 +23,7 @@ async function placeResting(
   count: number,
   type: 'limit' | 'stop_limit' = 'limit',
 ) {
-  const ticker = await exchange.market.ticker({ symbol });
+  const ticker = await fromExchange(() => shared.exchange.market.ticker({ symbol }));
   const price = new Decimal(ticker.lastPrice)
     .div(2)
     .toDecimalPlaces(2, Decimal.ROUND_DOWN)
@@ -73,7 +53,7 @@ async function placeResting(
 test('cancel all asks first, and a second Enter after a cancel cancels nothing', async ({
   page,
 }) => {
-  await openWithSandboxProfile(page, stack);
+  await openWithSandboxProfile(page, shared.stack);
   await placeResting(page, 'btcusdt', 3);
   const before = await openCount('btcusdt');
   expect(before).toBeGreaterThanOrEqual(3);
@@ -117,13 +97,13 @@ test('cancel all asks first, and a second Enter after a cancel cancels nothing',
 });
 
 test('every dialog holds focus, closes on Escape and gives focus back', async ({ page }) => {
-  await openWithSandboxProfile(page, stack);
+  await openWithSandboxProfile(page, shared.stack);
   await placeResting(page, 'ethusdt', 1);
 
   // The order review.
   await goTo(page, 'orders');
   await page.getByTestId('order-symbol').selectOption('btcusdt');
-  const ticker = await exchange.market.ticker({ symbol: 'btcusdt' });
+  const ticker = await fromExchange(() => shared.exchange.market.ticker({ symbol: 'btcusdt' }));
   const price = new Decimal(ticker.lastPrice).div(2).toDecimalPlaces(2, Decimal.ROUND_DOWN);
   await page.getByTestId('order-price').fill(price.toFixed());
   await page.getByTestId('order-quantity').fill('0.001');
@@ -151,7 +131,7 @@ test('every dialog holds focus, closes on Escape and gives focus back', async ({
 
   // The transfer review.
   await goTo(page, 'sub-accounts');
-  const sub = stack.subs[0]!;
+  const sub = shared.stack.subs[0]!;
   await page.getByTestId('transfer-to').selectOption(sub.email);
   await page.getByTestId('transfer-asset').selectOption('usdt');
   await expect(page.getByTestId('transfer-form')).not.toContainText('Free: —');
@@ -175,12 +155,14 @@ test('every dialog holds focus, closes on Escape and gives focus back', async ({
 test('at 1024 x 700 no Cancel button is clipped and withdrawal times are whole', async ({
   page,
 }) => {
-  await openWithSandboxProfile(page, stack);
+  await openWithSandboxProfile(page, shared.stack);
   await placeResting(page, 'btcusdt', 1);
   await placeResting(page, 'ethusdt', 1, 'stop_limit');
   await goTo(page, 'orders');
   const buttons = page.getByTestId('open-orders').getByTestId('cancel-order');
-  await expect(buttons).toHaveCount(await exchange.trading.openOrders().then((o) => o.length));
+  await expect(buttons).toHaveCount(
+    await fromExchange(() => shared.exchange.trading.openOrders()).then((o) => o.length),
+  );
   // A laptop's 1280 keeps the form beside the orders; 1024 puts it below them.
   for (const width of [1280, 1024]) {
     await page.setViewportSize({ width, height: width === 1024 ? 700 : 800 });

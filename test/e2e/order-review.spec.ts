@@ -7,69 +7,20 @@
  */
 import { expect, test } from '@playwright/test';
 import Decimal from 'decimal.js';
-import { ExchangeClient } from '../../electron/exchange/client';
-import { ExchangeError } from '../../electron/exchange/errors';
-import {
-  goTo,
-  openWithSandboxProfile,
-  screenshot,
-  startStack,
-  tradingKey,
-  type Stack,
-} from './support/stack';
+import { fromExchange, grouped, sandboxFacts, sharedStack } from './support/exchange';
+import { goTo, openWithSandboxProfile, screenshot } from './support/stack';
 
-let stack: Stack;
-let exchange: ExchangeClient;
-test.beforeAll(async () => {
-  stack = await startStack();
-  const key = tradingKey(stack);
-  exchange = new ExchangeClient({
-    baseUrl: stack.world.baseUrl,
-    apiKey: key.apiKey,
-    secretKey: key.secretKey,
-  });
-});
-test.afterAll(async () => {
-  await exchange?.close();
-  await stack?.close();
-});
-
-/** "48250.75" -> "48,250.75": the figure as a person reads it, exactly. */
-function grouped(value: Decimal): string {
-  const [integer = '0', fraction] = value.toFixed().split('.');
-  const digits = integer.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return fraction ? `${digits}.${fraction}` : digits;
-}
-
-/** The app shares the key's and the address's limits with this test: a 429 here waits and asks again. */
-async function withinLimits<T>(read: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await read();
-    } catch (error) {
-      if (attempt >= 5 || !(error instanceof ExchangeError && error.kind === 'rate-limited'))
-        throw error;
-      await new Promise((resolve) => setTimeout(resolve, 1_100 * attempt));
-    }
-  }
-}
-
-async function sandboxFacts(symbol: string) {
-  const funds = await withinLimits(() => exchange.account.funds());
-  const ticker = await withinLimits(() => exchange.market.ticker({ symbol }));
-  const free = (asset: string) => new Decimal(funds.find((f) => f.asset === asset)?.free ?? '0');
-  return { free, last: new Decimal(ticker.lastPrice) };
-}
+const shared = sharedStack();
 
 test('the review checks funds, tick, step, limits and the stop side, and says so', async ({
   page,
 }) => {
-  await openWithSandboxProfile(page, stack);
+  await openWithSandboxProfile(page, shared.stack);
   await goTo(page, 'orders');
   const form = page.getByTestId('order-form');
   await page.getByTestId('order-symbol').selectOption('btcusdt');
   await page.getByTestId('order-side-buy').click();
-  const facts = await sandboxFacts('btcusdt');
+  const facts = await sandboxFacts(shared.exchange, 'btcusdt');
   const usdt = facts.free('usdt');
 
   // Item 4: the paying asset's free balance and the last price, exactly the sandbox's.
@@ -146,12 +97,14 @@ test('the review checks funds, tick, step, limits and the stop side, and says so
 });
 
 test('a price clicked in the depth ladder fills the order form', async ({ page }) => {
-  await openWithSandboxProfile(page, stack);
+  await openWithSandboxProfile(page, shared.stack);
   await page.evaluate(() => {
     window.location.hash = '#/markets/btcusdt';
   });
   await page.getByTestId('screen-symbol').waitFor();
-  const book = await exchange.market.depth({ symbol: 'btcusdt', limit: 20 });
+  const book = await fromExchange(() =>
+    shared.exchange.market.depth({ symbol: 'btcusdt', limit: 20 }),
+  );
   const bestBid = new Decimal(book.bids[0]![0]);
   const bestAsk = new Decimal(book.asks[0]![0]);
   const ladder = page.getByTestId('depth-ladder');
@@ -159,7 +112,7 @@ test('a price clicked in the depth ladder fills the order form', async ({ page }
   await expect(page.getByTestId('order-price')).toHaveValue(bestBid.toFixed());
   await ladder.getByRole('button', { name: `Use price ${bestAsk.toFixed()}` }).click();
   await expect(page.getByTestId('order-price')).toHaveValue(bestAsk.toFixed());
-  const facts = await sandboxFacts('btcusdt');
+  const facts = await sandboxFacts(shared.exchange, 'btcusdt');
   await expect(page.getByTestId('order-form').getByTestId('order-free')).toHaveText(
     `Free: ${grouped(facts.free('usdt'))} USDT`,
   );

@@ -1,6 +1,7 @@
 import Decimal from 'decimal.js';
 import { expect, test, type Page } from '@playwright/test';
 import type { SpotfolioBridge } from '../../shared/contract';
+import { shownDecimal } from './support/exchange';
 import { goTo, openWithSandboxProfile, screenshot, startStack, type Stack } from './support/stack';
 
 let stack: Stack;
@@ -10,8 +11,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await stack?.close();
 });
-
-const number = (text: string | null) => new Decimal((text ?? '').replace(/,/g, '').trim() || '0');
 
 async function mainFree(page: Page, asset: string): Promise<Decimal> {
   const free = await page.evaluate(async (asset) => {
@@ -32,7 +31,7 @@ test('moves funds to a sub-account and sees both balances change', async ({ page
   const balance = card.getByTestId('sub-balance-usdt');
   const before =
     (await balance.count()) > 0
-      ? number(await balance.locator('td.num').textContent())
+      ? shownDecimal(await balance.locator('td.num').textContent())
       : new Decimal(0);
   const mainBefore = await mainFree(page, 'usdt');
 
@@ -57,7 +56,9 @@ test('moves funds to a sub-account and sees both balances change', async ({ page
 
   await expect(async () => {
     expect(
-      number(await card.getByTestId('sub-balance-usdt').locator('td.num').textContent()).toString(),
+      shownDecimal(
+        await card.getByTestId('sub-balance-usdt').locator('td.num').textContent(),
+      ).toString(),
     ).toBe(before.plus('12.5').toString());
   }).toPass({ timeout: 15_000 });
   expect((await mainFree(page, 'usdt')).toString()).toBe(mainBefore.minus('12.5').toString());

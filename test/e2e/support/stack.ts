@@ -8,26 +8,16 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
+import type { WorldInfo } from '../../../electron/sandbox';
+import type { WorldAccount, WorldKey } from '../../../electron/sandbox/world';
 import { pickUrl, repoRoot, startChild, type StartedChild } from './child';
 
 export { repoRoot } from './child';
 const tsx = join(repoRoot, 'node_modules/.bin/tsx');
 
-export interface WorldKey {
-  apiKey: string;
-  secretKey: string;
-  canTrade: boolean;
-}
-export interface WorldAccount {
-  email: string;
-  role: 'parent' | 'sub';
-  keys: WorldKey[];
-}
-export interface WorldInfo {
-  baseUrl: string;
-  streamUrl: string;
-  accounts: WorldAccount[];
-}
+// What the sandbox child prints when it is up: the sandbox's own types of its world.
+export type { WorldInfo } from '../../../electron/sandbox';
+export type { WorldAccount, WorldKey } from '../../../electron/sandbox/world';
 
 /** Builds the renderer once when out/renderer is missing (CI builds before `npm test`). */
 export function ensureRendererBuilt(): void {
@@ -49,11 +39,13 @@ export interface Stack {
   close(): Promise<void>;
 }
 
-export async function startStack(options: { simulation?: boolean } = {}): Promise<Stack> {
-  ensureRendererBuilt();
+/** The sandbox exchange as a child process; its value is the world it printed (accounts, keys). */
+export function startSandboxChild(
+  options: { simulation?: boolean } = {},
+): Promise<StartedChild<WorldInfo>> {
   const sandboxArgs = ['electron/sandbox/cli.ts', '--port', '0'];
   if (!options.simulation) sandboxArgs.push('--no-simulation');
-  const sandbox = await startChild<WorldInfo>(
+  return startChild<WorldInfo>(
     tsx,
     sandboxArgs,
     (line) => {
@@ -66,6 +58,11 @@ export async function startStack(options: { simulation?: boolean } = {}): Promis
     },
     'The sandbox exchange',
   );
+}
+
+export async function startStack(options: { simulation?: boolean } = {}): Promise<Stack> {
+  ensureRendererBuilt();
+  const sandbox = await startSandboxChild(options);
   const dataDir = mkdtempSync(join(tmpdir(), 'spotfolio-e2e-'));
   let app: StartedChild<string>;
   try {
@@ -131,6 +128,22 @@ export async function openWithSandboxProfile(
   );
   await page.reload();
   await page.getByTestId('active-profile').filter({ hasText: name }).waitFor();
+}
+
+/** Opens the app on the sandbox profile a previous test of the spec added, or adds it. */
+export async function openSandboxProfileAgain(page: Page, stack: Stack): Promise<void> {
+  await page.goto(stack.url);
+  await page.waitForFunction(() => 'spotfolio' in window);
+  const profiles = await page.evaluate(() =>
+    (
+      window as unknown as { spotfolio: import('../../../shared/contract').SpotfolioBridge }
+    ).spotfolio.profiles.list(),
+  );
+  if (profiles.some((p) => p.active && !p.isDemo)) {
+    await page.getByTestId('screen-portfolio').waitFor();
+    return;
+  }
+  await openWithSandboxProfile(page, stack);
 }
 
 /** Saves a screenshot of what is on screen to docs/screenshots/<name>.png once loading is over. */
