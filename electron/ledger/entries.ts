@@ -160,11 +160,12 @@ export function balanceChanges(entry: LedgerEntry): BalanceChange[] {
 
 /**
  * balanceChanges() in Units, handed over one by one: the same changes, in the same order, with no
- * array or decimal.js value per entry (reconcile() runs this over every trade of the history).
+ * array or decimal.js value per entry (reconcile() runs this over every trade of the history). A
+ * change is `delta`, or `−delta` when `subtract` (so no negated copy is made).
  */
 export function eachBalanceChange(
   entry: LedgerEntry,
-  change: (account: string, asset: string, delta: Units) => void,
+  change: (account: string, asset: string, delta: Units, subtract: boolean) => void,
 ): void {
   switch (entry.kind) {
     case 'trade': {
@@ -175,22 +176,22 @@ export function eachBalanceChange(
       const commission =
         parseUnits(entry.commission) ??
         refuseUnits(entry.commission, `trade ${entry.id}`, 'commission');
-      change(entry.account, entry.base, buy ? qty : -qty);
-      change(entry.account, entry.quote, buy ? -quoteQty : quoteQty);
-      if (commission !== 0n) change(entry.account, entry.commissionAsset, -commission);
+      change(entry.account, entry.base, qty, !buy);
+      change(entry.account, entry.quote, quoteQty, buy);
+      if (commission !== 0n) change(entry.account, entry.commissionAsset, commission, true);
       return;
     }
     case 'withdrawal': {
       if (!withdrawalDebits(entry.status)) return;
       const owner = () => `withdrawal ${entry.id}`;
       const total = units(entry.amount, owner, 'amount') + units(entry.fee, owner, 'fee');
-      change(entry.account, entry.asset, -total);
+      change(entry.account, entry.asset, total, true);
       return;
     }
     case 'transfer': {
       const moved = units(entry.amount, () => `transfer ${entry.id}`, 'amount');
-      change(entry.fromAccount, entry.asset, -moved);
-      change(entry.toAccount, entry.asset, moved);
+      change(entry.fromAccount, entry.asset, moved, true);
+      change(entry.toAccount, entry.asset, moved, false);
       return;
     }
     case 'inferred':
@@ -198,6 +199,7 @@ export function eachBalanceChange(
         entry.account,
         entry.asset,
         units(entry.amount, () => `inferred entry ${entry.id}`, 'amount'),
+        false,
       );
   }
 }

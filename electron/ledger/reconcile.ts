@@ -55,12 +55,6 @@ interface Observation {
   balance: Units;
 }
 
-/** One account's movements of one asset, in ledger order (columns, not an object each). */
-interface Movements {
-  times: number[];
-  deltas: Units[];
-}
-
 /**
  * The stable id of an inferred entry: the same gap after the same observation keeps its id. The
  * interval's end is left out: the newest observation moves forward with every refresh of the
@@ -85,72 +79,145 @@ export function reconcile(
   options: ReconcileOptions = {},
 ): InferredEntry[] {
   const known = sortEntries(entries.filter((entry) => entry.kind !== 'inferred'));
-  const movements = new Map<string, Map<string, Movements>>();
-  const assetsOf = (account: string): Map<string, Movements> => {
-    let assets = movements.get(account);
-    if (!assets) movements.set(account, (assets = new Map()));
-    return assets;
-  };
-  let time = 0;
-  const add = (account: string, asset: string, delta: Units) => {
-    const assets = assetsOf(account);
-    let list = assets.get(asset);
-    if (!list) assets.set(asset, (list = { times: [], deltas: [] }));
-    list.times.push(time);
-    list.deltas.push(delta);
-  };
-  for (const entry of known) {
-    time = entry.time;
-    eachBalanceChange(entry, add);
-  }
   const ordered = [...snapshots].sort((a, b) => a.time - b.time);
-  for (const snapshot of ordered) {
-    const assets = assetsOf(snapshot.account);
-    for (const asset of Object.keys(snapshot.balances)) {
-      if (!assets.has(asset)) assets.set(asset, { times: [], deltas: [] });
-    }
-  }
   let earliest = Infinity;
   for (const entry of known) earliest = Math.min(earliest, entry.time);
   for (const snapshot of ordered) earliest = Math.min(earliest, snapshot.time);
   const openedAt = options.openedAt ?? earliest - 1;
 
-  const inferred: InferredEntry[] = [];
-  for (const [account, assets] of movements) {
-    const accountSnapshots = ordered.filter((snapshot) => snapshot.account === account);
-    for (const [asset, assetMovements] of assets) {
-      const observations: Observation[] = [{ time: openedAt, balance: 0n }];
-      for (const snapshot of accountSnapshots) {
-        const text = snapshot.balances[asset];
-        if (text !== undefined) {
-          observations.push({
-            time: snapshot.time,
-            balance: units(text, `${account} ${asset}`, 'balance'),
-          });
-        } else if (snapshot.complete) {
-          observations.push({ time: snapshot.time, balance: 0n });
-        }
+  // Each (account, asset) replayed as its movements come, in the order the known movements first
+  // name them and then the snapshots: the order its inferred entries are listed in.
+  const replays = new Map<string, Map<string, AssetReplay>>();
+  const snapshotsOf = new Map<string, BalanceSnapshot[]>();
+  const assetsOf = (account: string): Map<string, AssetReplay> => {
+    let assets = replays.get(account);
+    if (!assets) replays.set(account, (assets = new Map()));
+    return assets;
+  };
+  const replayOf = (account: string, asset: string): AssetReplay => {
+    const assets = assetsOf(account);
+    let replay = assets.get(asset);
+    if (!replay) {
+      let accountSnapshots = snapshotsOf.get(account);
+      if (!accountSnapshots) {
+        accountSnapshots = ordered.filter((snapshot) => snapshot.account === account);
+        snapshotsOf.set(account, accountSnapshots);
       }
-      inferred.push(
-        ...reconcileAsset(account, asset, observations, assetMovements, options.annotations),
-      );
+      const observations = observationsOf(account, asset, accountSnapshots, openedAt);
+      replay = new AssetReplay(account, asset, observations, options.annotations);
+      assets.set(asset, replay);
     }
+    return replay;
+  };
+  let time = 0;
+  const move = (account: string, asset: string, delta: Units, subtract: boolean) => {
+    replayOf(account, asset).move(time, delta, subtract);
+  };
+  for (const entry of known) {
+    time = entry.time;
+    eachBalanceChange(entry, move);
+  }
+  for (const snapshot of ordered) {
+    assetsOf(snapshot.account);
+    for (const asset of Object.keys(snapshot.balances)) replayOf(snapshot.account, asset);
+  }
+
+  const inferred: InferredEntry[] = [];
+  for (const assets of replays.values()) {
+    for (const replay of assets.values()) inferred.push(...replay.finish());
   }
   return sortEntries(inferred) as InferredEntry[];
 }
 
-function reconcileAsset(
+/** The account's balance of `asset` at each of its snapshots, from 0 when it opened. */
+function observationsOf(
   account: string,
   asset: string,
-  observations: Observation[],
-  movements: Movements,
-  annotations: ReadonlyMap<string, InferredAnnotation> | undefined,
-): InferredEntry[] {
-  const result: InferredEntry[] = [];
-  const make = (from: number, to: number, time: number, value: Units): InferredEntry => {
+  accountSnapshots: readonly BalanceSnapshot[],
+  openedAt: number,
+): Observation[] {
+  const observations: Observation[] = [{ time: openedAt, balance: 0n }];
+  for (const snapshot of accountSnapshots) {
+    const text = snapshot.balances[asset];
+    if (text !== undefined) {
+      observations.push({
+        time: snapshot.time,
+        balance: units(text, `${account} ${asset}`, 'balance'),
+      });
+    } else if (snapshot.complete) {
+      observations.push({ time: snapshot.time, balance: 0n });
+    }
+  }
+  return observations;
+}
+
+/**
+ * One (account, asset) replayed movement by movement (in ledger order) through its intervals
+ * between observations: at each interval's end, what the movements do not explain becomes
+ * inferred entries; after the last, only a shortfall does. Nothing is kept per movement.
+ */
+class AssetReplay {
+  private readonly result: InferredEntry[] = [];
+  /** The observation that ends the interval being replayed (past the last: the tail). */
+  private next = 1;
+  private running: Units;
+  private lowest: Units;
+  private firstShortAt: number | null = null;
+
+  constructor(
+    private readonly account: string,
+    private readonly asset: string,
+    private readonly observations: readonly Observation[],
+    private readonly annotations: ReadonlyMap<string, InferredAnnotation> | undefined,
+  ) {
+    this.running = observations[0]!.balance;
+    this.lowest = this.running;
+  }
+
+  /** A movement of `delta` (taken away when `subtract`) at `time`, no earlier than the last. */
+  move(time: number, delta: Units, subtract: boolean): void {
+    const observations = this.observations;
+    // Before the account opened: nothing to replay.
+    if (time <= observations[0]!.time) return;
+    while (this.next < observations.length && time > observations[this.next]!.time) this.close();
+    const running = subtract ? this.running - delta : this.running + delta;
+    this.running = running;
+    if (running < 0n && this.firstShortAt === null) this.firstShortAt = time;
+    if (running < this.lowest) this.lowest = running;
+  }
+
+  /** Every interval closed, and the tail's shortfall: this (account, asset)'s inferred entries. */
+  finish(): InferredEntry[] {
+    while (this.next < this.observations.length) this.close();
+    // After the last observation nothing can be compared, but a movement that spends more than
+    // the replay holds proves a credit came first: the least that covers it, by that movement.
+    if (this.firstShortAt !== null) {
+      const last = this.observations[this.observations.length - 1]!;
+      this.make(last.time, this.firstShortAt, this.firstShortAt, -this.lowest);
+    }
+    return this.result;
+  }
+
+  private close(): void {
+    const { time: from } = this.observations[this.next - 1]!;
+    const { time: to, balance: end } = this.observations[this.next]!;
+    const unexplained = end - this.running;
+    const needed = this.lowest < 0n ? -this.lowest : 0n;
+    const credit = unexplained > needed ? unexplained : needed;
+    if (credit > 0n) this.make(from, to, this.firstShortAt ?? to, credit);
+    const debit = credit - unexplained;
+    if (debit > 0n) this.make(from, to, to, -debit);
+    this.next++;
+    this.running = end;
+    this.lowest = end;
+    this.firstShortAt = null;
+  }
+
+  private make(from: number, to: number, time: number, value: Units): void {
+    const { account, asset } = this;
     const id = inferredEntryId(account, asset, from, value < 0n ? 'debit' : 'credit');
-    const annotation = annotations?.get(id);
-    return {
+    const annotation = this.annotations?.get(id);
+    this.result.push({
       kind: 'inferred',
       id,
       account,
@@ -161,49 +228,6 @@ function reconcileAsset(
       time,
       ...(annotation?.label !== undefined ? { label: annotation.label } : {}),
       ...(annotation?.costBasis !== undefined ? { costBasis: annotation.costBasis } : {}),
-    };
-  };
-  const cursor = { next: 0 };
-  const times = movements.times;
-  while (cursor.next < times.length && times[cursor.next]! <= observations[0]!.time) {
-    cursor.next++;
+    });
   }
-  for (let i = 1; i < observations.length; i++) {
-    const { time: from, balance: start } = observations[i - 1]!;
-    const { time: to, balance: end } = observations[i]!;
-    const { running, lowest, firstShortAt } = replayUntil(start, movements, cursor, to);
-    const unexplained = end - running;
-    const needed = lowest < 0n ? -lowest : 0n;
-    const credit = unexplained > needed ? unexplained : needed;
-    if (credit > 0n) result.push(make(from, to, firstShortAt ?? to, credit));
-    const debit = credit - unexplained;
-    if (debit > 0n) result.push(make(from, to, to, -debit));
-  }
-  // After the last observation nothing can be compared, but a movement that spends more than the
-  // replay holds proves a credit came first: the least that covers it, by that movement.
-  const last = observations[observations.length - 1]!;
-  const tail = replayUntil(last.balance, movements, cursor, Infinity);
-  if (tail.firstShortAt !== null) {
-    result.push(make(last.time, tail.firstShortAt, tail.firstShortAt, -tail.lowest));
-  }
-  return result;
-}
-
-/** Replays movements from `cursor.next` up to `until` (inclusive), advancing the cursor. */
-function replayUntil(
-  start: Units,
-  movements: Movements,
-  cursor: { next: number },
-  until: number,
-): { running: Units; lowest: Units; firstShortAt: number | null } {
-  const { times, deltas } = movements;
-  let running = start;
-  let lowest = start;
-  let firstShortAt: number | null = null;
-  for (; cursor.next < times.length && times[cursor.next]! <= until; cursor.next++) {
-    running += deltas[cursor.next]!;
-    if (running < 0n && firstShortAt === null) firstShortAt = times[cursor.next]!;
-    if (running < lowest) lowest = running;
-  }
-  return { running, lowest, firstShortAt };
 }
