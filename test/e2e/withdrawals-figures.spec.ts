@@ -5,7 +5,8 @@
  * when the record names the account.
  */
 import { expect, test } from '@playwright/test';
-import { goTo, openWithSandboxProfile, screenshot, startStack, type Stack } from './support/stack';
+import { openWithSandboxProfile, screenshot, startStack, type Stack } from './support/stack';
+import { withdrawalsTable } from './support/withdrawals';
 
 let stack: Stack;
 test.beforeAll(async () => {
@@ -18,11 +19,7 @@ test.afterAll(async () => {
 test('withdrawals read right: kind, network, one count, reasons, date order', async ({ page }) => {
   test.setTimeout(120_000);
   await openWithSandboxProfile(page, stack);
-  await goTo(page, 'withdrawals');
-  const table = page.getByTestId('withdraw-table');
-  await expect
-    .poll(async () => Number((await table.getAttribute('data-total')) || 0), { timeout: 20_000 })
-    .toBeGreaterThan(0);
+  const table = await withdrawalsTable(page);
 
   // Type is the kind of transfer; the network stands in its own column.
   await expect(table.getByRole('columnheader', { name: 'Network' })).toBeVisible();

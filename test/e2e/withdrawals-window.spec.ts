@@ -4,7 +4,8 @@
  * rendered, the rest blank) until a reload was a bug users hit.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { goTo, openWithSandboxProfile, startStack, type Stack } from './support/stack';
+import { openWithSandboxProfile, startStack, type Stack } from './support/stack';
+import { loadedTotal, withdrawalsTable } from './support/withdrawals';
 
 let stack: Stack;
 test.beforeAll(async () => {
@@ -16,12 +17,6 @@ test.afterAll(async () => {
 
 /** The withdraw table's row height: a status with its failure reason on a line of its own. */
 const rowHeight = 48;
-
-/** The table's total once it has loaded one (the attribute is empty while loading). */
-async function loadedTotal(table: Locator): Promise<number> {
-  await expect(table).not.toHaveAttribute('data-total', '');
-  return Number(await table.getAttribute('data-total'));
-}
 
 /** Indexes of the data rows rendered inside the viewport's visible band. */
 async function rowsOnScreen(viewport: Locator): Promise<number[]> {
@@ -81,11 +76,7 @@ test('after a filter matches nothing and is cleared, every row is reachable by s
   page,
 }) => {
   await openWithSandboxProfile(page, stack);
-  await goTo(page, 'withdrawals');
-  const table = page.getByTestId('withdraw-table');
-  await expect
-    .poll(async () => Number((await table.getAttribute('data-total')) || 0), { timeout: 20_000 })
-    .toBeGreaterThan(0);
+  const table = await withdrawalsTable(page);
   const allTotal = await loadedTotal(table);
   const viewportHeight = await page
     .getByTestId('withdraw-table-viewport')

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
-import { goTo, openWithSandboxProfile, screenshot, startStack, type Stack } from './support/stack';
+import { openWithSandboxProfile, screenshot, startStack, type Stack } from './support/stack';
+import { loadedTotal, withdrawalsTable } from './support/withdrawals';
 
 let stack: Stack;
 test.beforeAll(async () => {
@@ -14,26 +15,14 @@ test('reads the full withdraw history, filters it and exports the filtered view'
   page,
 }) => {
   await openWithSandboxProfile(page, stack);
-  await goTo(page, 'withdrawals');
-
-  const table = page.getByTestId('withdraw-table');
-  // The total of the rows the table shows, once it has loaded them (empty while loading).
-  const loadedTotal = async () => {
-    await expect(table).not.toHaveAttribute('data-total', '');
-    return Number(await table.getAttribute('data-total'));
-  };
-  // A fresh profile's recent history (the exchange's 90-day window) arrives with the first sync;
-  // the table updates by itself.
-  await expect
-    .poll(async () => Number((await table.getAttribute('data-total')) || 0), { timeout: 20_000 })
-    .toBeGreaterThan(0);
-  const recentTotal = await loadedTotal();
+  const table = await withdrawalsTable(page);
+  const recentTotal = await loadedTotal(table);
   await expect(table.locator('[role=row][data-index="0"] .c-coin')).not.toBeEmpty();
 
   // Partner transfers only: every visible row is marked as one, and there are fewer rows.
   await page.getByTestId('filter-type').selectOption('partner');
   await expect(table).not.toHaveAttribute('data-total', String(recentTotal));
-  const partnerTotal = await loadedTotal();
+  const partnerTotal = await loadedTotal(table);
   expect(partnerTotal).toBeGreaterThan(0);
   expect(partnerTotal).toBeLessThan(recentTotal);
   const typeCells = table.locator('[role=row][data-index] .c-type');
