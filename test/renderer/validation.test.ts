@@ -39,6 +39,19 @@ describe('order helpers', () => {
     expect(orderTotal('x', '1')).toBeNull();
   });
 
+  it('keeps every digit of a total of long amounts, in plain digits', () => {
+    // 23 and 20 significant digits: decimal.js's default precision (20) rounded this product.
+    const quantity = '12345678901234.123456789';
+    const price = '98765432109.876543210';
+    const exact = BigInt('12345678901234123456789') * BigInt('98765432109876543210');
+    const digits = exact.toString();
+    const places = 9 + 9;
+    const expected = `${digits.slice(0, -places)}.${digits.slice(-places)}`.replace(/\.?0+$/, '');
+    expect(orderTotal(quantity, price)).toBe(expected);
+    // Small totals too: never "1e-16".
+    expect(orderTotal('0.00000001', '0.00000001')).toBe('0.0000000000000001');
+  });
+
   it('recognises e-mail addresses', () => {
     expect(isEmail('sub1@demo.test')).toBe(true);
     expect(isEmail('not an email')).toBe(false);
