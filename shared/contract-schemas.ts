@@ -271,7 +271,6 @@ export const methodSchemas = {
   'profiles.deleteOrphanedKey': z.object({ id: profileIdInput }).strict(),
 
   'portfolio.summary': none,
-  'portfolio.history': z.object({ range: z.enum(HISTORY_RANGES) }).strict(),
 
   'funds.list': none,
   'funds.refresh': none,

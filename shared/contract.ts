@@ -44,7 +44,6 @@ import type {
   OrderView,
   OwnTradeUpdate,
   Page,
-  PortfolioHistory,
   PortfolioSummary,
   ProfileView,
   PublicTradeView,
@@ -96,7 +95,6 @@ export const methods = {
   },
   portfolio: {
     summary: returns<PortfolioSummary>(),
-    history: returns<PortfolioHistory>(),
   },
   funds: {
     list: returns<FundsView>(),

@@ -160,28 +160,6 @@ export interface PortfolioSummary {
 export const HISTORY_RANGES = ['day', 'week', 'month', 'year', 'all'] as const;
 export type HistoryRange = (typeof HISTORY_RANGES)[number];
 
-export interface ValuePoint {
-  time: number;
-  value: DecimalText;
-  /**
-   * 'snapshot': recorded while running; 'backfill': an estimate (holdings at past prices, before
-   * the first snapshot); 'current': the total value now, the same figure as the summary's.
-   */
-  source: 'snapshot' | 'backfill' | 'current';
-}
-
-export interface PortfolioHistory {
-  quoteAsset: string;
-  range: HistoryRange;
-  points: ValuePoint[];
-  /**
-   * The points before this time are estimates, not records: the holdings of the first snapshot
-   * ('first-snapshot') or, with no snapshot yet, today's holdings ('current-holdings'), valued at
-   * the closes of past candles. null when the range holds no estimate.
-   */
-  estimate: { until: number; basis: 'first-snapshot' | 'current-holdings' } | null;
-}
-
 export interface FundRow {
   asset: string;
   free: DecimalText;

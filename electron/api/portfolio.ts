@@ -1,5 +1,5 @@
 /** portfolio.* and account.info: cache first, from the store, with sync refreshing behind. */
-import { portfolioHistory, portfolioSummary } from '../sync';
+import { portfolioSummary } from '../sync';
 import { storedAccountInfo } from '../sync/store-port';
 import type { ApiContext, HandlerGroup } from './context';
 import { AppError, syncFailure } from './errors';
@@ -11,18 +11,6 @@ export function portfolioHandlers(ctx: ApiContext) {
       const { profile, sync } = ctx.session.require();
       sync.focus(['funds', 'prices']);
       return portfolioSummary(ctx.store, profile.id, ctx.settings().quoteAsset);
-    },
-    'portfolio.history': async ({ range }) => {
-      const { profile, client, sync } = ctx.session.require();
-      sync.focus(['funds', 'prices']);
-      return portfolioHistory(
-        ctx.store,
-        client,
-        profile.id,
-        ctx.settings().quoteAsset,
-        range,
-        ctx.now(),
-      );
     },
   } satisfies HandlerGroup<'portfolio'>;
 }

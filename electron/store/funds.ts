@@ -24,7 +24,6 @@ export class FundsRepository {
   private readonly insertSnapshotStatement;
   private readonly snapshotsStatement;
   private readonly latestSnapshotStatement;
-  private readonly firstSnapshotStatement;
   private readonly pruneSnapshotsStatement;
   private readonly replaceAllTransaction;
   private readonly applyChangesTransaction;
@@ -74,12 +73,6 @@ export class FundsRepository {
     >(`SELECT taken_at AS takenAt, quote_asset AS quoteAsset, total_value AS totalValue, assets
       FROM fund_snapshots WHERE profile_id = ? AND quote_asset = ?
       ORDER BY taken_at DESC LIMIT 1`);
-    this.firstSnapshotStatement = db.prepare<
-      [string, string],
-      { takenAt: number; quoteAsset: string; totalValue: string; assets: string }
-    >(`SELECT taken_at AS takenAt, quote_asset AS quoteAsset, total_value AS totalValue, assets
-      FROM fund_snapshots WHERE profile_id = ? AND quote_asset = ?
-      ORDER BY taken_at LIMIT 1`);
     this.pruneSnapshotsStatement = db.prepare<[string, number]>(
       'DELETE FROM fund_snapshots WHERE profile_id = ? AND taken_at < ?',
     );
@@ -192,12 +185,6 @@ export class FundsRepository {
 
   latestSnapshot(profileId: string, quoteAsset: string): FundSnapshotRow | null {
     const row = this.latestSnapshotStatement.get(profileId, quoteAsset);
-    return row ? parseSnapshot(row) : null;
-  }
-
-  /** The oldest snapshot kept in this quote asset: where recorded history begins. */
-  firstSnapshot(profileId: string, quoteAsset: string): FundSnapshotRow | null {
-    const row = this.firstSnapshotStatement.get(profileId, quoteAsset);
     return row ? parseSnapshot(row) : null;
   }
 

@@ -83,7 +83,7 @@ export const JOBS: Record<SyncKind, { freshnessMs: number; endpoint: EndpointNam
 
 export const SYNC_KINDS = Object.keys(JOBS) as SyncKind[];
 
-/** Value snapshots are taken at least this often while running, so the history chart grows. */
+/** Value snapshots are taken at least this often while running: the ledger's balance observations. */
 export const SNAPSHOT_INTERVAL_MS = 5 * 60_000;
 const TICK_MS = 1000;
 /** Background jobs running at once; the client paces each endpoint on its own. */

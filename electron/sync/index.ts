@@ -12,7 +12,6 @@ export {
 export {
   portfolioSummary,
   fundsView,
-  portfolioHistory,
   priceIn,
   valueHoldings,
   HISTORY_RANGES,

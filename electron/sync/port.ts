@@ -104,6 +104,4 @@ export interface SyncStorePort {
 
   addSnapshot(profileId: string, snapshot: FundSnapshotInput): void;
   snapshots(profileId: string, quoteAsset: string, from: number, to: number): FundSnapshotRow[];
-  /** The oldest snapshot in this quote asset, or null when none was taken yet. */
-  firstSnapshot(profileId: string, quoteAsset: string): FundSnapshotRow | null;
 }

@@ -172,6 +172,5 @@ function createPort(store: Store): SyncStorePort {
     addSnapshot: (profileId, snapshot) => store.funds.addSnapshot(profileId, snapshot),
     snapshots: (profileId, quoteAsset, from, to) =>
       store.funds.snapshots(profileId, quoteAsset, { from, to }),
-    firstSnapshot: (profileId, quoteAsset) => store.funds.firstSnapshot(profileId, quoteAsset),
   };
 }

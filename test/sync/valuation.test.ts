@@ -2,16 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ExchangeClient, type Ticker } from '../../electron/exchange';
-import { startSandbox } from '../../electron/sandbox';
+import type { Ticker } from '../../electron/exchange';
 import { openStore, type Store } from '../../electron/store';
 import { storePort } from '../../electron/sync/store-port';
-import {
-  fundsView,
-  portfolioHistory,
-  portfolioSummary,
-  takeValueSnapshot,
-} from '../../electron/sync/valuation';
+import { fundsView, portfolioSummary, takeValueSnapshot } from '../../electron/sync/valuation';
 
 const PROFILE = 'p1';
 const AT = Date.UTC(2026, 10, 22, 12, 0, 0);
@@ -125,124 +119,6 @@ describe('value snapshots', () => {
     const [snapshot] = port.snapshots(PROFILE, 'usdt', AT - 1, AT + 1);
     expect(snapshot!.totalValue).toBe('15125.5');
     expect(snapshot!.assets.find((a) => a.asset === 'zzz')!.value).toBeNull();
-  });
-});
-
-describe('history at current holdings and past prices', () => {
-  it('fetches each finished candle once, then draws from the store, offline too', async () => {
-    const sandbox = await startSandbox({ world: 'demo', rateLimits: false });
-    const client = new ExchangeClient({
-      baseUrl: sandbox.baseUrl,
-      rateLimits: false,
-      timeoutMs: 2000,
-    });
-    const klineCalls: string[] = [];
-    const klines = client.market.klines.bind(client.market);
-    client.market.klines = (params) => {
-      klineCalls.push(params.symbol);
-      return klines(params);
-    };
-    try {
-      const port = storePort(store);
-      port.replaceFunds(PROFILE, [{ asset: 'btc', free: '2', locked: '0' }], AT);
-      // Ten minutes into an hour, so a minute later is still the same hourly candle.
-      const now = Math.floor(Date.now() / 3_600_000) * 3_600_000 - 50 * 60_000;
-      const first = await portfolioHistory(store, client, PROFILE, 'usdt', 'week', now);
-      expect(klineCalls).toEqual(['btcusdt']);
-      // No snapshot yet: the hourly candles of the week, the one still open left out, are an
-      // estimate at today's holdings; the last point is the total now.
-      const estimated = first.points.slice(0, -1);
-      expect(estimated.length).toBeGreaterThan(70); // three days of hourly candles, daily before
-      expect(estimated.every((p) => p.source === 'backfill')).toBe(true);
-      expect(estimated.at(-1)!.time).toBeLessThanOrEqual(now - 3_600_000);
-      expect(first.points.at(-1)).toEqual({
-        time: now,
-        value: portfolioSummary(store, PROFILE, 'usdt').totalValue,
-        source: 'current',
-      });
-      expect(first.estimate).toEqual({ until: now, basis: 'current-holdings' });
-
-      // Again, a minute later: every finished candle is known, nothing is asked.
-      const again = await portfolioHistory(store, client, PROFILE, 'usdt', 'week', now + 60_000);
-      expect(klineCalls).toHaveLength(1);
-      expect(again.points.slice(0, -1)).toEqual(
-        estimated.filter((p) => p.time >= now + 60_000 - 7 * 86_400_000),
-      );
-
-      // An hour on, only the candle that closed meanwhile is asked for.
-      await portfolioHistory(store, client, PROFILE, 'usdt', 'week', now + 3_600_000);
-      expect(klineCalls).toHaveLength(2);
-
-      // The exchange out of reach: the chart still draws from the store.
-      await sandbox.close();
-      const offline = await portfolioHistory(
-        store,
-        client,
-        PROFILE,
-        'usdt',
-        'week',
-        now + 7_200_000,
-      );
-      expect(offline.points.length).toBeGreaterThan(70);
-      expect(klineCalls).toHaveLength(3);
-    } finally {
-      await client.close();
-      await sandbox.close();
-    }
-  });
-
-  it('ends every range on the total now, and estimates from the first snapshot without a step', async () => {
-    const sandbox = await startSandbox({ world: 'demo', rateLimits: false });
-    const client = new ExchangeClient({
-      baseUrl: sandbox.baseUrl,
-      rateLimits: false,
-      timeoutMs: 2000,
-    });
-    try {
-      const port = storePort(store);
-      const now = Math.floor(Date.now() / 3_600_000) * 3_600_000 - 50 * 60_000;
-      // Two days ago 1 BTC was held (the first snapshot); today 2 BTC are.
-      const firstAt = now - 2 * 86_400_000;
-      port.addSnapshot(PROFILE, {
-        takenAt: firstAt,
-        quoteAsset: 'usdt',
-        totalValue: '60000',
-        assets: [{ asset: 'btc', total: '1', value: '60000' }],
-      });
-      port.addSnapshot(PROFILE, {
-        takenAt: now - 86_400_000,
-        quoteAsset: 'usdt',
-        totalValue: '61000',
-        assets: [{ asset: 'btc', total: '1', value: '61000' }],
-      });
-      port.replaceFunds(PROFILE, [{ asset: 'btc', free: '2', locked: '0' }], AT);
-      const total = portfolioSummary(store, PROFILE, 'usdt').totalValue;
-      for (const range of ['day', 'week', 'month', 'year', 'all'] as const) {
-        const history = await portfolioHistory(store, client, PROFILE, 'usdt', range, now);
-        expect(history.points.at(-1), range).toEqual({
-          time: now,
-          value: total,
-          source: 'current',
-        });
-      }
-      const week = await portfolioHistory(store, client, PROFILE, 'usdt', 'week', now);
-      expect(week.estimate).toEqual({ until: firstAt, basis: 'first-snapshot' });
-      const estimated = week.points.filter((p) => p.source === 'backfill');
-      expect(estimated.length).toBeGreaterThan(0);
-      expect(estimated.every((p) => p.time < firstAt)).toBe(true);
-      // The estimate holds the first snapshot's 1 BTC, not today's 2: its values are one BTC's
-      // price (the sandbox's BTC trades near 60,000), so it meets the snapshot of 60,000.
-      const lastEstimate = Number(estimated.at(-1)!.value);
-      expect(lastEstimate).toBeGreaterThan(30_000);
-      expect(lastEstimate).toBeLessThan(90_000);
-      // The day range lies after the first snapshot: nothing in it is an estimate.
-      const day = await portfolioHistory(store, client, PROFILE, 'usdt', 'day', now);
-      expect(day.estimate).toBeNull();
-      expect(day.points.map((p) => p.source)).toEqual(['snapshot', 'current']);
-    } finally {
-      await client.close();
-      await sandbox.close();
-    }
   });
 });
 

@@ -58,7 +58,6 @@ export const invalidatedBy: Record<DataKind, readonly MethodName[]> = {
     'app.status',
     // Values are computed in the quote asset the settings name.
     'portfolio.summary',
-    'portfolio.history',
     'funds.list',
     'subAccounts.list',
     // The ledger's figures are in the quote asset and by the cost method the settings name.
@@ -70,7 +69,6 @@ export const invalidatedBy: Record<DataKind, readonly MethodName[]> = {
   funds: [
     'funds.list',
     'portfolio.summary',
-    'portfolio.history',
     'account.info',
     // Balances are the ledger's observations: a change can reveal an inferred entry.
     'ledger.summary',
@@ -81,7 +79,6 @@ export const invalidatedBy: Record<DataKind, readonly MethodName[]> = {
   ],
   portfolio: [
     'portfolio.summary',
-    'portfolio.history',
     'ledger.summary',
     'ledger.netWorth',
     'ledger.asset',
@@ -92,7 +89,6 @@ export const invalidatedBy: Record<DataKind, readonly MethodName[]> = {
     'market.tickers',
     'market.klines',
     'portfolio.summary',
-    'portfolio.history',
     'funds.list',
     'subAccounts.list',
     'ledger.summary',
