@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LedgerHistoryView } from '../../shared/ledger';
-import { formatDateTime } from '../../shared/format';
-import { historyWait, inferredNote } from '../../renderer/src/lib/value-history';
+import { formatAxisTick, formatDateTime } from '../../shared/format';
+import { historyWait, inferredNote, valueAxisTick } from '../../renderer/src/lib/value-history';
 
 const view = (pending: Partial<LedgerHistoryView['pending']> = {}): LedgerHistoryView => ({
   currency: 'usdt',
@@ -71,6 +71,24 @@ describe('inferredNote', () => {
     );
     expect(inferredNote({ from, to, entries: 3, unlabelled: 0, assets: ['eth'] })).toContain(
       '; all labelled)',
+    );
+  });
+});
+
+describe('valueAxisTick', () => {
+  it('names INR ticks in lakh and crore, with the digits that tell them apart', () => {
+    expect(valueAxisTick(25_000_000, 5_000_000, 'inr')).toBe('2.5 Cr');
+    expect(valueAxisTick(125_000_000, 2_000_000, 'INR')).toBe('12.5 Cr');
+    expect(valueAxisTick(1_234_567, 100_000, 'inr')).toBe('12.3 L');
+    // A narrow axis (a span of 4,000 around 12 lakh) keeps the digits of its steps.
+    expect(valueAxisTick(1_201_000, 4_000, 'inr')).toBe('12.01 L');
+    expect(valueAxisTick(1_202_000, 4_000, 'inr')).toBe('12.02 L');
+  });
+
+  it('leaves amounts under a lakh, and other currencies, to the K/M ticks', () => {
+    expect(valueAxisTick(99_000, 10_000, 'inr')).toBe(formatAxisTick(99_000, 10_000));
+    expect(valueAxisTick(25_000_000, 5_000_000, 'usdt')).toBe(
+      formatAxisTick(25_000_000, 5_000_000),
     );
   });
 });

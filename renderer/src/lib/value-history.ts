@@ -3,7 +3,8 @@
  * it can be drawn yet, and where it rests on inferred entries. Pure, so every state is tested.
  */
 import type { LedgerHistoryView } from '../../../shared/ledger';
-import { formatDateTime } from '../../../shared/format';
+import { Decimal } from '../../../shared/exact-decimal';
+import { formatAmount, formatAxisTick, formatDateTime, groupingOf } from '../../../shared/format';
 
 /** Why the line is not drawn yet; null when it is. */
 export type HistoryWait =
@@ -62,4 +63,23 @@ export function inferredNote(inferred: NonNullable<LedgerHistoryView['inferred']
         ? 'none labelled yet'
         : `${inferred.unlabelled} not labelled yet`;
   return `Rests on ${entries} (deposits and other movements the exchange does not list; ${unlabelled}) between ${historyDate(inferred.from)} and ${historyDate(inferred.to)}: in that span the value depends on when they really happened.`;
+}
+
+const LAKH = 1e5;
+const CRORE = 1e7;
+
+/**
+ * A value axis tick in the currency's own words: lakh (L) and crore (Cr) for INR, as its amounts
+ * are grouped; K, M and B elsewhere (formatAxisTick). Like formatAxisTick, three significant
+ * digits, or as many as tell a quarter of the axis's span apart.
+ */
+export function valueAxisTick(value: number, span: number, currency: string): string {
+  const magnitude = Math.abs(value);
+  if (groupingOf(currency) !== 'lakh' || magnitude < LAKH) return formatAxisTick(value, span);
+  const [unit, suffix] = magnitude >= CRORE ? [CRORE, 'Cr'] : [LAKH, 'L'];
+  const whole = Math.trunc(magnitude / unit).toString().length;
+  const apart = span > 0 ? Math.ceil(-Math.log10(span / 4 / unit)) : 0;
+  const precision = Math.min(8, Math.max(0, 3 - whole, apart));
+  const scaled = new Decimal(value).div(unit).toString();
+  return `${formatAmount(scaled, { precision, rounding: 'half-up', grouping: 'lakh' })} ${suffix}`;
 }

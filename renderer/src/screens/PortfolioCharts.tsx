@@ -12,8 +12,9 @@ import {
   YAxis,
 } from 'recharts';
 import type { HistoryRange } from '../../../shared/types';
-import { formatAxisTick, formatDateTime, formatValue, privacyMask } from '../../../shared/format';
+import { formatDateTime, formatValue, privacyMask } from '../../../shared/format';
 import { chartPalette } from '../lib/palette';
+import { valueAxisTick } from '../lib/value-history';
 
 /** Axis labels by range: hours within a day, day and hour within a week, dates beyond. */
 function historyTick(time: number, range: HistoryRange): string {
@@ -82,7 +83,7 @@ export function ValueChart(props: {
           dataKey="plot"
           width={60}
           domain={['auto', 'auto']}
-          tickFormatter={(v: number) => (privacy ? privacyMask : formatAxisTick(v, span))}
+          tickFormatter={(v: number) => (privacy ? privacyMask : valueAxisTick(v, span, quote))}
           stroke="var(--muted)"
           fontSize={11}
         />
