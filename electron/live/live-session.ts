@@ -86,6 +86,7 @@ export class LiveSession {
   private readonly balanceNotices: BalanceNotices;
   private pendingKinds = new Set<DataKind>();
   private dataChangedTimer: TimerHandle | undefined;
+  private lastDataChangedAt = -Infinity;
   private readonly fillGroups = new Map<number, FillGroup>();
   /**
    * Store writes of the events of the batch being gathered: one transaction per batch instead of
@@ -329,6 +330,7 @@ export class LiveSession {
   private deliver(batch: LiveBatch): void {
     this.write();
     this.deps.emit('live.batch', { profileId: this.deps.profileId, ...batch });
+    this.scheduleDataChanged();
     // A balance change with no order or trade beside it came from outside trading: a deposit,
     // a withdrawal or a transfer. Trading moves balances on every order, which is not news.
     if (batch.orders.length === 0 && batch.trades.length === 0 && batch.balances.length > 0) {
@@ -347,17 +349,32 @@ export class LiveSession {
     }
   }
 
+  /** Notes what a stream event changed; the batch that carries it says so (see deliver). */
   private changed(...kinds: DataKind[]): void {
     for (const kind of kinds) this.pendingKinds.add(kind);
-    if (this.dataChangedTimer || this.closed) return;
+  }
+
+  /**
+   * One data.changed for the batch just stored, at once when none went out in the last
+   * DATA_CHANGED_EVERY_MS (a lone fill reaches the P&L card in a frame), else one at the end of
+   * that interval for every batch meanwhile (a busy stream does not make screens re-ask per frame).
+   */
+  private scheduleDataChanged(): void {
+    if (this.pendingKinds.size === 0 || this.dataChangedTimer || this.closed) return;
+    const wait = this.lastDataChangedAt + DATA_CHANGED_EVERY_MS - this.deps.clock.now();
+    if (wait <= 0 || wait > DATA_CHANGED_EVERY_MS) {
+      this.flushDataChanged();
+      return;
+    }
     this.dataChangedTimer = this.deps.clock.setTimeout(() => {
       this.dataChangedTimer = undefined;
       this.flushDataChanged();
-    }, DATA_CHANGED_EVERY_MS);
+    }, wait);
   }
 
   private flushDataChanged(): void {
     if (this.pendingKinds.size === 0) return;
+    this.lastDataChangedAt = this.deps.clock.now();
     const kinds = [...this.pendingKinds];
     this.pendingKinds = new Set();
     this.deps.emit('data.changed', { profileId: this.deps.profileId, kinds });

@@ -1,0 +1,106 @@
+/**
+ * ledger.fill_update: one live fill to the P&L card on the page showing it, through the whole
+ * app: the sandbox's private stream, the live session's batch (stored, then data.changed), the
+ * renderer re-asking ledger.summary, the ledger brought up to date in the main process, and the
+ * card's new text in Chromium. The profile holds a history of 3,000 own trades (imported before
+ * timing), so a ledger rebuilt on every change would show. Fills come one at a time, a third of a
+ * second apart; the figure is the p99 from sending the taker's order to the card first counting
+ * the fill among its trades ("Includes Main account: 3,131 trades, ..."). Both ends read the same
+ * wall clock. Baseline: the p99 of the taker's own REST round trip, which every latency includes.
+ */
+import { figure, percentile, type Bench, type Figure } from './figure';
+import { probeUntilArrived, startLiveRig, wallClock } from './live-rig';
+
+const HISTORY_TRADES = 3000;
+const WARMUP_FILLS = 10;
+const MEASURED_FILLS = 120;
+const SPACING_MS = 333;
+
+type Seen = [count: number, at: number][];
+
+async function fillUpdate(): Promise<Figure[]> {
+  const fills = WARMUP_FILLS + MEASURED_FILLS;
+  const rig = await startLiveRig({ fills, history: HISTORY_TRADES });
+  const { page } = rig;
+  try {
+    await page.waitForSelector('[data-testid="pnl-includes"]', { timeout: 60_000 });
+    // The page records when the card's trade count first reads each value. (A string: the
+    // bench's compiler names functions with a helper the page does not have.)
+    await page.evaluate(`(() => {
+      const seen = [];
+      window.seen = seen;
+      let last = -1;
+      const look = () => {
+        const text = document.querySelector('[data-testid="pnl-includes"]')?.textContent ?? '';
+        const match = /([\\d,]+) trades?\\b/.exec(text);
+        if (!match) return;
+        const count = Number(match[1].replace(/,/g, ''));
+        if (count !== last) {
+          last = count;
+          seen.push([count, performance.timeOrigin + performance.now()]);
+        }
+      };
+      new MutationObserver(look).observe(document.body, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+      });
+      look();
+    })()`);
+    const shown = () =>
+      page.evaluate(() => {
+        const seen = (window as unknown as { seen: Seen }).seen;
+        return seen[seen.length - 1]?.[0] ?? -1;
+      });
+    const start = await shown();
+    await probeUntilArrived(rig, async () => (await shown()) > start, 'ledger.fill_update');
+    await new Promise((done) => setTimeout(done, 1000));
+    const base = await shown();
+
+    const sentAt: number[] = [];
+    const roundTrips: number[] = [];
+    for (let i = 1; i <= fills; i++) {
+      const sent = wallClock();
+      sentAt.push(sent);
+      await rig.takerBuys();
+      if (i > WARMUP_FILLS) roundTrips.push(wallClock() - sent);
+      const wait = sent + SPACING_MS - wallClock();
+      if (wait > 0) await new Promise((done) => setTimeout(done, wait));
+    }
+    await page
+      .waitForFunction(
+        (total) => {
+          const seen = (window as unknown as { seen: Seen }).seen;
+          return (seen[seen.length - 1]?.[0] ?? -1) >= total;
+        },
+        base + fills,
+        { timeout: 30_000 },
+      )
+      .catch(async () => {
+        throw new Error(`The card counted ${(await shown()) - base} of ${fills} fills in 30 s`);
+      });
+    const seen = await page.evaluate(() => (window as unknown as { seen: Seen }).seen);
+    // The n-th fill is shown from the first moment the count reads base + n or more.
+    const shownAt = (count: number) => seen.find(([value]) => value >= count)![1];
+    const latencies = sentAt
+      .slice(WARMUP_FILLS)
+      .map((sent, i) => shownAt(base + WARMUP_FILLS + i + 1) - sent)
+      .sort((a, b) => a - b);
+    roundTrips.sort((a, b) => a - b);
+    const p99 = percentile(latencies, 99);
+    return [
+      figure({
+        name: 'ledger.fill_update.p99',
+        value: p99,
+        unit: 'ms',
+        baseline: percentile(roundTrips, 99),
+        target: `p99 < 50 ms with ${HISTORY_TRADES.toLocaleString('en-US')} trades held`,
+        ok: p99 < 50,
+      }),
+    ];
+  } finally {
+    await rig.close();
+  }
+}
+
+export const benches: Bench[] = [{ name: 'ledger.fill_update', run: fillUpdate }];

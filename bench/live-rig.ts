@@ -1,0 +1,180 @@
+/**
+ * What the live benches share: a sandbox with a maker (the app's profile) and a taker, the app in
+ * browser mode with its profile live on the private stream, a Chromium page on it, and the
+ * taker's REST orders that fill the maker's resting orders, one fill each. Optionally the maker
+ * first trades a history with the taker (buys and sells), which the app imports before timing.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type Page } from '@playwright/test';
+import Decimal from 'decimal.js';
+import { Pool } from 'undici';
+import { createApp, type SpotfolioApp } from '../electron/app';
+import { sign } from '../electron/exchange/sign';
+import { startSandbox } from '../electron/sandbox/testing';
+import { DemoSecretStore } from '../electron/secrets';
+import { startBrowserMode } from '../electron/serve/host';
+import { chromiumLaunchOptions } from '../test/e2e/support/chromium';
+
+export const FILL_QTY = '0.001';
+const PRICE = '60000';
+const HISTORY_BUY_PRICE = '59000';
+const MAX_PROBES = 100;
+const repoRoot = resolve(import.meta.dirname, '..');
+
+export const wallClock = (): number => performance.timeOrigin + performance.now();
+
+export interface LiveRig {
+  app: SpotfolioApp;
+  page: Page;
+  /** The maker's resting sell order each timed fill takes a piece of. */
+  restingId: number;
+  /** One taker buy of FILL_QTY: one fill of the resting order. */
+  takerBuys(): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+type Key = { apiKey: string; secretKey: string };
+
+export async function startLiveRig(input: {
+  /** Timed fills the resting order must cover (probes are added). */
+  fills: number;
+  /** Fills the maker trades before the app starts (half sells, half buys). */
+  history?: number;
+}): Promise<LiveRig> {
+  const history = input.history ?? 0;
+  const sandbox = await startSandbox({ world: 'empty', rateLimits: false, simulation: false });
+  const maker = sandbox.admin.createAccount({ email: 'maker@bench.test' });
+  const taker = sandbox.admin.createAccount({ email: 'taker@bench.test' });
+  const makerKey = sandbox.admin.createApiKey(maker.email, { canTrade: true });
+  const takerKey = sandbox.admin.createApiKey(taker.email, { canTrade: true });
+  const pieces = input.fills + MAX_PROBES + history;
+  const restingQty = new Decimal(FILL_QTY).times(input.fills + MAX_PROBES).toFixed();
+  sandbox.admin.credit(maker.email, 'btc', new Decimal(FILL_QTY).times(pieces).toFixed());
+  sandbox.admin.credit(
+    maker.email,
+    'usdt',
+    new Decimal(PRICE).times(FILL_QTY).times(pieces).toFixed(),
+  );
+  sandbox.admin.credit(taker.email, 'btc', new Decimal(FILL_QTY).times(pieces).toFixed());
+  sandbox.admin.credit(
+    taker.email,
+    'usdt',
+    new Decimal(PRICE)
+      .times(FILL_QTY)
+      .times(pieces * 2)
+      .toFixed(),
+  );
+
+  const pool = new Pool(sandbox.baseUrl, { connections: 1 });
+  const placeOrder = async (key: Key, body: string) => {
+    const params = `${body}&timestamp=${Date.now()}`;
+    const { statusCode, body: answer } = await pool.request({
+      method: 'POST',
+      path: '/sapi/v1/order',
+      headers: { 'x-api-key': key.apiKey, 'content-type': 'application/x-www-form-urlencoded' },
+      body: `${params}&signature=${sign(key.secretKey, params)}`,
+    });
+    const text = await answer.text();
+    if (statusCode !== 200) throw new Error(`order answered ${statusCode}: ${text}`);
+    return JSON.parse(text) as { orderId?: number; id?: number };
+  };
+  const takerOrder = (side: 'buy' | 'sell', price: string) =>
+    placeOrder(
+      takerKey,
+      `symbol=btcusdt&side=${side}&type=limit&quantity=${FILL_QTY}&price=${price}`,
+    );
+
+  if (history > 0) {
+    // Sells into the taker's buys and buys from its sells, alternately: lots opened and closed.
+    const half = Math.ceil(history / 2);
+    const qty = new Decimal(FILL_QTY).times(half).toFixed();
+    await placeOrder(
+      makerKey,
+      `symbol=btcusdt&side=sell&type=limit&quantity=${qty}&price=${PRICE}`,
+    );
+    await placeOrder(
+      makerKey,
+      `symbol=btcusdt&side=buy&type=limit&quantity=${qty}&price=${HISTORY_BUY_PRICE}`,
+    );
+    for (let i = 0; i < history; i++) {
+      await (i % 2 === 0 ? takerOrder('buy', PRICE) : takerOrder('sell', HISTORY_BUY_PRICE));
+    }
+  }
+
+  const dataDir = mkdtempSync(join(tmpdir(), 'spotfolio-bench-live-'));
+  const app = await createApp({
+    mode: 'browser',
+    dataDir,
+    demo: 'off',
+    secrets: new DemoSecretStore(),
+    log: () => undefined,
+  });
+  const host = await startBrowserMode({ app, rendererDir: join(repoRoot, 'out/renderer') });
+  let browser: Browser | undefined;
+  const close = async () => {
+    await browser?.close();
+    await host.close();
+    await app.close();
+    await pool.close();
+    await sandbox.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    browser = await chromium.launch(chromiumLaunchOptions);
+    const profile = await app.handlers['profiles.add']({
+      name: 'Bench maker',
+      apiKey: makerKey.apiKey,
+      secretKey: makerKey.secretKey,
+      baseUrl: sandbox.baseUrl,
+      streamUrl: sandbox.streamUrl,
+    });
+    await app.handlers['profiles.activate']({ id: profile.id });
+    if (history > 0) {
+      // The trade import reads the history before anything is timed.
+      const importedBy = Date.now() + 120_000;
+      for (;;) {
+        const { import: progress } = await app.handlers['ledger.summary']({});
+        if (progress.complete && progress.storedTrades >= history) break;
+        if (Date.now() > importedBy) {
+          throw new Error(`The import stored ${progress.storedTrades} of ${history} trades`);
+        }
+        await new Promise((done) => setTimeout(done, 200));
+      }
+    }
+    const resting = await placeOrder(
+      makerKey,
+      `symbol=btcusdt&side=sell&type=limit&quantity=${restingQty}&price=${PRICE}`,
+    );
+    const restingId = resting.orderId ?? resting.id!;
+    const page = await browser.newPage();
+    await page.goto(host.url);
+    await page.waitForFunction(() => 'spotfolio' in window);
+    // The private stream must be subscribed before the first fill, or its events are never sent.
+    const liveBy = Date.now() + 30_000;
+    while ((await app.handlers['app.status']({})).connection !== 'live') {
+      if (Date.now() > liveBy) throw new Error('The private stream did not go live in 30 s');
+      await new Promise((done) => setTimeout(done, 20));
+    }
+    return { app, page, restingId, takerBuys: () => takerOrder('buy', PRICE), close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** Sends one fill after another until `arrived` says the page saw one (at most 100). */
+export async function probeUntilArrived(
+  rig: LiveRig,
+  arrived: () => Promise<boolean>,
+  name: string,
+): Promise<void> {
+  let probes = 0;
+  while (!(await arrived())) {
+    if (++probes > MAX_PROBES) throw new Error(`No fill reached the page in ${MAX_PROBES} probes`);
+    await rig.takerBuys();
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  if (probes > 1) console.error(`${name}: ${probes} probe fills before the first arrived`);
+}
