@@ -101,47 +101,35 @@ export function PnlCard() {
       {data && (
         <>
           <dl className="facts">
-            <Figure
-              label="Unrealized P&L"
-              value={data.totals.unrealizedPnl}
-              currency={data.currency}
-              signed
-              testId="pnl-unrealized"
-            />
-            <Figure
-              label="Realized P&L"
-              value={data.totals.realizedPnl}
-              currency={data.currency}
-              signed
-              testId="pnl-realized"
-            />
-            {data.range && (
-              <Figure
-                label={`P&L ${range === 'all' ? 'over all history' : `this ${range}`}`}
-                value={data.range.pnl}
-                currency={data.currency}
-                signed
-                testId="pnl-range"
-              />
-            )}
-            <Figure
-              label="Cost basis"
-              value={data.totals.costBasis}
-              currency={data.currency}
-              testId="pnl-cost"
-            />
-            <Figure
-              label="Fees paid"
-              value={data.totals.feesPaid}
-              currency={data.currency}
-              testId="pnl-fees"
-            />
-            <Figure
-              label="Value"
-              value={data.totals.value}
-              currency={data.currency}
-              testId="pnl-value"
-            />
+            {[
+              {
+                label: 'Unrealized P&L',
+                value: data.totals.unrealizedPnl,
+                signed: true,
+                testId: 'pnl-unrealized',
+              },
+              {
+                label: 'Realized P&L',
+                value: data.totals.realizedPnl,
+                signed: true,
+                testId: 'pnl-realized',
+              },
+              ...(data.range
+                ? [
+                    {
+                      label: `P&L ${range === 'all' ? 'over all history' : `this ${range}`}`,
+                      value: data.range.pnl,
+                      signed: true,
+                      testId: 'pnl-range',
+                    },
+                  ]
+                : []),
+              { label: 'Cost basis', value: data.totals.costBasis, testId: 'pnl-cost' },
+              { label: 'Fees paid', value: data.totals.feesPaid, testId: 'pnl-fees' },
+              { label: 'Value', value: data.totals.value, testId: 'pnl-value' },
+            ].map((figure) => (
+              <Figure key={figure.testId} {...figure} currency={data.currency} />
+            ))}
           </dl>
           <p className="muted small-text" data-testid="pnl-includes">
             Includes {data.includes}.
