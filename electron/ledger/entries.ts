@@ -95,10 +95,29 @@ function rank(entry: LedgerEntry): number {
 
 /** Entries in ledger order: by time, then credit / known movement / debit, then as given. */
 export function sortEntries(entries: readonly LedgerEntry[]): LedgerEntry[] {
-  return entries
-    .map((entry, index) => ({ entry, index, rank: rank(entry) }))
-    .sort((a, b) => a.entry.time - b.entry.time || a.rank - b.rank || a.index - b.index)
-    .map((item) => item.entry);
+  const count = entries.length;
+  // Mostly they are in order already (each step of a build sorts what the one before sorted):
+  // then the stable sort would give them back as they are.
+  let sorted = true;
+  for (let index = 1; index < count && sorted; index++) {
+    const before = entries[index - 1]!;
+    const entry = entries[index]!;
+    sorted =
+      before.time < entry.time || (before.time === entry.time && rank(before) <= rank(entry));
+  }
+  if (sorted) return entries.slice();
+  // Positions sorted by columns of times and ranks: no object per entry.
+  const times = new Float64Array(count);
+  const ranks = new Uint8Array(count);
+  const order = new Uint32Array(count);
+  for (let index = 0; index < count; index++) {
+    const entry = entries[index]!;
+    times[index] = entry.time;
+    ranks[index] = rank(entry);
+    order[index] = index;
+  }
+  order.sort((a, b) => times[a]! - times[b]! || ranks[a]! - ranks[b]! || a - b);
+  return Array.from(order, (index) => entries[index]!);
 }
 
 export interface BalanceChange {
