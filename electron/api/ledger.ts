@@ -10,6 +10,7 @@ import type { CostMethodName, LedgerSettingsView } from '../../shared/ledger';
 import {
   assetPageView,
   closeCoverage,
+  decimalText,
   exportsFolder,
   historyView,
   inferredView,
@@ -102,14 +103,28 @@ export function ledgerHandlers(ctx: ApiContext) {
       const ledger = built(profile.id, choice);
       pricesInBackground(profile.id, choice);
       const now = ctx.now();
-      return summaryView(ledger, {
+      const view = summaryView(ledger, {
         at: now,
         ...(account !== undefined ? { account } : {}),
-        ...(range !== undefined
-          ? { range: { from: now - HISTORY_RANGES[range].spanMs, to: now } }
-          : {}),
         importProgress: sync.tradeImportProgress(),
       });
+      if (range === undefined) return view;
+      // The service's range P&L keeps the ledger before the range's start instead of replaying
+      // every entry on each ask (the P&L card asks after every live batch).
+      const pnl = serviceOf(ctx).rangePnl(ledger, {
+        from: now - HISTORY_RANGES[range].spanMs,
+        to: now,
+        ...(account !== undefined ? { account } : {}),
+      });
+      return {
+        ...view,
+        range: {
+          from: pnl.from,
+          to: pnl.to,
+          pnl: decimalText(pnl.pnl),
+          realizedPnl: decimalText(pnl.realizedPnl),
+        },
+      };
     },
     'ledger.netWorth': async () => {
       const { profile } = active();
