@@ -328,7 +328,8 @@ export class Taken {
     this.acquiredAt[index] = acquiredAt;
     this.openedBy[index] = openedBy;
     this.basis[index] = basis;
-    this.totalCost += cost;
+    // Mostly one piece: its cost is the total, no sum made.
+    this.totalCost = index === 0 ? cost : this.totalCost + cost;
   }
 }
 
@@ -398,7 +399,7 @@ export class Position {
         cost = whole ? lot.cost : shareUnits(lot.cost, quantity, lot.quantity);
       }
       out.push(quantity, cost, lot.acquiredAt, lot.openedBy, lot.basis);
-      left -= quantity;
+      left = quantity === left ? 0n : left - quantity;
       if (whole) {
         this.head++;
       } else {
@@ -409,8 +410,7 @@ export class Position {
     this.compact();
     this.quantityUnits -= available;
     this.costUnits -= averageOut ?? out.totalCost;
-    const missing = wanted - available;
-    if (missing !== 0n) out.push(missing, 0n, null, null, 'missing');
+    if (available !== wanted) out.push(wanted - available, 0n, null, null, 'missing');
   }
 
   /** The open lots, oldest first; under average cost each carries its share of the average. */
@@ -453,8 +453,7 @@ export class Position {
     this.quantityUnits -= available;
     this.costUnits = this.quantityUnits;
     if (available !== 0n) out.push(available, available, null, null, 'recorded');
-    const missing = wanted - available;
-    if (missing !== 0n) out.push(missing, 0n, null, null, 'missing');
+    if (available !== wanted) out.push(wanted - available, 0n, null, null, 'missing');
   }
 
   private compact(): void {
@@ -673,9 +672,11 @@ export class Ledger {
     const last = taken.count - 1;
     for (let index = 0; index <= last; index++) {
       const pieceQuantity = taken.quantity[index]!;
-      const pieceProceeds =
-        index === last ? proceedsLeft : shareUnits(proceeds, pieceQuantity, quantity);
-      proceedsLeft -= pieceProceeds;
+      let pieceProceeds = proceedsLeft;
+      if (index < last) {
+        pieceProceeds = shareUnits(proceeds, pieceQuantity, quantity);
+        proceedsLeft -= pieceProceeds;
+      }
       this.disposals.push(
         new DisposalRecord(
           key,
