@@ -67,6 +67,27 @@ function newWrites(): Writes {
   return { orders: new Map(), trades: [], balances: [] };
 }
 
+/**
+ * A batch's balance events as one, at the latest event's time: an asset an event leaves out did
+ * not change since the event before that named it, so each asset's latest figure holds then: one
+ * balance observation per batch, not per event.
+ */
+function mergeBalances(
+  events: readonly { changes: BalanceChange[]; at: number }[],
+): { changes: BalanceChange[]; at: number } | null {
+  if (events.length === 0) return null;
+  const latest = new Map<string, { change: BalanceChange; at: number }>();
+  let at = -Infinity;
+  for (const event of events) {
+    at = Math.max(at, event.at);
+    for (const change of event.changes) {
+      const known = latest.get(change.asset);
+      if (!known || known.at <= event.at) latest.set(change.asset, { change, at: event.at });
+    }
+  }
+  return { changes: [...latest.values()].map((value) => value.change), at };
+}
+
 /** Fills of one order since its last notification. */
 interface FillGroup {
   side: string;
@@ -319,8 +340,11 @@ export class LiveSession {
       store.transaction(() => {
         if (orders.size > 0) store.orders.upsertOrders(profileId, [...orders.values()]);
         if (trades.length > 0) store.orders.insertTrades(profileId, trades);
-        for (const { changes, at } of balances)
-          store.funds.applyBalanceChanges(profileId, changes, at);
+        for (const { changes, at } of balances) {
+          store.funds.applyBalanceChanges(profileId, changes, at, false);
+        }
+        const merged = mergeBalances(balances);
+        if (merged) store.funds.observeBalances(profileId, merged.changes, merged.at);
       });
     } catch (error) {
       this.deps.log.error('live: could not store a batch of stream events', error);

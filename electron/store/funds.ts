@@ -29,6 +29,7 @@ export class FundsRepository {
   private readonly applyChangesTransaction;
   private readonly observationStatement;
   private readonly observeStatement;
+  private readonly observeTransaction;
 
   constructor(db: Database.Database) {
     this.deleteAllStatement = db.prepare<[string]>('DELETE FROM funds WHERE profile_id = ?');
@@ -101,8 +102,24 @@ export class FundsRepository {
       `INSERT OR REPLACE INTO balance_observations (profile_id, account, time, balances, complete)
         VALUES (?, 'main', ?, ?, 0)`,
     );
-    this.applyChangesTransaction = db.transaction(
+    this.observeTransaction = db.transaction(
       (profileId: string, changes: readonly BalanceChange[], at: number) => {
+        const earlier = this.observationStatement.get(profileId, at);
+        const balances: Record<string, string> = earlier
+          ? (JSON.parse(earlier.balances) as Record<string, string>)
+          : {};
+        for (const change of changes) {
+          balances[assetKey(change.asset)] = formatDecimal(
+            new Decimal(checkDecimalText(change.free, `balance ${change.asset} free`)).plus(
+              checkDecimalText(change.locked, `balance ${change.asset} locked`),
+            ),
+          );
+        }
+        this.observeStatement.run(profileId, at, JSON.stringify(balances));
+      },
+    );
+    this.applyChangesTransaction = db.transaction(
+      (profileId: string, changes: readonly BalanceChange[], at: number, observe: boolean) => {
         for (const change of changes) {
           this.applyChangeStatement.run(
             profileId,
@@ -112,16 +129,7 @@ export class FundsRepository {
             at,
           );
         }
-        const earlier = this.observationStatement.get(profileId, at);
-        const balances: Record<string, string> = earlier
-          ? (JSON.parse(earlier.balances) as Record<string, string>)
-          : {};
-        for (const change of changes) {
-          balances[assetKey(change.asset)] = formatDecimal(
-            new Decimal(change.free).plus(change.locked),
-          );
-        }
-        this.observeStatement.run(profileId, at, JSON.stringify(balances));
+        if (observe) this.observeTransaction(profileId, changes, at);
       },
     );
   }
@@ -144,9 +152,23 @@ export class FundsRepository {
    * balance_observations): the exchange keeps no balance history, and the ledger's
    * reconciliation dates unexplained movements between observations.
    */
-  applyBalanceChanges(profileId: string, changes: readonly BalanceChange[], at: number): void {
+  applyBalanceChanges(
+    profileId: string,
+    changes: readonly BalanceChange[],
+    at: number,
+    observe = true,
+  ): void {
     integerMs(at, 'at');
-    this.applyChangesTransaction(profileId, changes, at);
+    this.applyChangesTransaction(profileId, changes, at, observe);
+  }
+
+  /**
+   * Keeps balances seen at `at` as a partial observation of the main account (merged with one
+   * already kept at that time): what a live batch's balance events say, once per batch.
+   */
+  observeBalances(profileId: string, changes: readonly BalanceChange[], at: number): void {
+    integerMs(at, 'at');
+    this.observeTransaction(profileId, changes, at);
   }
 
   list(profileId: string): { rows: FundRecordRow[]; asOf: number | null } {
