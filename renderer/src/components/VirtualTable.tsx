@@ -55,13 +55,14 @@ export function VirtualTable<T>(props: VirtualTableProps<T>) {
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;
   const end = (items.at(-1)?.index ?? -1) + 1;
-  const pages = useMemo(
-    () =>
-      lastTotal === null
-        ? [0]
-        : pagesForRange(first, Math.min(lastTotal, end + pageSize * lookahead), pageSize),
-    [first, end, lastTotal, pageSize],
-  );
+  // The first page is always read, even when the list is empty: it carries the count, and an
+  // unobserved query is never read again, so an empty answer (a list read before the first sync
+  // stored anything) would otherwise stand for good.
+  const pages = useMemo(() => {
+    if (lastTotal === null) return [0];
+    const shown = pagesForRange(first, Math.min(lastTotal, end + pageSize * lookahead), pageSize);
+    return shown.length === 0 ? [0] : shown;
+  }, [first, end, lastTotal, pageSize]);
 
   const results = useQueries({
     queries: pages.map((page) => ({
