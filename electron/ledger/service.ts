@@ -61,6 +61,8 @@ export interface BuiltLedger {
 /** What a kept ledger was built from and how to bring it up to date. */
 interface Kept {
   built: BuiltLedger;
+  /** When the store was read in full. */
+  readAt: number;
   parts: LedgerParts;
   /** The prices the ledger's priceAt reads; swapped when today's prices are read again. */
   holder: { prices: MarketPrices; logging: boolean };
@@ -189,7 +191,7 @@ export class LedgerService {
     const { built, parts } = kept;
     const { profileId } = built;
     // Trades on markets not known yet join when exchangeInfo is read: look again now and then.
-    if (built.inputs.unknownSymbols.length > 0 && now - built.builtAt >= PRESENT_MS) return false;
+    if (built.inputs.unknownSymbols.length > 0 && now - kept.readAt >= PRESENT_MS) return false;
     const appends = readAppends(this.store, profileId, parts);
     if (!appends) return false;
     const known = sortEntries([...appends.trades, ...appends.withdrawals, ...appends.transfers]);
@@ -261,7 +263,8 @@ export class LedgerService {
     }
     parts.fundSnapshots.push(...appends.fundSnapshots);
     parts.observations.push(...appends.observations);
-    parts.current = appends.current;
+    // The snapshots the reconciliation holds are the ones to take out when today's balances move.
+    if (currentChanged) parts.current = appends.current;
     if (added.length > 0) {
       inputs.snapshots = [...parts.fundSnapshots, ...parts.observations, ...parts.current];
     }
@@ -389,6 +392,7 @@ function buildKept(store: Store, profileId: string, choice: LedgerChoice, now: n
       builtAt: now,
       fingerprint: '',
     },
+    readAt: now,
     parts,
     holder,
     priceLog,
