@@ -160,6 +160,16 @@ export interface PortfolioSummary {
 export const HISTORY_RANGES = ['day', 'week', 'month', 'year', 'all'] as const;
 export type HistoryRange = (typeof HISTORY_RANGES)[number];
 
+const DAY_MS = 86_400_000;
+/** How far back each range of the value history and the P&L reaches from now. */
+export const HISTORY_SPAN_MS: Record<HistoryRange, number> = {
+  day: DAY_MS,
+  week: 7 * DAY_MS,
+  month: 30 * DAY_MS,
+  year: 365 * DAY_MS,
+  all: 5 * 365 * DAY_MS,
+};
+
 export interface FundRow {
   asset: string;
   free: DecimalText;

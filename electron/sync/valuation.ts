@@ -7,7 +7,12 @@ import { Decimal } from '../../shared/exact-decimal';
 import { assetKey } from '../../shared/market';
 import { formatDecimal, parseDecimal } from '../core/decimal';
 import type { Store } from '../store';
-import type { FundsView, HistoryRange, PortfolioSummary } from '../../shared/types';
+import {
+  HISTORY_SPAN_MS,
+  type FundsView,
+  type HistoryRange,
+  type PortfolioSummary,
+} from '../../shared/types';
 import type { SyncStorePort } from './port';
 import { PriceBook, type PriceTicker } from './pricing';
 import { storePort } from './store-port';
@@ -190,15 +195,10 @@ export function takeValueSnapshot(
   });
 }
 
-const DAY_MS = 86_400_000;
 /** The span each range of the value history and the P&L shows. */
-export const HISTORY_RANGES: Record<HistoryRange, { spanMs: number }> = {
-  day: { spanMs: DAY_MS },
-  week: { spanMs: 7 * DAY_MS },
-  month: { spanMs: 30 * DAY_MS },
-  year: { spanMs: 365 * DAY_MS },
-  all: { spanMs: 5 * 365 * DAY_MS },
-};
+export const HISTORY_RANGES = Object.fromEntries(
+  Object.entries(HISTORY_SPAN_MS).map(([range, spanMs]) => [range, { spanMs }]),
+) as Record<HistoryRange, { spanMs: number }>;
 
 /**
  * Amounts of assets valued in the quote asset at the cached prices (a sub-account's balances):

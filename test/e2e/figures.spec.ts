@@ -8,7 +8,8 @@
 import Decimal from 'decimal.js';
 import { expect, test, type Page } from '@playwright/test';
 import type { SpotfolioBridge } from '../../shared/contract';
-import { formatPercent, formatValue } from '../../shared/format';
+import { formatDateTime, formatPercent, formatValue } from '../../shared/format';
+import { HISTORY_SPAN_MS, type HistoryRange } from '../../shared/types';
 import { withdrawStatusOf } from '../../shared/market';
 import { ExchangeClient } from '../../electron/exchange';
 import { startAdminStack, type AdminStack, type PublicTicker } from './support/admin-stack';
@@ -363,7 +364,7 @@ test('the value history ends on the total in every range and labels what is esti
   const exchange = new ExchangeClient({ baseUrl: stack.world.baseUrl, ...key!, rateLimits: false });
   let noted = 0;
   try {
-    for (const range of ['day', 'week', 'month', 'year', 'all']) {
+    for (const range of ['day', 'week', 'month', 'year', 'all'] as HistoryRange[]) {
       await page.getByTestId(`range-${range}`).click();
       // Drawn once the trade import and the candles are in; until then the card says so.
       await expect(chart).toHaveAttribute('aria-label', `Portfolio value over the ${range}`, {
@@ -388,14 +389,22 @@ test('the value history ends on the total in every range and labels what is esti
 
       // Points in the past: the holdings the exchange's own records give at that time, at the
       // closes of the time. The app reads withdrawals from where its history starts.
-      const since = (
-        await page.evaluate(() =>
-          (
-            window as unknown as { spotfolio: SpotfolioBridge }
-          ).spotfolio.withdrawals.backfillStatus(),
-        )
-      ).coveredFrom;
+      const read = await page.evaluate(() =>
+        (
+          window as unknown as { spotfolio: SpotfolioBridge }
+        ).spotfolio.withdrawals.backfillStatus(),
+      );
+      const since = read.coveredFrom;
       expect(since).not.toBeNull();
+      // A range reaching back before them says the older withdrawals are not read.
+      const unread = page.getByTestId('history-withdrawals');
+      if (read.state !== 'done' && Date.now() - HISTORY_SPAN_MS[range] < since!) {
+        await expect(unread).toContainText(
+          `Withdrawals are read back to ${formatDateTime(since).slice(0, 10)} only`,
+        );
+      } else {
+        await expect(unread).toHaveCount(0);
+      }
       const movements = await parentMovements(exchange, since!);
       const settled = points.filter(([time, , onInferred]) => !onInferred && time < opened);
       expect(settled.length, `${range}: points resting on no inferred entry`).toBeGreaterThan(0);

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { LedgerHistoryView } from '../../shared/ledger';
 import { formatAxisTick, formatDateTime } from '../../shared/format';
-import { historyWait, inferredNote, valueAxisTick } from '../../renderer/src/lib/value-history';
+import {
+  historyWait,
+  inferredNote,
+  unreadWithdrawalsNote,
+  valueAxisTick,
+} from '../../renderer/src/lib/value-history';
 
 const view = (pending: Partial<LedgerHistoryView['pending']> = {}): LedgerHistoryView => ({
   currency: 'usdt',
@@ -90,5 +95,35 @@ describe('valueAxisTick', () => {
     expect(valueAxisTick(25_000_000, 5_000_000, 'usdt')).toBe(
       formatAxisTick(25_000_000, 5_000_000),
     );
+  });
+});
+
+describe('unreadWithdrawalsNote', () => {
+  const coveredFrom = Date.UTC(2026, 7, 30, 12);
+  const date = formatDateTime(coveredFrom).slice(0, 10);
+  const idle = {
+    state: 'idle' as const,
+    doneWindows: 0,
+    totalWindows: 0,
+    records: 24,
+    coveredFrom,
+  };
+
+  it('says where the read withdrawals begin when the range reaches further back', () => {
+    expect(unreadWithdrawalsNote(idle, coveredFrom - 1)).toBe(
+      `Withdrawals are read back to ${date} only: the history knows none before then.`,
+    );
+    expect(
+      unreadWithdrawalsNote({ ...idle, state: 'running', doneWindows: 2, totalWindows: 5 }, 0),
+    ).toBe(
+      `Fetching older withdrawals (2 of 5 windows): the history knows none before ${date} yet.`,
+    );
+  });
+
+  it('says nothing within what is read, once everything is, or before anything is known', () => {
+    expect(unreadWithdrawalsNote(idle, coveredFrom)).toBeNull();
+    expect(unreadWithdrawalsNote({ ...idle, state: 'done' }, 0)).toBeNull();
+    expect(unreadWithdrawalsNote({ ...idle, coveredFrom: null }, 0)).toBeNull();
+    expect(unreadWithdrawalsNote(undefined, 0)).toBeNull();
   });
 });

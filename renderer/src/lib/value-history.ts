@@ -3,6 +3,7 @@
  * it can be drawn yet, and where it rests on inferred entries. Pure, so every state is tested.
  */
 import type { LedgerHistoryView } from '../../../shared/ledger';
+import type { BackfillProgress } from '../../../shared/types';
 import { Decimal } from '../../../shared/exact-decimal';
 import { formatAmount, formatAxisTick, formatDateTime, groupingOf } from '../../../shared/format';
 
@@ -45,6 +46,24 @@ export function historyWait(view: LedgerHistoryView): HistoryWait | null {
     };
   }
   return null;
+}
+
+/**
+ * The ledger knows the withdrawals the app has read: before the oldest (the exchange answers 90
+ * days at a time until the full history is fetched) it knows none, and a range reaching back
+ * further says so. Null when the range lies within what is read, or everything is.
+ */
+export function unreadWithdrawalsNote(
+  progress: BackfillProgress | undefined,
+  rangeFrom: number,
+): string | null {
+  if (!progress || progress.state === 'done' || progress.coveredFrom === null) return null;
+  if (progress.coveredFrom <= rangeFrom) return null;
+  const date = historyDate(progress.coveredFrom).slice(0, 10);
+  if (progress.state === 'running') {
+    return `Fetching older withdrawals (${progress.doneWindows} of ${progress.totalWindows} windows): the history knows none before ${date} yet.`;
+  }
+  return `Withdrawals are read back to ${date} only: the history knows none before then.`;
 }
 
 /** "2026-11-22 21:05": the minute is enough to place a span on a chart. */

@@ -1,10 +1,10 @@
 import { lazy, memo, Suspense, useMemo, useState } from 'react';
 import { Decimal } from '../../../shared/exact-decimal';
-import type { HistoryRange } from '../../../shared/types';
+import { HISTORY_SPAN_MS, type HistoryRange } from '../../../shared/types';
 import { formatPercent, privacyMask } from '../../../shared/format';
 import { useApp } from '../context';
 import { chartPalette } from '../lib/palette';
-import { historyWait, inferredNote } from '../lib/value-history';
+import { historyWait, inferredNote, unreadWithdrawalsNote } from '../lib/value-history';
 import { useBridgeQuery } from '../lib/query';
 import {
   Segmented,
@@ -178,8 +178,10 @@ const HistoryCard = memo(function HistoryCard() {
   const { settings } = useApp();
   const [range, setRange] = useState<HistoryRange>('week');
   const history = useBridgeQuery('ledger.history', { range });
+  const backfill = useBridgeQuery('withdrawals.backfillStatus');
   const data = history.data;
   const wait = data ? historyWait(data) : null;
+  const unread = unreadWithdrawalsNote(backfill.data, Date.now() - HISTORY_SPAN_MS[range]);
   const points = useMemo(
     () =>
       // Chart positions only: the plotted number never feeds back into an amount.
@@ -262,6 +264,11 @@ const HistoryCard = memo(function HistoryCard() {
             </span>
           ))}
           .
+        </div>
+      )}
+      {drawn && unread && (
+        <div className="muted small-text" data-testid="history-withdrawals">
+          {unread} <a href="#/withdrawals">Fetch the full withdraw history</a>.
         </div>
       )}
     </div>
