@@ -337,6 +337,8 @@ export class Taken {
 export class Position {
   quantityUnits: Units = 0n;
   costUnits: Units = 0n;
+  /** The gains of every disposal from this position (kept as they happen: figures read this). */
+  realizedUnits: Units = 0n;
   /** FIFO queue from `head`; empty for cash. */
   private queue: OpenLot[] = [];
   private head = 0;
@@ -475,6 +477,8 @@ export class Ledger {
   readonly shortfalls: ShortfallRecord[] = [];
   /** Values that took a price to find (see valueOf); kept so exports repeat the same figure. */
   private readonly pricedValues = new Map<LedgerEntry, Units>();
+  /** The value of the fees paid, per account and the asset they count for (kept as they happen). */
+  readonly feeValues = new Map<string, Map<string, Units>>();
   withdrawalFeeCostUnits: Units = 0n;
   /** The time of the last entry applied. */
   time = -Infinity;
@@ -610,7 +614,7 @@ export class Ledger {
           this.priceUnits(feeAsset, trade.time, tradeFeeReason, trade),
         );
       }
-      this.fees.push(
+      this.addFee(
         new FeeRecord(
           key,
           trade.account,
@@ -668,6 +672,8 @@ export class Ledger {
     position.take(quantity, taken);
     this.noteShortfall(key, account, asset, taken, time);
     if (position.cash) return;
+    // The pieces' proceeds add up to `proceeds`, their costs to the total taken.
+    position.realizedUnits += proceeds - taken.totalCost;
     let proceedsLeft = proceeds;
     const last = taken.count - 1;
     for (let index = 0; index <= last; index++) {
@@ -737,7 +743,7 @@ export class Ledger {
       withdrawalFeeReason,
       withdrawal,
     );
-    this.fees.push(
+    this.addFee(
       new FeeRecord(
         key,
         withdrawal.account,
@@ -816,6 +822,13 @@ export class Ledger {
     this.flows.push(
       new FlowRecord(key, entry.account, entry.asset, signed, cost, entry.time, 'inferred'),
     );
+  }
+
+  private addFee(fee: FeeRecord): void {
+    this.fees.push(fee);
+    let values = this.feeValues.get(fee.account);
+    if (!values) this.feeValues.set(fee.account, (values = new Map()));
+    values.set(fee.attributedTo, (values.get(fee.attributedTo) ?? 0n) + fee.valueUnits);
   }
 
   private noteShortfall(

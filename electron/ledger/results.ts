@@ -58,22 +58,26 @@ export interface FiguresQuery {
 /** Quantity, cost, value and P&L of every asset the ledger has seen, and their totals. */
 export function ledgerFigures(ledger: Ledger, query: FiguresQuery): LedgerFigures {
   const currency = ledger.reportingAsset;
-  // Summed in Units (exact, as the Amounts they stand for); Amounts only for the rows shown.
+  // Summed in Units (exact, as the Amounts they stand for); Amounts only for the rows shown. The
+  // ledger keeps each position's realized gains and each account's fees as it goes, so this reads
+  // positions, not every disposal and fee.
   const byAsset = new Map<string, { quantity: Units; cost: Units; estimated: boolean }>();
+  const realized = new Map<string, Units>();
   for (const position of ledger.positions.values()) {
     if (query.account !== undefined && position.account !== query.account) continue;
     const held = byAsset.get(position.asset) ?? { quantity: 0n, cost: 0n, estimated: false };
     held.quantity += position.quantityUnits;
     held.cost += position.costUnits;
-    if (!held.estimated && position.quantityUnits !== 0n)
+    if (!held.estimated && position.quantityUnits !== 0n) {
       held.estimated = position.basisEstimated();
+    }
     byAsset.set(position.asset, held);
+    realized.set(position.asset, (realized.get(position.asset) ?? 0n) + position.realizedUnits);
   }
-  const realized = realizedByAsset(ledger, 0, query.account);
   const fees = new Map<string, Units>();
-  for (const fee of ledger.fees) {
-    if (query.account !== undefined && fee.account !== query.account) continue;
-    fees.set(fee.attributedTo, (fees.get(fee.attributedTo) ?? 0n) + fee.valueUnits);
+  for (const [account, values] of ledger.feeValues) {
+    if (query.account !== undefined && account !== query.account) continue;
+    for (const [asset, value] of values) fees.set(asset, (fees.get(asset) ?? 0n) + value);
   }
   const assets = new Set([...byAsset.keys(), ...realized.keys(), ...fees.keys()]);
   const unpriced: string[] = [];
@@ -136,19 +140,6 @@ export function ledgerFigures(ledger: Ledger, query: FiguresQuery): LedgerFigure
   };
 }
 
-/** Gains of the disposals from `from` on, per asset (proceeds − cost, summed as Units). */
-function realizedByAsset(ledger: Ledger, from: number, account: string | undefined) {
-  const realized = new Map<string, Units>();
-  const disposals = ledger.disposals;
-  for (let index = from; index < disposals.length; index++) {
-    const disposal = disposals[index]!;
-    if (account !== undefined && disposal.account !== account) continue;
-    const gain = disposal.proceedsUnits - disposal.costUnits;
-    realized.set(disposal.asset, (realized.get(disposal.asset) ?? 0n) + gain);
-  }
-  return realized;
-}
-
 function sum<T>(items: readonly T[], pick: (item: T) => Amount): Amount {
   let total = ZERO;
   for (const item of items) total = total.plus(pick(item));
@@ -187,13 +178,13 @@ export function pnlForRange(
     ...(range.account !== undefined ? { account: range.account } : {}),
   });
   const atFrom = ledgerFigures(ledger, query(range.from));
-  const disposalsBefore = ledger.disposals.length;
   while (next < ordered.length && ordered[next]!.time <= range.to) ledger.apply(ordered[next++]!);
   const atTo = ledgerFigures(ledger, query(range.to));
-  const realized = realizedByAsset(ledger, disposalsBefore, range.account);
+  // Gains realized within the range: those by its end less those before its start.
+  const realizedFrom = new Map(atFrom.assets.map((row) => [row.asset, row.realizedPnl]));
   const unrealizedFrom = new Map(atFrom.assets.map((row) => [row.asset, row.unrealizedPnl]));
   const assets = atTo.assets.map((row) => {
-    const realizedPnl = toAmount(realized.get(row.asset) ?? 0n);
+    const realizedPnl = row.realizedPnl.minus(realizedFrom.get(row.asset) ?? ZERO);
     const unrealizedChange = row.unrealizedPnl.minus(unrealizedFrom.get(row.asset) ?? ZERO);
     return {
       asset: row.asset,
