@@ -157,6 +157,27 @@ describe('change events', () => {
     funds.unsubscribe();
   });
 
+  it('read a paced answer at once after a quiet spell, then once more at the end of its pace', async () => {
+    stop();
+    stop = watchDataChanges(client, { 'funds.list': 100 });
+    const funds = observe('funds.list');
+    await settle();
+    fake.calls.length = 0;
+    fake.emit('data.changed', { profileId: 'p', kinds: ['funds'] });
+    await settle();
+    expect(fake.calls).toEqual(['funds.list']);
+    for (let i = 0; i < 5; i++) fake.emit('data.changed', { profileId: 'p', kinds: ['funds'] });
+    await settle();
+    expect(fake.calls).toEqual(['funds.list']);
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    expect(fake.calls).toEqual(['funds.list', 'funds.list']);
+    // A change of the settings is read at once, paced or not.
+    fake.emit('data.changed', { profileId: 'p', kinds: ['settings'] });
+    await settle();
+    expect(fake.calls).toEqual(['funds.list', 'funds.list', 'funds.list']);
+    funds.unsubscribe();
+  });
+
   it('mark a prefetched answer a change overtook, so the screen that takes it reads again', async () => {
     await client.prefetchQuery({
       queryKey: bridgeKey('funds.list'),

@@ -128,6 +128,16 @@ export const invalidatedBy: Record<DataKind, readonly MethodName[]> = {
   status: ['app.status'],
 };
 
+/**
+ * Answers a stream of changes reads again at most this often (ms): the value history is the
+ * costliest answer of all and a chart, so a live fill need not redraw it per batch (the P&L card,
+ * asked at once, carries the figure). The first change of a quiet spell is read at once.
+ */
+export const pacedMethods: Partial<Record<MethodName, number>> = { 'ledger.history': 1000 };
+
+/** Changes the user made (a setting, a profile): every answer they feed is read again at once. */
+const unpacedKinds: ReadonlySet<DataKind> = new Set(['settings', 'profiles']);
+
 /** Answers that may have come from the cache while the exchange was away. */
 export const recoveredByReconnect: readonly MethodName[] = [
   'market.symbols',
@@ -194,7 +204,10 @@ let stopWatching: (() => void) | null = null;
  * screen of any answer): the change asks for one more call after it instead, however many
  * changes arrive meanwhile.
  */
-export function watchDataChanges(client: QueryClient = queryClient): () => void {
+export function watchDataChanges(
+  client: QueryClient = queryClient,
+  pacing: Partial<Record<MethodName, number>> = pacedMethods,
+): () => void {
   const api: SpotfolioBridge = bridge();
   const cache = client.getQueryCache();
   const readAgain = new Set<string>();
@@ -204,8 +217,33 @@ export function watchDataChanges(client: QueryClient = queryClient): () => void 
     }
     void client.invalidateQueries({ queryKey: [method] }, { cancelRefetch: false });
   };
+  const lastPaced = new Map<MethodName, number>();
+  const pacedTimers = new Map<MethodName, ReturnType<typeof setTimeout>>();
+  const invalidatePaced = (method: MethodName, every: number) => {
+    const wait = (lastPaced.get(method) ?? -Infinity) + every - Date.now();
+    if (wait <= 0) {
+      lastPaced.set(method, Date.now());
+      invalidate(method);
+    } else if (!pacedTimers.has(method)) {
+      pacedTimers.set(
+        method,
+        setTimeout(() => {
+          pacedTimers.delete(method);
+          lastPaced.set(method, Date.now());
+          invalidate(method);
+        }, wait),
+      );
+    }
+  };
   const stops = [
-    api.on('data.changed', ({ kinds }) => methodsChangedBy(kinds).forEach(invalidate)),
+    api.on('data.changed', ({ kinds }) => {
+      const atOnce = kinds.some((kind) => unpacedKinds.has(kind));
+      for (const method of methodsChangedBy(kinds)) {
+        const every = pacing[method];
+        if (every === undefined || atOnce) invalidate(method);
+        else invalidatePaced(method, every);
+      }
+    }),
     api.on('connection.state', ({ state }) => {
       invalidate('app.status');
       // The exchange is back: what failed while it was away, and what was served from the cache
@@ -228,7 +266,10 @@ export function watchDataChanges(client: QueryClient = queryClient): () => void 
       );
     }),
   ];
-  return () => stops.forEach((stop) => stop());
+  return () => {
+    stops.forEach((stop) => stop());
+    pacedTimers.forEach((timer) => clearTimeout(timer));
+  };
 }
 
 /** Installs the one change watcher of the page's query client. */
