@@ -148,11 +148,6 @@ export function refuseUnits(text: string, owner: string | (() => string), field:
   );
 }
 
-/** A decimal.js value (a price) as Units; throws as units() does. */
-export function unitsOf(value: Decimal, owner: string | (() => string), field: string): Units {
-  return units(value.toFixed(), owner, field);
-}
-
 /** Units as exact decimal text, as decimalText() writes the same amount. */
 export function unitsText(value: Units): string {
   if (value === 0n) return '0';
@@ -178,11 +173,6 @@ function trimZeros(fraction: string): string {
 /** Units as a ledger amount. */
 export function toAmount(value: Units): Amount {
   return value === 0n ? ZERO : new LedgerDecimal(unitsText(value));
-}
-
-/** A ledger amount as Units. */
-export function fromAmount(value: Amount): Units {
-  return unitsOf(value, 'an amount', 'value');
 }
 
 /**
