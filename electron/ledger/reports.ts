@@ -4,7 +4,7 @@
  * are ISO 8601 UTC. CSV encoding (quoting, formula neutralising) is the CSV export's own.
  */
 import { toCsv, type CsvDelimiter } from '../sync/csv';
-import { decimalText, ZERO, type Amount } from './decimal';
+import { decimalText, toAmount, ZERO, type Amount } from './decimal';
 import { type CostMethod, type Disposal, type Ledger } from './cost-basis';
 import { MAIN_ACCOUNT, sortEntries, withdrawalDebits, type LedgerEntry } from './entries';
 
@@ -165,11 +165,12 @@ export function taxReport(ledger: Ledger, options: TaxReportOptions): TaxReport 
     if (row.basis === 'estimated') summary.estimatedRows++;
     if (row.basis === 'missing') summary.missingBasisRows++;
   }
+  // Summed as Units: a year can hold a fee per trade, and each value read is a decimal.js value.
+  let feesPaid = 0n;
   for (const fee of ledger.fees) {
-    if (fee.time >= options.from && fee.time < options.to) {
-      summary.feesPaid = summary.feesPaid.plus(fee.value);
-    }
+    if (fee.time >= options.from && fee.time < options.to) feesPaid += fee.valueUnits;
   }
+  summary.feesPaid = toAmount(feesPaid);
   return { rows, summary };
 }
 
