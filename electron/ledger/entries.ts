@@ -93,19 +93,53 @@ function rank(entry: LedgerEntry): number {
   return entry.amount.startsWith('-') ? 2 : 0;
 }
 
+/** Whether `entry` may follow `before` in ledger order. */
+function inOrder(before: LedgerEntry, entry: LedgerEntry): boolean {
+  return before.time < entry.time || (before.time === entry.time && rank(before) <= rank(entry));
+}
+
+/** More runs than this are sorted rather than merged. */
+const MAX_RUNS = 16;
+
 /** Entries in ledger order: by time, then credit / known movement / debit, then as given. */
 export function sortEntries(entries: readonly LedgerEntry[]): LedgerEntry[] {
   const count = entries.length;
-  // Mostly they are in order already (each step of a build sorts what the one before sorted):
-  // then the stable sort would give them back as they are.
-  let sorted = true;
-  for (let index = 1; index < count && sorted; index++) {
-    const before = entries[index - 1]!;
-    const entry = entries[index]!;
-    sorted =
-      before.time < entry.time || (before.time === entry.time && rank(before) <= rank(entry));
+  // Mostly they come as a few runs already in order: one (each step of a build sorts what the
+  // step before sorted) or one per kind (a build's trades, withdrawals, transfers, then its
+  // inferred entries). Merged, each tie taken from the earlier run, they come out as the stable
+  // sort would put them, in one pass per halving of the runs.
+  let bounds = [0];
+  for (let index = 1; index < count && bounds.length <= MAX_RUNS; index++) {
+    if (!inOrder(entries[index - 1]!, entries[index]!)) bounds.push(index);
   }
-  if (sorted) return entries.slice();
+  if (bounds.length === 1) return entries.slice();
+  if (bounds.length <= MAX_RUNS) {
+    bounds.push(count);
+    let current = entries;
+    while (bounds.length > 2) {
+      const merged: LedgerEntry[] = new Array<LedgerEntry>(count);
+      const next = [0];
+      for (let run = 0; run + 1 < bounds.length; run += 2) {
+        const low = bounds[run]!;
+        const middle = bounds[run + 1]!;
+        const high = run + 2 < bounds.length ? bounds[run + 2]! : middle;
+        let left = low;
+        let right = middle;
+        let out = low;
+        while (left < middle && right < high) {
+          merged[out++] = inOrder(current[left]!, current[right]!)
+            ? current[left++]!
+            : current[right++]!;
+        }
+        while (left < middle) merged[out++] = current[left++]!;
+        while (right < high) merged[out++] = current[right++]!;
+        next.push(high);
+      }
+      current = merged;
+      bounds = next;
+    }
+    return current as LedgerEntry[];
+  }
   // Positions sorted by columns of times and ranks: no object per entry.
   const times = new Float64Array(count);
   const ranks = new Uint8Array(count);

@@ -1,0 +1,87 @@
+/**
+ * Ledger order (sortEntries): by time, then credit / known movement / debit, then as given; its
+ * merging of runs already in order, against a plain stable sort on random lists.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { sortEntries, type LedgerEntry } from '../../electron/ledger';
+
+const entryArb = fc
+  .tuple(fc.integer({ min: 0, max: 6 }), fc.constantFrom('trade', 'credit', 'debit', 'withdrawal'))
+  .map(([time, kind]): LedgerEntry => {
+    if (kind === 'trade') {
+      return {
+        kind: 'trade',
+        id: '',
+        account: 'main',
+        symbol: 'BTCUSDT',
+        base: 'BTC',
+        quote: 'USDT',
+        side: 'BUY',
+        qty: '1',
+        price: '1',
+        quoteQty: '1',
+        commission: '0',
+        commissionAsset: 'BNB',
+        time,
+      };
+    }
+    if (kind === 'withdrawal') {
+      return {
+        kind: 'withdrawal',
+        id: '',
+        account: 'main',
+        asset: 'BTC',
+        amount: '1',
+        fee: '0',
+        status: 'success',
+        time,
+      };
+    }
+    return {
+      kind: 'inferred',
+      id: '',
+      account: 'main',
+      asset: 'BTC',
+      amount: kind === 'debit' ? '-1' : '1',
+      from: time - 1,
+      to: time,
+      time,
+    };
+  });
+
+const rank = (entry: LedgerEntry) =>
+  entry.kind !== 'inferred' ? 1 : entry.amount.startsWith('-') ? 2 : 0;
+
+/** The rule written plainly: a stable sort by time, then rank. */
+const reference = (entries: LedgerEntry[]) =>
+  [...entries].sort((a, b) => a.time - b.time || rank(a) - rank(b));
+
+describe('sortEntries', () => {
+  it('puts any list in ledger order, ties as given', () => {
+    fc.assert(
+      fc.property(fc.array(entryArb, { maxLength: 60 }), (entries) => {
+        expect(sortEntries(entries)).toStrictEqual(reference(entries));
+        // Same objects, in the same places: identity, not only equal fields.
+        sortEntries(entries).forEach((entry, index) =>
+          expect(entry).toBe(reference(entries)[index]),
+        );
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('merges a few runs in order (as a build hands them over) the same way', () => {
+    const runArb = fc.array(entryArb, { maxLength: 30 }).map(reference);
+    fc.assert(
+      fc.property(fc.array(runArb, { minLength: 1, maxLength: 20 }), (runs) => {
+        const entries = runs.flat();
+        const sorted = sortEntries(entries);
+        const expected = reference(entries);
+        expect(sorted.length).toBe(expected.length);
+        sorted.forEach((entry, index) => expect(entry).toBe(expected[index]));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
