@@ -142,6 +142,8 @@ export interface LedgerHistoryView {
   currency: string;
   /** The account whose holdings are drawn ('main' for the Portfolio's total); null for all. */
   account: string | null;
+  /** The candles whose closes value the past points ('15m' for a day ... '12h', the ledger's). */
+  interval: string;
   /**
    * Holdings replayed from the ledger at each time, valued at the prices of the time (the closes
    * of finished candles). The last point is now, and equals the summary's total of the account.
@@ -166,6 +168,11 @@ export interface LedgerHistoryView {
     import: TradeImportView | null;
     /** Markets whose candles (the prices of the time) are not kept yet, for assets held then. */
     prices: string[];
+    /**
+     * Markets whose finer candles for this range are not kept (far enough back, or up to the last
+     * one): fetched in the background; until every one reaches back, the ledger's candles serve.
+     */
+    finer: string[];
   };
 }
 

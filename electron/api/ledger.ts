@@ -7,9 +7,13 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import type { CostMethodName, LedgerSettingsView } from '../../shared/ledger';
+import type { KlineInterval } from '../../shared/market';
 import {
   assetPageView,
   closeCoverage,
+  fetchCloses,
+  historyInterval,
+  keptCandles,
   decimalText,
   exportsFolder,
   historyView,
@@ -80,6 +84,25 @@ export function ledgerHandlers(ctx: ApiContext) {
       .finally(() => fetching.delete(profileId));
   };
 
+  /** Fetches the finer candles a range of the value history lacks; the history is read again. */
+  const finerInBackground = (
+    profileId: string,
+    symbols: string[],
+    from: number,
+    interval: KlineInterval,
+  ) => {
+    const { client } = ctx.session.require();
+    const key = `${profileId}\u0000${interval}`;
+    const now = ctx.now();
+    if (fetching.has(key) || now - (lastPriceFetch.get(key) ?? 0) < PRICE_RETRY_MS) return;
+    lastPriceFetch.set(key, now);
+    fetching.add(key);
+    void fetchCloses(ctx.store, client, profileId, symbols, from, now, interval)
+      .then(() => ctx.emit('data.changed', { profileId, kinds: ['portfolio'] }))
+      .catch((error: unknown) => ctx.log.warn(`history candles: ${String(error)}`))
+      .finally(() => fetching.delete(key));
+  };
+
   const built = (profileId: string, choice = choiceOf(profileId)) => {
     try {
       return serviceOf(ctx).ledger(profileId, choice);
@@ -141,15 +164,23 @@ export function ledgerHandlers(ctx: ApiContext) {
       const choice = choiceOf(profile.id);
       pricesInBackground(profile.id, choice);
       const now = ctx.now();
+      const from = now - HISTORY_RANGES[range].spanMs;
+      const interval = historyInterval(range);
       // The main account's, as the Portfolio's total is: sub-accounts' own trades are not read.
       const view = historyView(built(profile.id, choice), {
-        from: now - HISTORY_RANGES[range].spanMs,
+        from,
         at: now,
         account: MAIN_ACCOUNT,
         importProgress: sync.tradeImportProgress(),
         coverage: closeCoverage(ctx.store, profile.id),
+        ...(interval
+          ? { finer: keptCandles(ctx.store, profile.id, interval, choice.currency) }
+          : {}),
       });
       if (view.pending.prices.length > 0) pricesInBackground(profile.id, choice, true);
+      if (interval && view.pending.finer.length > 0) {
+        finerInBackground(profile.id, view.pending.finer, from, interval);
+      }
       return view;
     },
     'ledger.inferred': async () => {

@@ -18,7 +18,7 @@ import { priceTickers } from '../sync/valuation';
 import { storePort } from '../sync/store-port';
 import type { PriceAt } from './cost-basis';
 
-/** No history range of the value chart uses it, so the ledger's closes are its own. */
+/** The ledger's candles; the value history's shorter ranges keep finer ones of their own. */
 export const LEDGER_INTERVAL: KlineInterval = '12h';
 const INTERVAL_MS = KLINE_INTERVAL_MS[LEDGER_INTERVAL];
 const PAGE = 1000;
@@ -41,13 +41,15 @@ export class MarketPrices {
     closes: Map<string, { openTime: number; close: string }[]>,
     /** From this time on, today's prices. */
     private readonly presentFrom: number,
+    /** The candles' length: a close is known at open time + this. */
+    intervalMs = INTERVAL_MS,
   ) {
     this.book = new PriceBook(tickers);
     for (const ticker of tickers) this.last.set(ticker.symbol, new Decimal(ticker.lastPrice));
     for (const [symbol, rows] of closes) {
       const sorted = [...rows].sort((a, b) => a.openTime - b.openTime);
       this.series.set(symbol, {
-        times: sorted.map((row) => row.openTime + INTERVAL_MS),
+        times: sorted.map((row) => row.openTime + intervalMs),
         closes: sorted.map((row) => new Decimal(row.close)),
       });
     }
@@ -124,13 +126,13 @@ export function keptCloses(
   store: Store,
   profileId: string,
   symbols: readonly string[],
+  interval: KlineInterval = LEDGER_INTERVAL,
 ): Map<string, { openTime: number; close: string }[]> {
   const port = storePort(store);
   return new Map(
     symbols.map((symbol) => [
       symbol,
-      port.klineCloses(profileId, { symbol, interval: LEDGER_INTERVAL }, 0, Number.MAX_SAFE_INTEGER)
-        .closes,
+      port.klineCloses(profileId, { symbol, interval }, 0, Number.MAX_SAFE_INTEGER).closes,
     ]),
   );
 }
@@ -146,12 +148,14 @@ export async function fetchCloses(
   symbols: readonly string[],
   from: number,
   now: number,
+  interval: KlineInterval = LEDGER_INTERVAL,
 ): Promise<void> {
   const port = storePort(store);
-  const start = Math.floor(from / INTERVAL_MS) * INTERVAL_MS - INTERVAL_MS;
-  const lastFinished = Math.floor(now / INTERVAL_MS) * INTERVAL_MS - INTERVAL_MS;
+  const intervalMs = KLINE_INTERVAL_MS[interval];
+  const start = Math.floor(from / intervalMs) * intervalMs - intervalMs;
+  const lastFinished = Math.floor(now / intervalMs) * intervalMs - intervalMs;
   for (const symbol of symbols) {
-    const series = { symbol, interval: LEDGER_INTERVAL };
+    const series = { symbol, interval };
     const kept = port.klineCloses(profileId, series, 0, Number.MAX_SAFE_INTEGER);
     const covered = kept.covered;
     if (covered && covered.from <= start && covered.to >= lastFinished) continue;
@@ -161,7 +165,7 @@ export async function fetchCloses(
       for (let next = fetchFrom; next <= lastFinished;) {
         const klines = await client.market.klines({
           symbol,
-          interval: LEDGER_INTERVAL,
+          interval,
           startTime: next,
           endTime: lastFinished,
           limit: PAGE,

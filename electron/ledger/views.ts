@@ -21,7 +21,8 @@ import type {
   TaxTermView,
   TradeImportView,
 } from '../../shared/ledger';
-import { assetKey, KLINE_INTERVAL_MS } from '../../shared/market';
+import { assetKey, KLINE_INTERVAL_MS, type KlineInterval } from '../../shared/market';
+import type { HistoryRange } from '../../shared/types';
 import type { Store } from '../store';
 import { decimalText, ZERO, type Amount } from './decimal';
 import {
@@ -41,7 +42,9 @@ import {
   taxYear,
   type TermTotals,
 } from './reports';
-import { LEDGER_INTERVAL } from './prices';
+import { keptCloses, LEDGER_INTERVAL, MarketPrices, tickersOf } from './prices';
+import type { PriceAt } from './cost-basis';
+import type { PriceTicker } from '../sync/pricing';
 import { ledgerFigures, pnlForRange, type AssetFigures, type LedgerFigures } from './results';
 import type { BuiltLedger } from './service';
 
@@ -352,12 +355,53 @@ export function assetPageView(built: BuiltLedger, assetName: string, at: number)
 /** The span of finished candles kept for a market (the prices of the time); null when none. */
 export type CloseCoverage = (symbol: string) => { from: number; to: number } | null;
 
-/** What the store keeps of each market's ledger candles. */
-export function closeCoverage(store: Store, profileId: string): CloseCoverage {
+/** What the store keeps of each market's candles of an interval (the ledger's by default). */
+export function closeCoverage(
+  store: Store,
+  profileId: string,
+  interval: KlineInterval = LEDGER_INTERVAL,
+): CloseCoverage {
   const port = storePort(store);
   // An empty time range: only the covered span is wanted, not the closes.
-  return (symbol) =>
-    port.klineCloses(profileId, { symbol, interval: LEDGER_INTERVAL }, 1, 0).covered;
+  return (symbol) => port.klineCloses(profileId, { symbol, interval }, 1, 0).covered;
+}
+
+/**
+ * Candles finer than the ledger's 12-hour ones for the shorter ranges of the value history: a day
+ * valued at 12-hour closes would be two steps and a jump to today's price.
+ */
+const FINER_CANDLES: Partial<Record<HistoryRange, KlineInterval>> = {
+  day: '15m',
+  week: '1h',
+  month: '4h',
+};
+
+/** The candles a range of the value history is valued at, when finer than the ledger's. */
+export function historyInterval(range: HistoryRange): KlineInterval | null {
+  return FINER_CANDLES[range] ?? null;
+}
+
+/** The kept candles of one interval, read only for the markets a history needs. */
+export interface KeptCandles {
+  interval: KlineInterval;
+  closes(symbols: readonly string[]): Map<string, { openTime: number; close: string }[]>;
+  coverage: CloseCoverage;
+  /** Today's tickers: the book the price paths are found in. */
+  tickers: readonly PriceTicker[];
+}
+
+export function keptCandles(
+  store: Store,
+  profileId: string,
+  interval: KlineInterval,
+  currency: string,
+): KeptCandles {
+  return {
+    interval,
+    closes: (symbols) => keptCloses(store, profileId, symbols, interval),
+    coverage: closeCoverage(store, profileId, interval),
+    tickers: tickersOf(store, profileId, [currency]),
+  };
 }
 
 export interface HistoryInput {
@@ -367,15 +411,20 @@ export interface HistoryInput {
   account?: string;
   /** The own-trade import's progress; null or left out when nothing is known of it. */
   importProgress?: Omit<TradeImportView, 'storedTrades'> | null;
-  /** Which markets' candles are kept; left out, every market counts as kept. */
+  /** Which markets' ledger candles are kept; left out, every market counts as kept. */
   coverage?: CloseCoverage;
+  /** Finer candles for the range: used when kept for every market it needs from its start. */
+  finer?: KeptCandles;
 }
+
+/** Prices within this span of now are today's, as the ledger's own (service.ts). */
+const PRESENT_MS = 60_000;
 
 /**
  * The value of the account's holdings over [from, at], replayed from the ledger and valued at the
- * prices of the time; the last point is `at` at today's prices, so it equals the summary's total.
- * The range starts no earlier than the first entry: before it the ledger assumes nothing was held,
- * which is no measurement worth drawing.
+ * prices of the time (the closes of the finer candles when kept, else the ledger's); the last point
+ * is `at` at today's prices, so it equals the summary's total. The range starts no earlier than
+ * the first entry: before it the ledger assumes nothing was held, no measurement worth drawing.
  */
 export function historyView(built: BuiltLedger, input: HistoryInput): LedgerHistoryView {
   const { at, account } = input;
@@ -386,10 +435,11 @@ export function historyView(built: BuiltLedger, input: HistoryInput): LedgerHist
   // When each asset is first held at a time whose price is a candle's close (not today's).
   const firstHeld = new Map<string, number>();
   const candlesUntil = at - KLINE_INTERVAL_MS[LEDGER_INTERVAL];
+  const inRange = new Set<string>();
   const inferred = built.inferred.filter((entry) => mine(entry.account));
   const resting = new Set<InferredEntry>();
   let next = 0;
-  const points: LedgerHistoryView['points'] = [];
+  const samples: { time: number; held: [string, Amount][]; onInferred: boolean }[] = [];
   const start = Math.min(at, Math.max(input.from, entries[0]?.time ?? at));
   for (const time of sampleTimes(start, at, HISTORY_POINTS)) {
     while (next < entries.length && entries[next]!.time <= time) {
@@ -399,12 +449,10 @@ export function historyView(built: BuiltLedger, input: HistoryInput): LedgerHist
       }
       next++;
     }
-    let value = ZERO as Amount;
-    for (const [asset, quantity] of held) {
-      if (quantity.isZero()) continue;
+    const holding = [...held].filter(([, quantity]) => !quantity.isZero());
+    for (const [asset] of holding) {
       if (time < candlesUntil && !firstHeld.has(asset)) firstHeld.set(asset, time);
-      const price = built.prices.priceAt(asset, currency, time);
-      if (price) value = value.plus(quantity.times(new Decimal(price)));
+      if (time < at) inRange.add(asset);
     }
     // Before where an inferred entry is placed, within its interval, the value depends on when
     // in the interval the movement really happened.
@@ -415,12 +463,23 @@ export function historyView(built: BuiltLedger, input: HistoryInput): LedgerHist
         onInferred = true;
       }
     }
-    points.push({
-      time,
-      value: text(value.toDecimalPlaces(8, Decimal.ROUND_HALF_EVEN)),
-      onInferred,
-    });
+    samples.push({ time, held: holding, onInferred });
   }
+
+  const finer = finerPrices(built, input.finer, inRange, start, at);
+  const priceAt = finer?.priceAt ?? built.prices.priceAt;
+  const points: LedgerHistoryView['points'] = samples.map((sample) => {
+    let value = ZERO as Amount;
+    for (const [asset, quantity] of sample.held) {
+      const price = priceAt(asset, currency, sample.time);
+      if (price) value = value.plus(quantity.times(new Decimal(price)));
+    }
+    return {
+      time: sample.time,
+      value: text(value.toDecimalPlaces(8, Decimal.ROUND_HALF_EVEN)),
+      onInferred: sample.onInferred,
+    };
+  });
   // The last point is the total now, exactly as the summary states it.
   const total = figuresAt(built, at, account).total.value;
   if (points.length > 0) points[points.length - 1]!.value = text(total);
@@ -428,6 +487,7 @@ export function historyView(built: BuiltLedger, input: HistoryInput): LedgerHist
   return {
     currency,
     account: account ?? null,
+    interval: finer && !finer.partial ? finer.interval : LEDGER_INTERVAL,
     points,
     inferred: restingOn(resting, start, at),
     pending: {
@@ -435,9 +495,40 @@ export function historyView(built: BuiltLedger, input: HistoryInput): LedgerHist
         input.importProgress && !input.importProgress.complete
           ? { ...input.importProgress, storedTrades: built.inputs.trades.length }
           : null,
-      prices: missingCandles(built, firstHeld, input.coverage),
+      prices: finer && !finer.partial ? [] : missingCandles(built, firstHeld, input.coverage),
+      finer: finer?.stale ?? [],
     },
   };
+}
+
+/**
+ * Prices of the finer candles for the assets held in the range: used when every market they need
+ * is kept from the range's start (`partial` otherwise: the ledger's candles serve meanwhile).
+ * `stale` names the markets to fetch: not kept far enough back, or not up to the last candle.
+ */
+function finerPrices(
+  built: BuiltLedger,
+  kept: KeptCandles | undefined,
+  assets: ReadonlySet<string>,
+  start: number,
+  at: number,
+): { interval: KlineInterval; priceAt: PriceAt | null; partial: boolean; stale: string[] } | null {
+  if (!kept) return null;
+  const intervalMs = KLINE_INTERVAL_MS[kept.interval];
+  const symbols = built.prices.pathSymbols(assets, built.ledger.reportingAsset);
+  const lastFinished = Math.floor(at / intervalMs) * intervalMs - intervalMs;
+  const stale: string[] = [];
+  let partial = false;
+  for (const symbol of symbols) {
+    const covered = kept.coverage(symbol);
+    if (!covered || covered.from > start - intervalMs) partial = true;
+    if (!covered || covered.from > start - intervalMs || covered.to < lastFinished) {
+      stale.push(symbol);
+    }
+  }
+  if (partial) return { interval: kept.interval, priceAt: null, partial, stale };
+  const prices = new MarketPrices(kept.tickers, kept.closes(symbols), at - PRESENT_MS, intervalMs);
+  return { interval: kept.interval, priceAt: prices.priceAt, partial, stale };
 }
 
 /** The part of [start, at] whose drawn points depend on where inferred entries are placed. */

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import {
   buildLedger,
   historyView,
+  type KeptCandles,
   MarketPrices,
   reconcile,
   sortEntries,
@@ -111,6 +112,11 @@ const SNAPSHOTS: BalanceSnapshot[] = [
   { account: SUB, time: NOW, balances: { usdt: '500' }, complete: true },
 ];
 
+const TICKERS = [
+  { symbol: 'btcusdt', baseAsset: 'btc', quoteAsset: 'usdt', lastPrice: '50000', openPrice: '1' },
+  { symbol: 'ethusdt', baseAsset: 'eth', quoteAsset: 'usdt', lastPrice: '3000', openPrice: '1' },
+];
+
 /** The ledger as service.ts builds it, from these inputs instead of a store. */
 function built(): BuiltLedger {
   const known = [...TRADES, ...OTHERS];
@@ -122,11 +128,7 @@ function built(): BuiltLedger {
       list.map((close, i) => ({ openTime: T0 + (i - 1) * 12 * H, close })),
     ]),
   );
-  const tickers = [
-    { symbol: 'btcusdt', baseAsset: 'btc', quoteAsset: 'usdt', lastPrice: '50000', openPrice: '1' },
-    { symbol: 'ethusdt', baseAsset: 'eth', quoteAsset: 'usdt', lastPrice: '3000', openPrice: '1' },
-  ];
-  const prices = new MarketPrices(tickers, closes, NOW - 60_000);
+  const prices = new MarketPrices(TICKERS, closes, NOW - 60_000);
   const ledger = buildLedger(entries, {
     method: 'fifo',
     reportingAsset: 'usdt',
@@ -191,6 +193,7 @@ describe('historyView: the value history from the ledger, worked by hand', () =>
     const view = historyView(built(), { from: NOW - 7 * 24 * H, at: NOW, account: 'main' });
     expect(view.currency).toBe('usdt');
     expect(view.account).toBe('main');
+    expect(view.interval).toBe('12h');
     // The history starts at the first entry (the buy at T0 + 1 h, and the deposit it needed).
     expect(view.points[0]).toEqual({ time: T0 + H, value: '9996', onInferred: false });
     expect(view.points.at(-1)).toEqual({ time: NOW, value: '12617.85', onInferred: false });
@@ -278,7 +281,7 @@ describe('historyView: the value history from the ledger, worked by hand', () =>
       account: 'main',
       importProgress: { ...running, state: 'done', complete: true },
     });
-    expect(imported.pending).toEqual({ import: null, prices: [] });
+    expect(imported.pending).toEqual({ import: null, prices: [], finer: [] });
 
     // ETH's candles are not kept; BTC's are, from the candle before the first trade.
     const kept = { from: T0 - 12 * H, to: T0 + 60 * H };
@@ -312,5 +315,91 @@ describe('historyView: the value history from the ledger, worked by hand', () =>
       coverage: () => null,
     });
     expect(recent.pending.prices).toEqual([]);
+  });
+});
+
+/** 4-hour closes from the candle opening at T0 + 40 h to the one opening at T0 + 68 h. */
+const FOUR_HOUR: Record<string, string[]> = {
+  btcusdt: ['46000', '46500', '47000', '47500', '48000', '49000', '49500', '49800'],
+  ethusdt: ['2400', '2400', '2400', '2400', '2450', '2550', '2650', '2700'],
+};
+
+function fourHour(covered: Record<string, { from: number; to: number } | null>): KeptCandles {
+  return {
+    interval: '4h',
+    closes: (symbols) =>
+      new Map(
+        symbols.map((symbol) => [
+          symbol,
+          FOUR_HOUR[symbol]!.map((close, i) => ({ openTime: T0 + (40 + 4 * i) * H, close })),
+        ]),
+      ),
+    coverage: (symbol) => covered[symbol] ?? null,
+    tickers: TICKERS,
+  };
+}
+
+describe('historyView: a shorter range at finer candles', () => {
+  const from = T0 + 48 * H;
+  const kept = { from: T0 + 44 * H, to: T0 + 68 * H };
+  /** From each time on (by hand): 8,147.85 USDT + 0.0294 BTC (+ 1 ETH from 60 h) at 4-hour closes. */
+  const VALUES: [number, string][] = [
+    // The candle closing at 48 h: 0.0294 × 46,500 = 1,367.1.
+    [from, '9514.95'],
+    // 0.0294 × 47,000 = 1,381.8.
+    [T0 + 52 * H, '9529.65'],
+    // 0.0294 × 47,500 = 1,396.5.
+    [T0 + 56 * H, '9544.35'],
+    // The ETH deposit at 60 h, at the close of 60 h (2,450); 0.0294 × 48,000 = 1,411.2.
+    [T0 + 60 * H, '12009.05'],
+    // 0.0294 × 49,000 = 1,440.6; ETH 2,550.
+    [T0 + 64 * H, '12138.45'],
+    // 0.0294 × 49,500 = 1,455.3; ETH 2,650.
+    [T0 + 68 * H, '12253.15'],
+    // 0.0294 × 49,800 = 1,464.12; ETH 2,700.
+    [T0 + 72 * H, '12311.97'],
+    // Today's prices for the last minute.
+    [NOW - 60_000, '12617.85'],
+  ];
+
+  it('values every point at the close of the last finished 4-hour candle', () => {
+    const view = historyView(built(), {
+      from,
+      at: NOW,
+      account: 'main',
+      finer: fourHour({ btcusdt: kept, ethusdt: kept }),
+    });
+    expect(view.interval).toBe('4h');
+    expect(view.pending).toEqual({ import: null, prices: [], finer: [] });
+    expect(view.points[0]!.time).toBe(from);
+    expect(view.points.at(-1)).toEqual({ time: NOW, value: '12617.85', onInferred: false });
+    for (const point of view.points) {
+      expect(point.value, new Date(point.time).toISOString()).toBe(expectedAt(point.time, VALUES));
+    }
+    const drawn = new Set(view.points.map((point) => point.value));
+    for (const [, value] of VALUES) expect(drawn).toContain(value);
+  });
+
+  it("keeps to the ledger's candles until every market reaches back, and names what to fetch", () => {
+    const partial = historyView(built(), {
+      from,
+      at: NOW,
+      account: 'main',
+      finer: fourHour({ btcusdt: kept, ethusdt: null }),
+    });
+    expect(partial.interval).toBe('12h');
+    expect(partial.pending.finer).toEqual(['ethusdt']);
+    for (const point of partial.points) {
+      expect(point.value).toBe(expectedAt(point.time, MAIN_VALUES));
+    }
+    // Kept far enough back but not up to the last finished candle: drawn, and fetched again.
+    const stale = historyView(built(), {
+      from,
+      at: NOW,
+      account: 'main',
+      finer: fourHour({ btcusdt: kept, ethusdt: { ...kept, to: T0 + 64 * H } }),
+    });
+    expect(stale.interval).toBe('4h');
+    expect(stale.pending.finer).toEqual(['ethusdt']);
   });
 });

@@ -11,12 +11,13 @@ import {
 const view = (pending: Partial<LedgerHistoryView['pending']> = {}): LedgerHistoryView => ({
   currency: 'usdt',
   account: 'main',
+  interval: '12h',
   points: [
     { time: 1, value: '0', onInferred: false },
     { time: 2, value: '10', onInferred: false },
   ],
   inferred: null,
-  pending: { import: null, prices: [], ...pending },
+  pending: { import: null, prices: [], finer: [], ...pending },
 });
 
 const importing = {

@@ -229,6 +229,7 @@ const HistoryCard = memo(function HistoryCard() {
           aria-label={`Portfolio value over the ${range}`}
           data-range={range}
           data-currency={data.currency}
+          data-interval={data.interval}
           // The points as the ledger gave them, for whoever checks the line: hidden amounts stay
           // out of the page in privacy mode.
           data-points={
