@@ -24,9 +24,10 @@ import type {
 import { assetKey, KLINE_INTERVAL_MS, type KlineInterval } from '../../shared/market';
 import type { HistoryRange } from '../../shared/types';
 import type { Store } from '../store';
-import { decimalText, ZERO, type Amount } from './decimal';
+import { decimalText, toAmount, ZERO, type Amount, type Units } from './decimal';
 import {
   balanceChanges,
+  eachBalanceChange,
   MAIN_ACCOUNT,
   withdrawalDebits,
   type InferredEntry,
@@ -431,7 +432,12 @@ export function historyView(built: BuiltLedger, input: HistoryInput): LedgerHist
   const currency = built.ledger.reportingAsset;
   const mine = (entryAccount: string) => account === undefined || entryAccount === account;
   const entries = built.entries;
-  const held = new Map<string, Amount>();
+  // Replayed in Units (no decimal.js value per entry): the history walks every entry up to now.
+  const held = new Map<string, Units>();
+  const apply = (entryAccount: string, asset: string, delta: Units, subtract: boolean) => {
+    if (!mine(entryAccount)) return;
+    held.set(asset, (held.get(asset) ?? 0n) + (subtract ? -delta : delta));
+  };
   // When each asset is first held at a time whose price is a candle's close (not today's).
   const firstHeld = new Map<string, number>();
   const candlesUntil = at - KLINE_INTERVAL_MS[LEDGER_INTERVAL];
@@ -443,13 +449,13 @@ export function historyView(built: BuiltLedger, input: HistoryInput): LedgerHist
   const start = Math.min(at, Math.max(input.from, entries[0]?.time ?? at));
   for (const time of sampleTimes(start, at, HISTORY_POINTS)) {
     while (next < entries.length && entries[next]!.time <= time) {
-      for (const change of balanceChanges(entries[next]!)) {
-        if (!mine(change.account)) continue;
-        held.set(change.asset, (held.get(change.asset) ?? ZERO).plus(change.delta));
-      }
+      eachBalanceChange(entries[next]!, apply);
       next++;
     }
-    const holding = [...held].filter(([, quantity]) => !quantity.isZero());
+    const holding: [string, Amount][] = [];
+    for (const [asset, quantity] of held) {
+      if (quantity !== 0n) holding.push([asset, toAmount(quantity)]);
+    }
     for (const [asset] of holding) {
       if (time < candlesUntil && !firstHeld.has(asset)) firstHeld.set(asset, time);
       if (time < at) inRange.add(asset);
