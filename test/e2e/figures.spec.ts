@@ -13,7 +13,7 @@ import { HISTORY_SPAN_MS, type HistoryRange } from '../../shared/types';
 import { KLINE_INTERVAL_MS, withdrawStatusOf, type KlineInterval } from '../../shared/market';
 import { ExchangeClient } from '../../electron/exchange';
 import { startAdminStack, type AdminStack, type PublicTicker } from './support/admin-stack';
-import { goTo, openWithSandboxProfile, screenshot } from './support/stack';
+import { goTo, openSandboxProfileAgain, screenshot } from './support/stack';
 
 let stack: AdminStack;
 test.beforeAll(async () => {
@@ -96,20 +96,6 @@ async function expectedFigures(quote: string): Promise<Expected> {
 
 const text = (value: Decimal, quote: string, options: { signed?: boolean } = {}) =>
   formatValue(value.toFixed(), quote, options);
-
-/** Opens the app on the sandbox profile, adding it the first time. */
-async function openProfile(page: Page): Promise<void> {
-  await page.goto(stack.url);
-  await page.waitForFunction(() => 'spotfolio' in window);
-  const profiles = await page.evaluate(() =>
-    (window as unknown as { spotfolio: SpotfolioBridge }).spotfolio.profiles.list(),
-  );
-  if (profiles.some((p) => p.active && !p.isDemo)) {
-    await page.getByTestId('screen-portfolio').waitFor();
-    return;
-  }
-  await openWithSandboxProfile(page, stack);
-}
 
 async function setQuote(page: Page, quote: string): Promise<void> {
   await page.evaluate(async (quoteAsset) => {
@@ -195,7 +181,7 @@ async function checkSubAccounts(page: Page, quote: string): Promise<void> {
 
 test('figures reconcile with the exchange in USDT and in BTC', async ({ page }) => {
   test.setTimeout(180_000);
-  await openProfile(page);
+  await openSandboxProfileAgain(page, stack);
   for (const quote of ['usdt', 'btc']) {
     await setQuote(page, quote);
     await checkPortfolio(page, quote);
@@ -368,7 +354,7 @@ test('the value history ends on the total in every range and labels what is esti
 }) => {
   test.setTimeout(300_000);
   const opened = Date.now();
-  await openProfile(page);
+  await openSandboxProfileAgain(page, stack);
   await setQuote(page, 'usdt');
   await goTo(page, 'portfolio');
   const total = page.getByTestId('portfolio-total');
@@ -495,7 +481,7 @@ test('the value history ends on the total in every range and labels what is esti
 test('sub-account values follow the quote asset: BTC after switching in Settings', async ({
   page,
 }) => {
-  await openProfile(page);
+  await openSandboxProfileAgain(page, stack);
   await setQuote(page, 'usdt');
   await checkSubAccounts(page, 'usdt');
   await goTo(page, 'settings');
