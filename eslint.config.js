@@ -240,10 +240,10 @@ export default tseslint.config(
   {
     // One Decimal, configured for exact sums and products of amounts (shared/exact-decimal.ts): a
     // value of the default decimal.js rounds its arithmetic to 20 digits. The ledger keeps its own
-    // clone; live/ has yet to move over. A rule of its own name, so it adds to the restrictions
-    // on imports above and below instead of replacing them.
+    // clone. A rule of its own name, so it adds to the restrictions on imports above and below
+    // instead of replacing them.
     files: ['electron/**/*.ts', 'shared/**/*.ts', 'renderer/**/*.{ts,tsx}'],
-    ignores: ['shared/exact-decimal.ts', 'electron/ledger/**', 'electron/live/**'],
+    ignores: ['shared/exact-decimal.ts', 'electron/ledger/**'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',

@@ -5,7 +5,7 @@
  * outside balance changes are also recorded as notifications. After a reconnect, funds and open orders are re-read over REST so nothing that
  * happened while disconnected stays missing.
  */
-import Decimal from 'decimal.js';
+import { Decimal } from '../../shared/exact-decimal';
 import {
   describeOrder,
   formatAmount,
