@@ -44,7 +44,6 @@ test('adds a sandbox API key, verified first, and sees its funds', async ({ page
   await goTo(page, 'portfolio');
   // The parent's funds are worth something once fetched (never a 0 shown before that).
   await expect(page.getByTestId('portfolio-total')).toContainText(/[1-9]/);
-  await screenshot(page, 'portfolio');
 
   await goTo(page, 'funds');
   const table = page.getByTestId('funds-table');
