@@ -172,15 +172,34 @@ export function pnlForRange(
   const ledger = new Ledger(options);
   let next = 0;
   while (next < ordered.length && ordered[next]!.time < range.from) ledger.apply(ordered[next++]!);
-  const query = (at: number): FiguresQuery => ({
+  const query = rangeQuery(options, range);
+  const atFrom = ledgerFigures(ledger, query(range.from));
+  while (next < ordered.length && ordered[next]!.time <= range.to) ledger.apply(ordered[next++]!);
+  return pnlBetween(atFrom, ledgerFigures(ledger, query(range.to)), options.reportingAsset, range);
+}
+
+/** The figures query at `at` of a range's account (every account when it names none). */
+export function rangeQuery(
+  options: LedgerOptions,
+  range: { account?: string },
+): (at: number) => FiguresQuery {
+  return (at) => ({
     at,
     priceAt: options.priceAt,
     ...(range.account !== undefined ? { account: range.account } : {}),
   });
-  const atFrom = ledgerFigures(ledger, query(range.from));
-  while (next < ordered.length && ordered[next]!.time <= range.to) ledger.apply(ordered[next++]!);
-  const atTo = ledgerFigures(ledger, query(range.to));
-  // Gains realized within the range: those by its end less those before its start.
+}
+
+/**
+ * P&L between two figures of the same ledger's history: the gains realized by the end less those
+ * before the start, plus the change in unrealized P&L.
+ */
+export function pnlBetween(
+  atFrom: LedgerFigures,
+  atTo: LedgerFigures,
+  currency: string,
+  range: { from: number; to: number },
+): RangePnl {
   const realizedFrom = new Map(atFrom.assets.map((row) => [row.asset, row.realizedPnl]));
   const unrealizedFrom = new Map(atFrom.assets.map((row) => [row.asset, row.unrealizedPnl]));
   const assets = atTo.assets.map((row) => {
@@ -195,7 +214,7 @@ export function pnlForRange(
   });
   const realizedPnl = sum(assets, (row) => row.realizedPnl);
   return {
-    currency: options.reportingAsset,
+    currency,
     from: range.from,
     to: range.to,
     realizedPnl,

@@ -16,12 +16,11 @@ import { assetKey } from '../../shared/market';
 import type { ExchangeClient } from '../exchange';
 import type { Store } from '../store';
 import { buildLedger, Ledger, type CostMethod, type PriceAt } from './cost-basis';
-import { ZERO, type Amount } from './decimal';
 import { sortEntries, type InferredEntry, type LedgerEntry } from './entries';
 import { Reconciliation, type SnapshotGroup } from './incremental';
 import { fetchCloses, keptCloses, MarketPrices, tickersOf } from './prices';
 import { reconcile, type BalanceSnapshot } from './reconcile';
-import { ledgerFigures, pnlForRange, type FiguresQuery, type RangePnl } from './results';
+import { ledgerFigures, pnlBetween, pnlForRange, rangeQuery, type RangePnl } from './results';
 import {
   keepObservations,
   readAppends,
@@ -124,43 +123,14 @@ export class LedgerService {
     while (state.next < entries.length && entries[state.next]!.time < range.from) {
       state.ledger.apply(entries[state.next++]!);
     }
-    const query = (at: number): FiguresQuery => ({
-      at,
-      priceAt: options.priceAt,
-      ...(range.account !== undefined ? { account: range.account } : {}),
-    });
-    const atFrom = ledgerFigures(state.ledger, query(range.from));
-    const atTo = ledgerFigures(built.ledger, query(range.to));
-    const realized = new Map<string, Amount>();
-    const disposals = built.ledger.disposals;
-    for (let i = state.ledger.disposals.length; i < disposals.length; i++) {
-      const disposal = disposals[i]!;
-      if (range.account !== undefined && disposal.account !== range.account) continue;
-      realized.set(disposal.asset, (realized.get(disposal.asset) ?? ZERO).plus(disposal.gain));
-    }
-    const unrealizedFrom = new Map(atFrom.assets.map((row) => [row.asset, row.unrealizedPnl]));
-    const assets = atTo.assets.map((row) => {
-      const realizedPnl = realized.get(row.asset) ?? ZERO;
-      const unrealizedChange = row.unrealizedPnl.minus(unrealizedFrom.get(row.asset) ?? ZERO);
-      return {
-        asset: row.asset,
-        realizedPnl,
-        unrealizedChange,
-        pnl: realizedPnl.plus(unrealizedChange),
-      };
-    });
-    let realizedPnl = ZERO;
-    for (const row of assets) realizedPnl = realizedPnl.plus(row.realizedPnl);
-    return {
-      currency: options.reportingAsset,
-      from: range.from,
-      to: range.to,
-      realizedPnl,
-      unrealizedAtFrom: atFrom.total.unrealizedPnl,
-      unrealizedAtTo: atTo.total.unrealizedPnl,
-      pnl: realizedPnl.plus(atTo.total.unrealizedPnl).minus(atFrom.total.unrealizedPnl),
-      assets,
-    };
+    // The range ledger holds a prefix of the kept ledger's entries, so the two are one history.
+    const query = rangeQuery(options, range);
+    return pnlBetween(
+      ledgerFigures(state.ledger, query(range.from)),
+      ledgerFigures(built.ledger, query(range.to)),
+      options.reportingAsset,
+      range,
+    );
   }
 
   /** Fetches the candles the ledger's prices of the time need (once; then kept). */
