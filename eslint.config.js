@@ -21,6 +21,7 @@ const FOLDER_LAYERS = [
   ['live', 'electron/live'],
   ['ledger', 'electron/ledger'],
   ['alerts', 'electron/alerts'],
+  ['session', 'electron/session'],
   ['api', 'electron/api'],
   ['shell', 'electron/shell'],
   ['serve', 'electron/serve'],
@@ -35,7 +36,7 @@ const ELEMENTS = FOLDER_LAYERS.map(([type, pattern]) => ({ type, pattern, partia
 
 const FILES = [
   { category: 'app', pattern: 'electron/app.ts' },
-  // Starting demo mode is a step of a session (api/), so demo.ts sits below api/.
+  // Starting demo mode is a step of a session (session/), so demo.ts sits below it.
   { category: 'demo', pattern: 'electron/demo.ts' },
   // The logger strips known secrets from every line, so it sits just above secrets/.
   { category: 'log', pattern: 'electron/log.ts' },
@@ -57,7 +58,8 @@ const layers = (...names) => names.flatMap((name) => LAYER[name]);
 
 /** What each layer may import, besides its own files. */
 const FOUNDATION = ['exchange', 'store', 'secrets', 'log', 'core', 'shared'];
-const PRODUCT = ['api', 'demo', 'sync', 'live', 'ledger', 'alerts', ...FOUNDATION];
+const FEATURES = ['demo', 'sync', 'live', 'ledger', 'alerts'];
+const PRODUCT = ['api', 'session', ...FEATURES, ...FOUNDATION];
 const MAY_IMPORT = {
   core: ['shared'],
   exchange: ['core', 'shared'],
@@ -71,6 +73,8 @@ const MAY_IMPORT = {
   ledger: ['sync', 'live', ...FOUNDATION],
   alerts: ['sync', 'live', ...FOUNDATION],
   demo: FOUNDATION,
+  // The active profile's session wires a client, sync, the streams, alerts and the journal.
+  session: [...FEATURES, ...FOUNDATION],
   api: PRODUCT.slice(1),
   app: PRODUCT,
   shell: ['app', ...PRODUCT],

@@ -7,12 +7,12 @@ import packageJson from '../package.json';
 import { methodNames, type BridgeHandlers } from '../shared/contract';
 import type { AppStatus, KeychainStatus, RecordUnavailable } from '../shared/types';
 import type { ApiContext } from './api/context';
-import { AppError } from './api/errors';
+import { toBridgeError } from './api/errors';
 import { createHandlers } from './api/handlers';
 import type { LockGate } from './api/dispatch';
 import { AppLock } from './api/lock';
-import { SessionManager, type DemoOptions } from './api/session';
 import { readSettings } from './api/settings';
+import { AppError } from './core/app-error';
 import { SystemClock, type Clock } from './core/clock';
 import type { Emit } from './core/events';
 import type { Logger } from './core/logger';
@@ -25,6 +25,7 @@ import {
   SecretStoreUnavailableError,
   type SecretStore,
 } from './secrets';
+import { SessionManager, type DemoOptions } from './session/manager';
 import { scheduleBackups, startStore, StoreUnavailableError, type OpenStoreResult } from './store';
 
 export interface AppOptions {
@@ -163,6 +164,7 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
     notifier,
     sandboxOptions: options.sandboxOptions,
     clock,
+    describeError: (error) => toBridgeError(error).message,
   });
   const ctx: ApiContext = {
     mode: options.mode,

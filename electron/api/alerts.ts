@@ -17,7 +17,7 @@ import { storePort } from '../sync/store-port';
 import type { ApiContext, HandlerGroup } from './context';
 import { AppError } from './errors';
 import { checkQuoteAsset, listedSymbols } from './exchange-rules';
-import type { ActiveSession } from './session';
+import type { ActiveSession } from '../session/manager';
 
 export function toAlertView(record: AlertRecord): AlertView {
   const { profileId: _profileId, paused, lastSide: _lastSide, state, ...rest } = record;

@@ -11,7 +11,7 @@ import type { Notifier } from '../core/notifier';
 import type { MarketWatch } from '../live/market-watch';
 import type { Store } from '../store';
 import type { AppLock } from './lock';
-import type { SessionManager } from './session';
+import type { SessionManager } from '../session/manager';
 
 /** The handlers of one contract area, e.g. HandlerGroup<'orders'> for orders.*. */
 export type HandlerGroup<N extends Namespace> = {

@@ -4,23 +4,13 @@
  * becomes a generic internal error, and its details go to the (redacted) log instead.
  */
 import { ZodError } from 'zod';
-import type { BridgeErrorPayload, ErrorKind } from '../../shared/types';
+import type { BridgeErrorPayload } from '../../shared/types';
+import { AppError } from '../core/app-error';
 import { ExchangeError } from '../exchange/errors';
 import { SecretStoreUnavailableError } from '../secrets';
 import type { SyncEngine, SyncKind } from '../sync';
 
-/** An error raised by the app itself, with a message written for the user. */
-export class AppError extends Error {
-  readonly kind: ErrorKind;
-  readonly field?: string;
-
-  constructor(kind: ErrorKind, message: string, field?: string) {
-    super(message);
-    this.name = 'AppError';
-    this.kind = kind;
-    if (field !== undefined) this.field = field;
-  }
-}
+export { AppError };
 
 export const INTERNAL_ERROR_MESSAGE =
   'Something went wrong inside Spotfolio. The details were written to the log.';

@@ -20,7 +20,7 @@ import { NothingMovedError } from '../sync/money-journal';
 import type { ApiContext, HandlerGroup } from './context';
 import { AppError, syncFailure } from './errors';
 import { checkTransferDecimals } from './exchange-rules';
-import { PARENT_EMAIL_KEY, type ActiveSession } from './session';
+import { PARENT_EMAIL_KEY, type ActiveSession } from '../session/manager';
 
 /**
  * The main account's e-mail. The API has no endpoint that names it: it is known for the demo

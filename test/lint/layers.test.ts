@@ -21,6 +21,7 @@ const TARGETS = [
   'electron/exchange/wire.ts',
   'electron/exchange/client.ts',
   'electron/sync/index.ts',
+  'electron/session/manager.ts',
   'shared/market.ts',
   'renderer/src/screens/Orders.tsx',
   'renderer/src/screens/PortfolioCharts.tsx',
@@ -62,6 +63,16 @@ describe('the layer rules', () => {
         'live importing the api',
         'electron/live/lint-fixture.ts',
         "import { createHandlers } from '../api/handlers';\nexport const handlers = createHandlers;\n",
+      ],
+      [
+        'the session importing the api',
+        'electron/session/lint-fixture.ts',
+        "import { createHandlers } from '../api/handlers';\nexport const handlers = createHandlers;\n",
+      ],
+      [
+        'sync importing the session',
+        'electron/sync/lint-fixture-session.ts',
+        "import { SessionManager } from '../session/manager';\nexport const manager = SessionManager;\n",
       ],
       [
         'sync importing the sandbox',
@@ -140,6 +151,16 @@ describe('the layer rules', () => {
         'live importing sync',
         'electron/live/lint-fixture-ok.ts',
         "import * as sync from '../sync';\nexport const parts = sync;\n",
+      ],
+      [
+        'the session importing sync and demo mode, the api importing the session',
+        'electron/session/lint-fixture-ok.ts',
+        "import * as sync from '../sync';\nimport { DEMO_PROFILE_NAME } from '../demo';\nexport const parts = [sync, DEMO_PROFILE_NAME];\n",
+      ],
+      [
+        'the api importing the session',
+        'electron/api/lint-fixture-session.ts',
+        "import { SessionManager } from '../session/manager';\nexport const manager = SessionManager;\n",
       ],
       [
         'demo mode loading the sandbox with a dynamic import and naming its types',

@@ -8,7 +8,7 @@
 import { ExchangeError } from '../exchange/errors';
 import type { ExchangeClient } from '../exchange/client';
 import { PRIVATE_STREAMS, StreamClient } from '../exchange/stream';
-import { AppError } from './errors';
+import { AppError } from '../core/app-error';
 
 /** How long the whole check may take: a stream that answers does so in well under a second. */
 export const STREAM_CHECK_TIMEOUT_MS = 10_000;

@@ -9,7 +9,7 @@ import { SecretFormatError, type SecretEntry, type SecretStore } from '../secret
 import type { Store } from '../store';
 import { maskApiKey } from '../store/profiles';
 import type { ProfileRow } from '../store/types';
-import { AppError } from './errors';
+import { AppError } from '../core/app-error';
 
 /** What the keychain already holds for a key being added. */
 export interface KeptKey {

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { MethodParsedInput } from '../../shared/contract';
 import type { ConnectionState, OrphanedKeyView, ProfileView } from '../../shared/types';
 import type { Settings } from '../../shared/types';
+import { AppError } from '../core/app-error';
 import { SystemClock, type Clock, type TimerHandle } from '../core/clock';
 import type { Emit } from '../core/events';
 import type { Logger } from '../core/logger';
@@ -23,7 +24,6 @@ import type { ProfileRow } from '../store/types';
 import { SyncEngine } from '../sync';
 import { MoneyJournal } from '../sync/money-journal';
 import { storedAccountInfo } from '../sync/store-port';
-import { AppError, toBridgeError } from './errors';
 import { deleteOrphanedKey, keptKey, orphanedKeys, orphanedSecret } from './key-entries';
 import { verifyPrivateStream } from './stream-check';
 
@@ -59,6 +59,8 @@ export interface SessionDeps {
   sandboxOptions?: DemoOptions;
   /** Time and timers of the sessions (sync, live stream). Default: the system clock. */
   clock?: Clock;
+  /** A failure in the words the user sees (the bridge's mapping), for the money journal's rows. */
+  describeError: (error: unknown) => string;
 }
 
 export class SessionManager {
@@ -487,7 +489,7 @@ export class SessionManager {
       clock,
       emit,
       log: log.line,
-      describeError: (error) => toBridgeError(error).message,
+      describeError: this.deps.describeError,
     });
     this.active = { profile: row, client, sync, live, journal, alerts };
     store.settings.set(ACTIVE_PROFILE_KEY, row.id);

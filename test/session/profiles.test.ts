@@ -10,7 +10,7 @@ import { startSandbox, type Sandbox } from '../../electron/sandbox';
 import type { SecretStore } from '../../electron/secrets';
 import { openStore } from '../../electron/store';
 import type { ProfileView } from '../../shared/types';
-import { eventually, tempDir, testSecretStore } from './helpers';
+import { eventually, tempDir, testSecretStore } from '../api/helpers';
 
 let sandbox: Sandbox;
 let app: SpotfolioApp;
