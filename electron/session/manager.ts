@@ -232,6 +232,11 @@ export class SessionManager {
         throw error;
       }
       log.info(`Added profile ${id} (${row.apiKeyMasked})${reusedId ? ' on its kept entry' : ''}`);
+      // At once, not at the next start: a first session's profile would otherwise live in one
+      // file only.
+      await store.backup().catch((error: unknown) => {
+        log.error(`The backup of the record after adding profile ${id} failed`, error);
+      });
       for (const duplicate of kept.duplicates.filter((d) => d !== id)) {
         await secrets.delete(duplicate).catch((cleanup: unknown) => {
           log.error(`Could not remove the duplicate keychain entry ${duplicate}`, cleanup);
@@ -335,6 +340,8 @@ export class SessionManager {
       const { store, log } = this.deps;
       const row = store.profiles.get(id);
       if (!row) throw new AppError('not-found', 'That profile does not exist (any more).', 'id');
+      // Before anything is touched: a backup that fails stops the removal.
+      if (!row.isDemo) await store.backupBefore('profile-removal');
       const wasActive = this.active?.profile.id === id;
       if (wasActive) await this.stopSession();
       await this.closeClient(id);
@@ -364,6 +371,8 @@ export class SessionManager {
   forgetLocalData(): Promise<void> {
     return this.serial(async () => {
       const { store, log } = this.deps;
+      // Before anything is touched: a backup that fails stops the reset.
+      await store.backupBefore('reset');
       await this.stopSession();
       await Promise.all([...this.clients.keys()].map((id) => this.closeClient(id)));
       await this.stopDemo();

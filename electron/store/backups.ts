@@ -2,8 +2,11 @@
  * Backups of the record, taken with SQLite's online backup API (a consistent copy while the
  * connection stays open), in the data folder's backups/ folder, 0600 like everything there:
  *
- * - record-<time>.sqlite: at each start and once a day while the app runs; the newest few are kept.
+ * - record-<time>.sqlite: at each start, once a day while the app runs, and after a profile is
+ *   added (so a first session's profile is never in one file only); the newest few are kept.
  * - record-v<from>-before-v<to>-<time>.sqlite: before each migration; kept.
+ * - record-before-<action>-<time>.sqlite: before each action that removes what the user wrote
+ *   (a reset of the app's data, a profile's removal); kept: rotation never removes them.
  * - spotfolio-before-split-<time>.sqlite: the single file of an older version, as it was; kept.
  *
  * The cache is never backed up: the exchange gives it back.
@@ -16,7 +19,11 @@ import type { Clock, TimerHandle } from '../core/clock';
 import { APPLICATION_IDS } from './database';
 import { ensurePrivateFolder, fileStamp, ownerOnly, parseFileStamp } from './files';
 
-export type BackupKind = 'rotated' | 'before-migration' | 'before-split';
+export type BackupKind = 'rotated' | 'before-migration' | 'before-split' | 'before-action';
+
+/** The actions that remove what the user wrote; each takes a kept backup first. */
+export const DESTRUCTIVE_ACTIONS = ['reset', 'profile-removal'] as const;
+export type DestructiveAction = (typeof DESTRUCTIVE_ACTIONS)[number];
 
 export interface BackupInfo {
   path: string;
@@ -36,15 +43,24 @@ const NAME_PATTERNS: readonly { kind: BackupKind; pattern: RegExp }[] = [
     pattern: /^record-v\d+-before-v\d+-(\d{4}-\d{2}-\d{2}T[\d-]+Z)\.sqlite$/,
   },
   { kind: 'before-split', pattern: /^spotfolio-before-split-(\d{4}-\d{2}-\d{2}T[\d-]+Z)\.sqlite$/ },
+  {
+    kind: 'before-action',
+    pattern: new RegExp(
+      `^record-before-(?:${DESTRUCTIVE_ACTIONS.join('|')})-(\\d{4}-\\d{2}-\\d{2}T[\\d-]+Z)\\.sqlite$`,
+    ),
+  },
 ];
 
 export function backupName(
   kind: BackupKind,
   takenAt: number,
   versions?: { from: number; to: number },
+  action: DestructiveAction = 'reset',
 ): string {
   const stamp = fileStamp(takenAt);
   switch (kind) {
+    case 'before-action':
+      return `record-before-${action}-${stamp}.sqlite`;
     case 'rotated':
       return `record-${stamp}.sqlite`;
     case 'before-migration':
@@ -83,11 +99,12 @@ export async function backupRecord(
   kind: Exclude<BackupKind, 'before-split'>,
   takenAt: number,
   versions?: { from: number; to: number },
+  action?: DestructiveAction,
 ): Promise<BackupInfo> {
   ensurePrivateFolder(folder);
-  let path = join(folder, backupName(kind, takenAt, versions));
+  let path = join(folder, backupName(kind, takenAt, versions, action));
   for (let n = 2; listBackups(folder).some((backup) => backup.path === path); n++) {
-    path = join(folder, backupName(kind, takenAt + n - 1, versions));
+    path = join(folder, backupName(kind, takenAt + n - 1, versions, action));
   }
   const partial = `${path}.partial`;
   // Made 0600 before SQLite writes a byte into it.
@@ -103,6 +120,19 @@ export async function backupRecord(
     throw error;
   }
   return { path, kind, takenAt };
+}
+
+/**
+ * The kept backup taken before an action that removes what the user wrote (a reset, a profile's
+ * removal): the action must not run when this throws.
+ */
+export function backupBeforeAction(
+  db: Database.Database,
+  folder: string,
+  action: DestructiveAction,
+  takenAt: number,
+): Promise<BackupInfo> {
+  return backupRecord(db, folder, 'before-action', takenAt, undefined, action);
 }
 
 /** Deletes the oldest start and daily backups beyond `keep`; the other kinds are never deleted. */

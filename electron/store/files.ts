@@ -4,7 +4,15 @@
  * backups, since they hold balances, addresses and history. A file that must go is never deleted:
  * it is renamed beside itself ("moved aside") with its companions. (Modes mean little on Windows.)
  */
-import { chmodSync, existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { join } from 'node:path';
 
 /** What the user entered and the app kept: never discarded. */
@@ -70,10 +78,52 @@ export function parseFileStamp(text: string): number | undefined {
 }
 
 /**
- * Renames the file and its -wal/-shm companions to `<name>.<label>-<time>[-wal|-shm]` beside it
- * and returns the new name. Rename, not copy: the bytes are kept exactly as they were found.
+ * Copies of a database's -wal/-shm/-journal taken before any SQLite connection opens it. Opening
+ * can change them for good: SQLite deletes the -wal of a 0-byte database, and replays or
+ * checkpoints one it finds. When the file turns out damaged, moveAside puts these copies beside
+ * it in place of whatever the check left; when it is fine, they are discarded.
  */
-export function moveAside(path: string, label: string, now: number): string {
+export interface KeptCompanions {
+  /** Size of the -wal as found (0 when there was none). */
+  readonly walBytes: number;
+  /** Moves the copies to `<target><suffix>`, replacing what is there. */
+  putBeside(target: string): void;
+  discard(): void;
+}
+
+const KEPT_SUFFIX = '.before-check';
+
+export function keepCompanions(path: string): KeptCompanions {
+  const kept: string[] = [];
+  for (const suffix of SQLITE_COMPANIONS) {
+    const source = path + suffix;
+    // A copy left by a start that died here is stale: this one is taken afresh.
+    rmSync(source + KEPT_SUFFIX, { force: true });
+    if (!existsSync(source)) continue;
+    copyFileSync(source, source + KEPT_SUFFIX);
+    ownerOnly(source + KEPT_SUFFIX, 0o600);
+    kept.push(suffix);
+  }
+  const discard = () => {
+    for (const suffix of kept.splice(0)) rmSync(path + suffix + KEPT_SUFFIX, { force: true });
+  };
+  return {
+    walBytes: fileSize(path + '-wal') ?? 0,
+    putBeside(target) {
+      for (const suffix of kept.splice(0)) {
+        renameSync(path + suffix + KEPT_SUFFIX, target + suffix);
+      }
+    },
+    discard,
+  };
+}
+
+/**
+ * Renames the file and its -wal/-shm companions to `<name>.<label>-<time>[-wal|-shm]` beside it
+ * and returns the new name. Rename, not copy: the bytes are kept exactly as they were found (with
+ * `kept`, the companions as they were before a check opened the file).
+ */
+export function moveAside(path: string, label: string, now: number, kept?: KeptCompanions): string {
   const stamp = fileStamp(now);
   let target = `${path}.${label}-${stamp}`;
   for (let n = 2; existsSync(target); n++) target = `${path}.${label}-${stamp}-${n}`;
@@ -81,6 +131,7 @@ export function moveAside(path: string, label: string, now: number): string {
   for (const suffix of SQLITE_COMPANIONS) {
     if (existsSync(path + suffix)) renameSync(path + suffix, target + suffix);
   }
+  kept?.putBeside(target);
   return target;
 }
 

@@ -18,6 +18,7 @@
  * const { store } = openStore({ dataDir });  // sync, for a new or up-to-date record (tests, tools)
  *
  * store.backup()   // a start/daily backup of the record now (backups/record-<time>.sqlite)
+ * store.backupBefore('reset' | 'profile-removal')   // kept: backups/record-before-<action>-<time>.sqlite
  * store.paths      // { dataDir, record, cache, legacy, backups }
  * store.recordVersion  store.cacheVersion
  *
@@ -64,7 +65,13 @@
  */
 import type Database from 'better-sqlite3';
 import type { StoreNotice } from '../../shared/types';
-import { backupRecord, pruneRotated, type BackupInfo } from './backups';
+import {
+  backupBeforeAction,
+  backupRecord,
+  pruneRotated,
+  type BackupInfo,
+  type DestructiveAction,
+} from './backups';
 import type { StorePaths } from './files';
 import {
   openStoreFilesSync,
@@ -100,11 +107,13 @@ export {
 } from './migrations';
 export { StoreUnavailableError } from './open';
 export {
+  DESTRUCTIVE_ACTIONS,
   listBackups,
   ROTATED_BACKUPS_KEPT,
   scheduleBackups,
   type BackupInfo,
   type BackupKind,
+  type DestructiveAction,
 } from './backups';
 export { maskApiKey } from './profiles';
 export {
@@ -157,6 +166,11 @@ export interface Store {
   transaction<T>(fn: () => T): T;
   /** Takes a start/daily backup of the record now and drops the oldest beyond the kept few. */
   backup(): Promise<BackupInfo>;
+  /**
+   * Takes the kept backup (never rotated away) that must precede an action removing what the
+   * user wrote: a reset of the app's data, a profile's removal. Do not act when it throws.
+   */
+  backupBefore(action: DestructiveAction): Promise<BackupInfo>;
   close(): void;
 }
 
@@ -220,6 +234,7 @@ function assemble(opened: OpenedStoreFiles, options: OpenStoreOptions): OpenStor
       pruneRotated(paths.backups, options.keepBackups);
       return taken;
     },
+    backupBefore: (action) => backupBeforeAction(db, paths.backups, action, now()),
     close: () => {
       if (db.open) db.close();
     },

@@ -39,6 +39,7 @@ import {
 import {
   ensurePrivateFolder,
   fileSize,
+  keepCompanions,
   moveAside,
   ownerOnly,
   ownerOnlyDatabase,
@@ -292,30 +293,50 @@ async function openRecord(
 ): Promise<CheckedFile> {
   let damage: { movedTo: string | null; reason: string } | undefined = legacyDamage;
   const existed = existsSync(paths.record);
-  if (!damage && !existed && listBackups(paths.backups).some((b) => b.kind !== 'before-split')) {
+  if (
+    !damage &&
+    !existed &&
+    (listBackups(paths.backups).some((b) => b.kind !== 'before-split') ||
+      // A cache beside it says this folder had a record, and keys in the keychain that profiles
+      // were added: a record that is gone was lost. (A new folder has no cache: keys kept by
+      // another data folder say nothing about this one.)
+      (existsSync(paths.cache) && ((await options.recordExpected?.()) ?? false)))
+  ) {
     damage = { movedTo: null, reason: 'the record file was missing' };
   }
   if (!damage && existed) {
+    // Before SQLite opens the file: opening a 0-byte database deletes its -wal, which may hold
+    // the last changes made before a crash.
+    const kept = keepCompanions(paths.record);
     const checked = checkFile(paths.record, 'record');
-    if (checked.ok && checked.state === 'ours') return checked;
+    if (checked.ok && checked.state === 'ours') {
+      kept.discard();
+      return checked;
+    }
     if (checked.ok) {
-      // Blank: a new file, or one emptied (0 bytes) where a record was.
-      // Any backup, usable or not, shows that a record was here before.
+      // Blank: a new file, or one emptied (0 bytes) where a record was. Any backup, usable or
+      // not, or a -wal beside it, shows that a record was here before.
       const expected =
-        listBackups(paths.backups).length > 0 || ((await options.recordExpected?.()) ?? false);
-      if (!expected) return checked;
+        kept.walBytes > 0 ||
+        listBackups(paths.backups).length > 0 ||
+        ((await options.recordExpected?.()) ?? false);
+      if (!expected) {
+        kept.discard();
+        return checked;
+      }
       damage = {
-        movedTo: moveAside(paths.record, 'damaged', now()),
+        movedTo: moveAside(paths.record, 'damaged', now(), kept),
         reason: describeDamage('empty'),
       };
       checked.db.close();
     } else {
       if (!isDamage(checked.error)) {
+        kept.discard();
         checked.db?.close();
         throw unavailable(checked.error, paths.record, null);
       }
       damage = {
-        movedTo: moveAside(paths.record, 'damaged', now()),
+        movedTo: moveAside(paths.record, 'damaged', now(), kept),
         reason: describeDamage(damageOf(checked.error), checked.error),
       };
       checked.db?.close();

@@ -1,0 +1,279 @@
+/**
+ * The record loses nothing, the probe's way: the whole app runs in a child process against the
+ * sandbox over real HTTP, a profile is added and an alert made through its handlers, the process
+ * is SIGKILLed, the record file is emptied or deleted, and the app starts again on the same
+ * folder. The damaged file is kept with its -wal and -shm as they were, and the first session's
+ * profile is in a backup. A profile's removal and a reset each take a backup first that rotation
+ * never removes.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import {
+  existsSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp, type SpotfolioApp } from '../../electron/app';
+import { launchSandbox, type Sandbox } from '../../electron/sandbox';
+import { DemoSecretStore } from '../../electron/secrets';
+import { listBackups } from '../../electron/store';
+import { pruneRotated } from '../../electron/store/backups';
+import Database from 'better-sqlite3';
+import type { StoreNotice } from '../../shared/types';
+import { tempDir } from '../api/helpers';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repoRoot = join(here, '../..');
+const childScript = join(here, 'fixtures/app-child.ts');
+
+let sandbox: Sandbox;
+let key: { apiKey: string; secretKey: string };
+const dirs: ReturnType<typeof tempDir>[] = [];
+
+beforeAll(async () => {
+  ({ sandbox } = await launchSandbox({ seed: 53, simulation: false }));
+  const parent = sandbox.world.accounts.find((a) => a.role === 'parent')!;
+  key = parent.keys.find((k) => k.canTrade)!;
+});
+
+afterAll(async () => {
+  await sandbox?.close();
+  for (const dir of dirs) dir.remove();
+});
+
+/** The app in a child process: call() sends one bridge call and waits for its answer. */
+interface Child {
+  process: ChildProcess;
+  call<T>(method: string, input?: unknown): Promise<T>;
+  kill(): Promise<void>;
+}
+
+async function startChild(
+  dataDir: string,
+  keys: Record<string, { apiKey: string; secretKey: string }> = {},
+): Promise<Child> {
+  // node itself runs the script (tsx as a loader), so the kill reaches the app's own process.
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', childScript, JSON.stringify({ dataDir, keys })],
+    { cwd: repoRoot, stdio: ['pipe', 'pipe', 'inherit'] },
+  );
+  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  const next = async (): Promise<Record<string, unknown>> => {
+    const line = await lines.next();
+    if (line.done) throw new Error('the app process ended');
+    return JSON.parse(line.value) as Record<string, unknown>;
+  };
+  expect(await next()).toEqual({ ready: true });
+  return {
+    process: child,
+    async call<T>(method: string, input: unknown = {}) {
+      child.stdin!.write(`${JSON.stringify({ call: method, input })}\n`);
+      const answer = await next();
+      if ('error' in answer) throw new Error(`${method}: ${JSON.stringify(answer.error)}`);
+      return answer.result as T;
+    },
+    async kill() {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+/** A first session: a profile added, an alert made, then the process killed. */
+async function firstSessionKilled(): Promise<{ dataDir: string; profileId: string }> {
+  const dir = tempDir('spotfolio-crash-');
+  dirs.push(dir);
+  const child = await startChild(dir.path);
+  try {
+    const profile = await child.call<{ id: string }>('profiles.add', {
+      name: 'Main',
+      ...key,
+      baseUrl: sandbox.baseUrl,
+      streamUrl: sandbox.streamUrl,
+    });
+    await child.call('alerts.create', {
+      kind: 'price',
+      symbol: 'btcusdt',
+      direction: 'above',
+      threshold: '1000000',
+      repeat: false,
+      cooldownMinutes: 60,
+    });
+    await child.kill();
+    return { dataDir: dir.path, profileId: profile.id };
+  } catch (error) {
+    await child.kill();
+    throw error;
+  }
+}
+
+/** The app started again in this process on the folder, the profile's key in its keychain. */
+async function restart(dataDir: string, profileId: string): Promise<SpotfolioApp> {
+  const secrets = new DemoSecretStore();
+  await secrets.set(profileId, key);
+  return createApp({ dataDir, mode: 'browser', secrets, demo: 'off', log: () => undefined });
+}
+
+async function noticesOf(app: SpotfolioApp): Promise<StoreNotice[]> {
+  return (await app.handlers['app.status']({})).storeNotices ?? [];
+}
+
+describe('the record emptied after a SIGKILL', () => {
+  it('is moved aside with its -wal and -shm exactly as they were found', async () => {
+    const { dataDir, profileId } = await firstSessionKilled();
+    const record = join(dataDir, 'record.sqlite');
+    // The alert made just before the kill lives in the -wal: SQLite had not checkpointed it.
+    expect(existsSync(`${record}-wal`)).toBe(true);
+    const wal = readFileSync(`${record}-wal`);
+    const shm = readFileSync(`${record}-shm`);
+    expect(wal.length).toBeGreaterThan(0);
+    truncateSync(record, 0);
+
+    const app = await restart(dataDir, profileId);
+    try {
+      const notice = (await noticesOf(app)).find(
+        (n) => n.kind === 'record-restored' || n.kind === 'record-lost',
+      );
+      expect(notice?.reason).toBe('the file was empty');
+      const movedTo = (notice as { movedTo: string }).movedTo;
+      expect(readFileSync(movedTo).length).toBe(0);
+      expect(readFileSync(`${movedTo}-wal`).equals(wal)).toBe(true);
+      expect(readFileSync(`${movedTo}-shm`).equals(shm)).toBe(true);
+      // No copy taken for the check is left behind.
+      expect(readdirSync(dataDir).filter((name) => name.includes('before-check'))).toEqual([]);
+    } finally {
+      await app.close();
+    }
+  }, 60_000);
+});
+
+describe('a first session', () => {
+  it('has a backup once its profile is added: the emptied record is restored with it', async () => {
+    const { dataDir, profileId } = await firstSessionKilled();
+    truncateSync(join(dataDir, 'record.sqlite'), 0);
+
+    const app = await restart(dataDir, profileId);
+    try {
+      const notice = (await noticesOf(app)).find((n) => n.kind === 'record-restored');
+      expect(notice).toMatchObject({ kind: 'record-restored', reason: 'the file was empty' });
+      expect((await app.handlers['profiles.list']({})).map((p) => p.id)).toEqual([profileId]);
+    } finally {
+      await app.close();
+    }
+  }, 60_000);
+
+  it('a record deleted while its key is in the keychain is damage: restored, and said so', async () => {
+    const { dataDir, profileId } = await firstSessionKilled();
+    for (const suffix of ['', '-wal', '-shm']) rmSync(join(dataDir, `record.sqlite${suffix}`));
+
+    const app = await restart(dataDir, profileId);
+    try {
+      const notice = (await noticesOf(app)).find((n) => n.kind === 'record-restored');
+      expect(notice).toMatchObject({ reason: 'the record file was missing', movedTo: null });
+      expect((await app.handlers['profiles.list']({})).map((p) => p.id)).toEqual([profileId]);
+    } finally {
+      await app.close();
+    }
+  }, 60_000);
+});
+
+describe('a record deleted with keys in the keychain and no backup', () => {
+  it('is told as lost, not started afresh in silence', async () => {
+    const dir = tempDir('spotfolio-crash-');
+    dirs.push(dir);
+    // A folder that had a record: its cache is still there.
+    writeFileSync(join(dir.path, 'cache.sqlite'), '');
+    const app = await restart(dir.path, 'a-profile-of-a-lost-record');
+    try {
+      expect(listBackups(join(dir.path, 'backups'))).toEqual([]);
+      expect(await noticesOf(app)).toMatchObject([
+        { kind: 'record-lost', reason: 'the record file was missing', movedTo: null },
+      ]);
+    } finally {
+      await app.close();
+    }
+  }, 60_000);
+});
+
+describe('before an action that removes what the user wrote', () => {
+  it('a profile removal and a reset each take a backup first, which rotation never removes', async () => {
+    const dir = tempDir('spotfolio-crash-');
+    dirs.push(dir);
+    const secrets = new DemoSecretStore();
+    const app = await createApp({
+      dataDir: dir.path,
+      mode: 'browser',
+      secrets,
+      demo: 'off',
+      log: () => undefined,
+    });
+    const folder = join(dir.path, 'backups');
+    const place = { ...key, baseUrl: sandbox.baseUrl, streamUrl: sandbox.streamUrl };
+    const alert = {
+      kind: 'price',
+      symbol: 'btcusdt',
+      direction: 'above',
+      threshold: '1000000',
+      repeat: false,
+      cooldownMinutes: 60,
+    } as const;
+    try {
+      const first = await app.handlers['profiles.add']({ name: 'First', ...place });
+      await app.handlers['alerts.create'](alert);
+      await app.handlers['profiles.remove']({ id: first.id });
+      const second = await app.handlers['profiles.add']({ name: 'Second', ...place });
+      await app.handlers['alerts.create'](alert);
+      await app.handlers['lock.reset']({ confirm: true });
+      expect(await app.handlers['profiles.list']({})).toEqual([]);
+
+      pruneRotated(folder, 0);
+      const kept = listBackups(folder);
+      expect(kept.map((b) => b.kind)).toEqual(['before-action', 'before-action']);
+      const [beforeReset, beforeRemoval] = kept.map((b) => b.path);
+      expect(beforeRemoval).toMatch(/record-before-profile-removal-[^/]+\.sqlite$/);
+      expect(beforeReset).toMatch(/record-before-reset-[^/]+\.sqlite$/);
+      const contents = (path: string) => {
+        const db = new Database(path, { readonly: true });
+        try {
+          return {
+            profiles: db.prepare('SELECT name FROM profiles').all(),
+            alerts: db.prepare('SELECT profile_id AS profileId, threshold FROM alerts').all(),
+          };
+        } finally {
+          db.close();
+        }
+      };
+      expect(contents(beforeRemoval!)).toEqual({
+        profiles: [{ name: 'First' }],
+        alerts: [{ profileId: first.id, threshold: '1000000' }],
+      });
+      expect(contents(beforeReset!)).toEqual({
+        profiles: [{ name: 'Second' }],
+        alerts: [{ profileId: second.id, threshold: '1000000' }],
+      });
+    } finally {
+      await app.close();
+    }
+  }, 60_000);
+});
+
+describe('a new data folder', () => {
+  it('keys another folder keeps in the keychain do not make it a lost record', async () => {
+    const dir = tempDir('spotfolio-crash-');
+    dirs.push(dir);
+    const app = await restart(dir.path, 'a-profile-of-another-folder');
+    try {
+      expect(await noticesOf(app)).toEqual([]);
+    } finally {
+      await app.close();
+    }
+  }, 60_000);
+});
