@@ -13,6 +13,7 @@ import {
   type RestTransport,
   type SentRequest,
 } from './rest';
+import { readKey, SingleFlight } from './single-flight';
 import { WireError } from './wire';
 
 /** Delay between reconciliation reads; the limiter paces them further where needed. */
@@ -23,6 +24,9 @@ export const RECONCILE_TIME_SLACK_MS = 2000;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export class Requests {
+  /** Identical reads in flight share one request (see single-flight.ts). */
+  readonly reads = new SingleFlight();
+
   constructor(
     private readonly rest: RestTransport,
     /** The recvWindow every signed request carries (ms). */
@@ -34,7 +38,9 @@ export class Requests {
     params: Params,
     schema: S,
   ): Promise<z.output<S>> {
-    return this.rest.call(endpoint, params, schema);
+    return this.reads.run(readKey(endpoint, params), () =>
+      this.rest.call(endpoint, params, schema),
+    );
   }
 
   /** `sent.timestamp` receives the signed timestamp, for reconciling an unknown outcome. */
@@ -44,6 +50,7 @@ export class Requests {
     schema: S,
     sent?: SentRequest,
   ): Promise<z.output<S>> {
+    this.reads.forget();
     return this.rest.call(endpoint, params, schema, sent);
   }
 
@@ -54,6 +61,7 @@ export class Requests {
     schema: S,
     sent?: SentRequest,
   ): Promise<z.output<S>> {
+    this.reads.forget();
     return this.rest.call(endpoint, params, schema, sent);
   }
 

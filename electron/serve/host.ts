@@ -35,10 +35,13 @@ import type { EventListener, SpotfolioApp } from '../app';
 import { contentTypeOf, createReadStream, lookupStatic, readFirstPage } from './static';
 
 export interface BrowserModeLimits {
-  /** Calls of one page answered concurrently; more wait in that page's queue. */
-  maxInFlightPerConnection: number;
-  /** Calls of one page that may wait; beyond that a call is refused with 'rate-limited'. */
-  maxQueuedPerConnection: number;
+  /**
+   * Calls of one page not yet answered. Each is dispatched as it arrives and answered when done,
+   * in whatever order they finish (the replies carry the call's id), so a call waiting on the
+   * exchange never holds up a read of the cache behind it; beyond this many a call is refused
+   * with 'rate-limited', which bounds what one page can make the host hold.
+   */
+  maxPendingPerConnection: number;
   /** Pages connected at once. */
   maxConnections: number;
   /** A page that stops reading its events is disconnected past this many unsent bytes. */
@@ -46,8 +49,7 @@ export interface BrowserModeLimits {
 }
 
 export const defaultLimits: BrowserModeLimits = {
-  maxInFlightPerConnection: 16,
-  maxQueuedPerConnection: 512,
+  maxPendingPerConnection: 512,
   maxConnections: 16,
   maxBufferedBytes: 16 * 1024 * 1024,
 };
@@ -307,27 +309,23 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
   };
 
   const serveConnection = (ws: WebSocket) => {
-    let inFlight = 0;
-    const queue: WireCall[] = [];
+    let pending = 0;
 
     const run = (call: WireCall) => {
-      inFlight++;
+      pending++;
       void ready
         .then(
           (dispatch) => dispatch(call.method, call.input),
           () => notStarted,
         )
         .then((outcome) => {
+          pending--;
+          // A page gone meanwhile is told nothing (send checks the socket is still open).
           send(ws, { id: call.id, outcome });
-          inFlight--;
-          const next = queue.shift();
-          if (next) run(next);
         });
     };
 
     ws.on('error', (error) => log(`Bridge connection error: ${error.message}`));
-    // Calls still waiting when the page goes away are dropped: nobody is left to answer.
-    ws.on('close', () => void queue.splice(0));
     ws.on('message', (data: RawData, isBinary: boolean) => {
       if (isBinary) {
         return send(ws, {
@@ -359,8 +357,7 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
         });
       }
       const call: WireCall = { id, method: record.method, input: record.input };
-      if (inFlight < limits.maxInFlightPerConnection) return run(call);
-      if (queue.length < limits.maxQueuedPerConnection) return void queue.push(call);
+      if (pending < limits.maxPendingPerConnection) return run(call);
       send(ws, {
         id,
         outcome: errorOutcome(

@@ -31,10 +31,15 @@ describe('pacing', () => {
     sandbox.admin.createAccount({ email });
     const keys = sandbox.admin.createApiKey(email);
     const client = clientFor(sandbox, keys);
+    // One client shares identical reads in flight (single-flight), so each call of the burst is
+    // a different read: funds through clients of their own (the pacing is the key's, shared by
+    // every client of it), the book at different depths.
+    const others = Array.from({ length: 9 }, () => clientFor(sandbox, keys));
     statuses.length = 0;
-    const funds = Array.from({ length: 10 }, () => client.account.funds());
-    const depth = Array.from({ length: 16 }, () =>
-      client.market.depth({ symbol: 'btcusdt', limit: 5 }),
+    const funds = [client, ...others].map((each) => each.account.funds());
+    const limits = [1, 5, 10, 20, 50, 100, 500, 1000] as const;
+    const depth = ['btcusdt', 'ethusdt'].flatMap((symbol) =>
+      limits.map((limit) => client.market.depth({ symbol, limit })),
     );
     await funds[0];
     // The other nine are queued behind the first, a second apart.
@@ -44,7 +49,7 @@ describe('pacing', () => {
     expect(statuses.filter((s) => s === 429 || s === 418)).toEqual([]);
     expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(26);
     expect(client.queueWaitMs('funds')).toBeLessThanOrEqual(1100);
-    await client.close();
+    await Promise.all([client, ...others].map((each) => each.close()));
   });
 
   it('a 429 caused elsewhere pauses the endpoint for Retry-After and the read goes through', async () => {

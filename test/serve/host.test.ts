@@ -208,7 +208,7 @@ describe('browser mode host', () => {
       app: tiny.app,
       rendererDir,
       port: 0,
-      limits: { maxInFlightPerConnection: 4, maxQueuedPerConnection: 8 },
+      limits: { maxPendingPerConnection: 12 },
     });
   });
 
@@ -431,7 +431,20 @@ describe('browser mode host', () => {
     again.close();
   });
 
-  it('queues a flood of calls up to a limit, refuses the rest, and keeps serving', async () => {
+  it('answers each call as it finishes: one waiting never holds up the next', async () => {
+    const unblock = tiny.block();
+    const ws = await openSocket(host.port, { token: host.token });
+    const messages = inbox(ws);
+    ws.send(JSON.stringify({ id: 1, method: 'funds.list', input: {} }));
+    ws.send(JSON.stringify({ id: 2, method: 'app.status', input: {} }));
+    // The second call is answered while the first still waits.
+    expect(await messages.next((m) => 'id' in m)).toMatchObject({ id: 2, outcome: { ok: true } });
+    unblock();
+    expect(await messages.reply(1)).toEqual({ id: 1, outcome: { ok: true, value: { rows: [] } } });
+    ws.close();
+  });
+
+  it('holds a flood of calls up to a limit, refuses the rest, and keeps serving', async () => {
     const unblock = tiny.block();
     const ws = await openSocket(host.port, { token: host.token });
     const messages = inbox(ws);
@@ -439,7 +452,7 @@ describe('browser mode host', () => {
     for (let id = 1; id <= total; id++) {
       ws.send(JSON.stringify({ id, method: 'funds.list', input: {} }));
     }
-    // 4 running + 8 waiting are accepted; the other 38 are refused at once.
+    // 12 pending are accepted; the other 38 are refused at once.
     for (let id = 13; id <= total; id++) {
       expect(await messages.reply(id)).toMatchObject({
         outcome: { ok: false, error: { kind: 'rate-limited' } },

@@ -23,6 +23,8 @@ interface FaultRule {
 
 export class FaultInjector implements RequestInterceptor {
   private rules: FaultRule[] = [];
+  /** Requests seen per "METHOD path", faulted or not: what a test counts calls by. */
+  private readonly seen = new Map<string, number>();
 
   inject(match: FaultMatch, fault: Fault, times = 1): void {
     const rule: FaultRule = { path: match.path, fault, remaining: times };
@@ -34,7 +36,24 @@ export class FaultInjector implements RequestInterceptor {
     this.rules = [];
   }
 
+  /** How many requests of `path` (with `method`, else any) reached the sandbox so far. */
+  count(match: FaultMatch): number {
+    let total = 0;
+    for (const [key, n] of this.seen) {
+      const [method, path] = key.split(' ', 2) as [string, string];
+      if (
+        path === match.path &&
+        (match.method === undefined || match.method.toUpperCase() === method)
+      ) {
+        total += n;
+      }
+    }
+    return total;
+  }
+
   before(method: string, path: string): number | undefined | Promise<number | undefined> {
+    const key = `${method} ${path}`;
+    this.seen.set(key, (this.seen.get(key) ?? 0) + 1);
     const faults = this.take(method, path);
     if (faults.length === 0) return undefined;
     if (faults.some((fault) => fault.kind === 'latency')) return this.apply(faults);

@@ -46,6 +46,8 @@ export interface SandboxAdmin {
   faults: {
     inject(match: FaultMatch, fault: Fault, times?: number): void;
     clear(): void;
+    /** Requests of a path (and method, if given) the sandbox has received so far. */
+    count(match: FaultMatch): number;
     /** Shifts the exchange's clock (the default system clock only; move a ManualClock instead). */
     skewClock(ms: number): void;
   };
@@ -97,6 +99,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<TestSa
     faults: {
       inject: (match, fault, times) => faults.inject(match, fault, times),
       clear: () => faults.clear(),
+      count: (match) => faults.count(match),
       skewClock: (ms) => {
         if (!(clock instanceof SystemClock)) {
           throw new Error('skewClock needs the default SystemClock; move a ManualClock directly');
