@@ -8,12 +8,12 @@
  * then); before the first candle kept, the first close; where a pair has no candle at all,
  * today's price (the path exists, its history could not be read).
  */
-import Decimal from 'decimal.js';
+import { Decimal } from '../../shared/exact-decimal';
 import type { KlineInterval } from '../../shared/market';
 import { KLINE_INTERVAL_MS } from '../../shared/market';
 import type { ExchangeClient } from '../exchange';
 import type { Store } from '../store';
-import { PriceBook, type PriceTicker } from '../sync/pricing';
+import { PriceBook, priceAlong, type PriceTicker } from '../sync/pricing';
 import { priceTickers } from '../sync/valuation';
 import { storePort } from '../sync/store-port';
 import type { PriceAt } from './cost-basis';
@@ -77,13 +77,10 @@ export class MarketPrices {
     if (time >= this.presentFrom) return this.current(asset, quote);
     const hops = this.path(asset, quote);
     if (!hops) return null;
-    let price = new Decimal(1);
-    for (const hop of hops) {
-      const close = this.closeAt(hop.symbol, time) ?? this.last.get(hop.symbol) ?? null;
-      if (!close || !close.gt(0)) return null;
-      price = hop.inverse ? price.div(close) : price.mul(close);
-    }
-    return price;
+    return priceAlong(
+      hops,
+      (symbol) => this.closeAt(symbol, time) ?? this.last.get(symbol) ?? null,
+    );
   };
 
   private closeAt(symbol: string, time: number): Decimal | null {

@@ -2,6 +2,7 @@
  * Figures for screens, in the reporting asset: per asset and in total, for all accounts or one,
  * and profit and loss over a range.
  */
+import { divide } from '../../shared/exact-decimal';
 import { SPLIT_PLACES, toAmount, ZERO, type Amount, type Units } from './decimal';
 import { Ledger, reportingPrice, type LedgerOptions, type PriceAt } from './cost-basis';
 import { sortEntries, type LedgerEntry } from './entries';
@@ -100,9 +101,7 @@ export function ledgerFigures(ledger: Ledger, query: FiguresQuery): LedgerFigure
     return {
       asset,
       quantity,
-      averageCost: quantity.isZero()
-        ? null
-        : cost.dividedBy(quantity).toDecimalPlaces(SPLIT_PLACES),
+      averageCost: quantity.isZero() ? null : divide(cost, quantity, SPLIT_PLACES),
       costBasis: cost,
       price,
       value,

@@ -5,7 +5,6 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Decimal from 'decimal.js';
 import type {
   AccountWorthView,
   AssetLedgerView,
@@ -24,6 +23,7 @@ import type {
 import { assetKey, KLINE_INTERVAL_MS, type KlineInterval } from '../../shared/market';
 import type { HistoryRange } from '../../shared/types';
 import type { Store } from '../store';
+import { Decimal, divide } from '../../shared/exact-decimal';
 import { decimalText, toAmount, ZERO, type Amount, type Units } from './decimal';
 import {
   balanceChanges,
@@ -69,7 +69,7 @@ function change24h(built: BuiltLedger, asset: string): string | null {
   const last = built.prices.current(asset, currency);
   const open = built.prices.open(asset, currency);
   if (!last || !open || open.isZero()) return null;
-  return last.minus(open).div(open).times(100).toDecimalPlaces(4).toFixed();
+  return decimalText(divide(last.minus(open).times(100), open, 4));
 }
 
 function assetView(built: BuiltLedger, row: AssetFigures): AssetPnlView {

@@ -3,7 +3,7 @@
  * (quote/asset) or a path through one bridge asset (usdt, btc, ...). decimal.js only: an amount is
  * never a JavaScript float.
  */
-import { Decimal } from '../../shared/exact-decimal';
+import { Decimal, divide } from '../../shared/exact-decimal';
 import { assetKey } from '../../shared/market';
 import { parseDecimal } from '../core/decimal';
 
@@ -82,18 +82,23 @@ export interface PriceHop {
   inverse: boolean;
 }
 
-/** Multiplies the hops' prices (inverting inverse pairs); null when a price is missing or zero. */
+/**
+ * The hops' prices multiplied, inverse pairs divided into the product: one division at the end
+ * (divide()'s rule), so a path through a bridge rounds once; null when a price is missing or zero.
+ */
 export function priceAlong(
   hops: PriceHop[],
   priceOf: (symbol: string) => Decimal | null,
 ): Decimal | null {
-  let price = new Decimal(1);
+  let numerator = new Decimal(1);
+  let denominator = new Decimal(1);
   for (const hop of hops) {
     const pair = priceOf(hop.symbol);
     if (!pair || !pair.gt(0)) return null;
-    price = hop.inverse ? price.div(pair) : price.mul(pair);
+    if (hop.inverse) denominator = denominator.mul(pair);
+    else numerator = numerator.mul(pair);
   }
-  return price;
+  return denominator.eq(1) ? numerator : divide(numerator, denominator);
 }
 
 function pairKey(base: string, quote: string): string {
