@@ -21,6 +21,7 @@ const FOLDER_LAYERS = [
   ['live', 'electron/live'],
   ['ledger', 'electron/ledger'],
   ['alerts', 'electron/alerts'],
+  ['market', 'electron/market'],
   ['session', 'electron/session'],
   ['api', 'electron/api'],
   ['shell', 'electron/shell'],
@@ -58,7 +59,7 @@ const layers = (...names) => names.flatMap((name) => LAYER[name]);
 
 /** What each layer may import, besides its own files. */
 const FOUNDATION = ['exchange', 'store', 'secrets', 'log', 'core', 'shared'];
-const FEATURES = ['demo', 'sync', 'live', 'ledger', 'alerts'];
+const FEATURES = ['demo', 'sync', 'live', 'ledger', 'alerts', 'market'];
 const PRODUCT = ['api', 'session', ...FEATURES, ...FOUNDATION];
 const MAY_IMPORT = {
   core: ['shared'],
@@ -73,6 +74,8 @@ const MAY_IMPORT = {
   ledger: ['sync', 'live', ...FOUNDATION],
   alerts: ['sync', 'live', ...FOUNDATION],
   demo: FOUNDATION,
+  // Market data as the screens ask for it, kept for when the exchange does not answer.
+  market: ['sync', ...FOUNDATION],
   // The active profile's session wires a client, sync, the streams, alerts and the journal.
   session: [...FEATURES, ...FOUNDATION],
   api: PRODUCT.slice(1),

@@ -18,6 +18,7 @@ import type { Emit } from './core/events';
 import type { Logger } from './core/logger';
 import type { Notifier } from './core/notifier';
 import { MarketWatch } from './live/market-watch';
+import { MarketCache } from './market/cache';
 import { createLogger } from './log';
 import {
   DemoSecretStore,
@@ -174,6 +175,7 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
     emit,
     session,
     market,
+    marketCache: new MarketCache({ store, emit, log, clock }),
     notifier,
     lock,
     now,

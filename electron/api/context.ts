@@ -9,6 +9,7 @@ import type { Emit } from '../core/events';
 import type { Logger } from '../core/logger';
 import type { Notifier } from '../core/notifier';
 import type { MarketWatch } from '../live/market-watch';
+import type { MarketCache } from '../market/cache';
 import type { Store } from '../store';
 import type { AppLock } from './lock';
 import type { SessionManager } from '../session/manager';
@@ -26,6 +27,8 @@ export interface ApiContext {
   readonly emit: Emit;
   readonly session: SessionManager;
   readonly market: MarketWatch;
+  /** Public market data, with the last answers kept for when the exchange does not answer. */
+  readonly marketCache: MarketCache;
   readonly notifier?: Notifier | undefined;
   /** The app lock: while locked the dispatcher answers only the lock's own methods. */
   readonly lock: AppLock;

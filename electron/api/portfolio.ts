@@ -1,9 +1,10 @@
 /** portfolio.* and account.info: cache first, from the store, with sync refreshing behind. */
+import type { AccountView } from '../../shared/types';
+import type { AccountInfo } from '../exchange/wire';
 import { portfolioSummary } from '../sync';
 import { storedAccountInfo } from '../sync/store-port';
 import type { ApiContext, HandlerGroup } from './context';
 import { AppError, syncFailure } from './errors';
-import { toAccountView } from './views';
 
 export function portfolioHandlers(ctx: ApiContext) {
   return {
@@ -34,4 +35,13 @@ export function accountHandlers(ctx: ApiContext) {
       );
     },
   } satisfies HandlerGroup<'account'>;
+}
+
+function toAccountView(info: AccountInfo): AccountView {
+  return {
+    accountType: info.accountType,
+    canTrade: info.canTrade,
+    canWithdraw: info.canWithdraw,
+    updateTime: info.updateTime,
+  };
 }

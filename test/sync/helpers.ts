@@ -22,9 +22,11 @@ export interface Scenario {
   close(): Promise<void>;
 }
 
-export async function scenario(options: { seed?: number } = {}): Promise<Scenario> {
+export async function scenario(
+  options: { seed?: number; world?: 'demo' | 'empty' } = {},
+): Promise<Scenario> {
   const sandbox = await startSandbox({
-    world: 'empty',
+    world: options.world ?? 'empty',
     rateLimits: false,
     seed: options.seed ?? 7,
   });

@@ -1,18 +1,10 @@
 /**
- * Mapping the exchange's market and account records to the views the bridge carries. Pure
+ * Mapping the exchange's market records to the views the bridge carries. Pure
  * functions: no store, no client. Orders and trades, which the live session shapes too, are
  * mapped in electron/core/views.ts.
  */
+import type { Kline, OrderBook, PublicTrade, SymbolInfo, Ticker } from '../exchange/wire';
 import type {
-  AccountInfo,
-  Kline,
-  OrderBook,
-  PublicTrade,
-  SymbolInfo,
-  Ticker,
-} from '../exchange/wire';
-import type {
-  AccountView,
   DepthView,
   KlineView,
   OrderType,
@@ -94,14 +86,5 @@ export function toPublicTradeView(trade: PublicTrade): PublicTradeView {
     qty: trade.qty,
     time: trade.time,
     isBuyerMaker: trade.isBuyerMaker,
-  };
-}
-
-export function toAccountView(info: AccountInfo): AccountView {
-  return {
-    accountType: info.accountType,
-    canTrade: info.canTrade,
-    canWithdraw: info.canWithdraw,
-    updateTime: info.updateTime,
   };
 }
