@@ -267,6 +267,23 @@ export default tseslint.config(
     },
   },
   {
+    // The store owns every table: SQL and the raw connection (store.db) stay in electron/store/,
+    // whose repositories are what the rest of the main process reads and writes through. A rule
+    // of its own name, so it adds to the others instead of replacing them.
+    files: ['electron/**/*.ts'],
+    ignores: ['electron/store/**'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          property: 'db',
+          message:
+            'The store owns its tables: use (or add) a repository in electron/store/, not store.db.',
+        },
+      ],
+    },
+  },
+  {
     // shared/ imports nothing else of the project.
     files: ['shared/**/*.ts'],
     rules: {

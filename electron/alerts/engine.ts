@@ -16,7 +16,7 @@ import type { Logger } from '../core/logger';
 import { assetKey, WITHDRAW_STATUS_CODES } from '../../shared/market';
 import { MOVE_WINDOW_MS } from '../../shared/alerts';
 import { MinutePrices } from './price-history';
-import type { AlertObservation, AlertRecord, AlertSide, AlertsRepository } from './repository';
+import type { AlertObservation, AlertRecord, AlertSide, AlertsRepository } from '../store';
 import {
   changePercent,
   lineSide,

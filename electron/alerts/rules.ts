@@ -9,7 +9,7 @@
  */
 import { Decimal } from '../../shared/exact-decimal';
 import type { LineDirection, MoveDirection } from '../../shared/alerts';
-import type { AlertSide } from './repository';
+import type { AlertSide } from '../store';
 
 /**
  * Compares two unsigned decimal texts exactly: -1, 0 or 1. Leading zeros of the integer part and

@@ -25,12 +25,11 @@ import type { ExchangeClient } from '../exchange/client';
 import { StreamClient, type StreamTiming } from '../exchange/stream';
 import type { TickerEvent } from '../exchange/wire';
 import { notify, type NotifyDeps } from '../live/notify';
-import type { Store } from '../store';
+import type { AlertsRepository, Store } from '../store';
 import { PriceBook, type PriceTicker } from '../sync/pricing';
 import { priceTickers } from '../sync/valuation';
 import { storePort } from '../sync/store-port';
 import { AlertEngine, WITHDRAWAL_MEMORY_MS, type AlertFiring, type PriceTick } from './engine';
-import { AlertsRepository } from './repository';
 import type { MarketAssets } from './texts';
 
 export const ALL_TICKERS_STREAM = '!ticker@arr';
@@ -88,7 +87,7 @@ export class AlertSession {
   private readonly livePrices = new Map<string, PriceTicker>();
 
   constructor(private readonly deps: AlertSessionDeps) {
-    this.repository = new AlertsRepository(deps.store.db);
+    this.repository = deps.store.alerts;
     this.notifyDeps = {
       store: deps.store,
       profileId: deps.profileId,

@@ -7,7 +7,7 @@
  */
 import type { AlertTarget, AlertView } from '../../shared/alerts';
 import { assetKey } from '../../shared/market';
-import type { AlertObservation, AlertRecord } from '../alerts/repository';
+import type { AlertObservation, AlertRecord } from '../store';
 import { changePercent, lineSide, moveSide } from '../alerts/rules';
 import { formatDecimal } from '../core/decimal';
 import { describeTarget } from '../alerts/texts';

@@ -21,13 +21,7 @@ import { Reconciliation, type SnapshotGroup } from './incremental';
 import { fetchCloses, keptCloses, MarketPrices, tickersOf } from './prices';
 import { reconcile, type BalanceSnapshot } from './reconcile';
 import { ledgerFigures, pnlBetween, pnlForRange, rangeQuery, type RangePnl } from './results';
-import {
-  keepObservations,
-  readAppends,
-  readLedgerParts,
-  type LedgerInputs,
-  type LedgerParts,
-} from './source';
+import { readAppends, readLedgerParts, type LedgerInputs, type LedgerParts } from './source';
 
 /** Prices within this span of now are today's (the tickers), older ones the candles'. */
 const PRESENT_MS = 60_000;
@@ -89,7 +83,6 @@ export class LedgerService {
   ledger(profileId: string, choice: LedgerChoice): BuiltLedger {
     const currency = assetKey(choice.currency);
     const key = `${profileId}\u0000${choice.method}\u0000${currency}`;
-    keepObservations(this.store, profileId);
     const now = this.now();
     const kept = this.kept.get(key);
     if (kept) {

@@ -1,16 +1,20 @@
 /**
- * The ledger's inputs from the store: own trades, withdrawals and sub-account transfers (the
+ * The ledger's inputs from the store (its ledger repository): own trades, withdrawals and sub-account transfers (the
  * cache), balance observations (the record's value snapshots and its own observations, and the
  * balances cached now), and what the user said about inferred entries (the record).
  *
  * Asset names are the exchange's, compared without regard to case: they are written here in
  * assetKey form (lower case) everywhere, the reporting asset included.
  */
-import type Database from 'better-sqlite3';
 import { assetKey, withdrawStatusOf } from '../../shared/market';
-import type { Store } from '../store';
+import type {
+  LedgerMarks,
+  LedgerTransferRow,
+  LedgerWithdrawalRow,
+  Store,
+  TradeCursor,
+} from '../store';
 import { storePort } from '../sync/store-port';
-import { decimalText, amount } from './decimal';
 import { MAIN_ACCOUNT, type LedgerEntry, type TradeEntry } from './entries';
 import type { BalanceSnapshot, InferredAnnotation } from './reconcile';
 
@@ -26,232 +30,7 @@ export interface LedgerInputs {
   unknownSymbols: string[];
 }
 
-interface TradeRow {
-  id: number;
-  symbol: string;
-  side: string;
-  price: string;
-  qty: string;
-  quoteQty: string;
-  fee: string;
-  feeCurrency: string;
-  time: number;
-}
-
-/** The newest own trade read, in the order trades are read (time, id, order). */
-export interface TradeCursor {
-  time: number;
-  id: number;
-  orderId: number;
-}
-
-/**
- * Counts and newest times of what the ledger is built from: the incremental ledger compares them
- * to tell an append (read just the new rows) from any other change (rebuild).
- */
-export interface LedgerMarks {
-  trades: number;
-  withdrawals: number;
-  withdrawalsUpdated: number;
-  transfers: number;
-  transfersTime: number;
-  fundSnapshots: number;
-  fundSnapshotsTime: number;
-  observations: number;
-  observationsTime: number;
-  /** A live event's observation replaced (same millisecond) gets a new rowid. */
-  observationsRow: number;
-  annotations: string;
-  funds: string;
-  subAccounts: string;
-  /** Today's prices (the tickers): read again when they change. */
-  prices: string;
-}
-
-interface WithdrawalRow {
-  id: string;
-  coin: string;
-  amount: string;
-  fee: string;
-  status: number;
-  time: number;
-  txId: string | null;
-}
-
-interface TransferRow {
-  txnId: number;
-  asset: string;
-  from: string;
-  to: string;
-  qty: string;
-  status: string;
-  time: number;
-}
-
-/** An own-trade row as readTrades reads it, in the statement's column order. */
-type TradeColumns = [
-  id: number,
-  symbol: string,
-  side: string,
-  price: string,
-  qty: string,
-  quoteQty: string,
-  fee: string,
-  feeCurrency: string,
-  time: number,
-];
-
-const statements = new WeakMap<Database.Database, ReturnType<typeof prepare>>();
-
-function prepare(db: Database.Database) {
-  return {
-    // Raw arrays, iterated: no object per row, and each row dies young (all() kept 100,000 of them
-    // alive at once, and the young generation's copying of them cost more than the read).
-    trades: db
-      .prepare<[string], TradeColumns>(
-        `SELECT id, symbol, side, price, qty, quote_qty, fee, fee_currency, time FROM own_trades
-           WHERE profile_id = ? ORDER BY time, id, order_id`,
-      )
-      .raw(),
-    withdrawals: db.prepare<[string], WithdrawalRow>(
-      `SELECT id, coin, amount, transaction_fee AS fee, status, created_at AS time, tx_id AS txId
-         FROM withdraws WHERE profile_id = ? ORDER BY created_at, id`,
-    ),
-    transfers: db.prepare<[string], TransferRow>(
-      `SELECT txn_id AS txnId, asset, from_email AS "from", to_email AS "to", qty, status, time
-         FROM sub_transfers WHERE profile_id = ? ORDER BY time, txn_id`,
-    ),
-    subAccounts: db.prepare<[string], { email: string; fetchedAt: number }>(
-      'SELECT email, fetched_at AS fetchedAt FROM sub_accounts WHERE profile_id = ? ORDER BY email',
-    ),
-    subBalances: db.prepare<[string], { email: string; asset: string; balance: string }>(
-      'SELECT email, asset, balance FROM sub_account_balances WHERE profile_id = ?',
-    ),
-    funds: db.prepare<[string], { asset: string; free: string; locked: string; updatedAt: number }>(
-      'SELECT asset, free, locked, updated_at AS updatedAt FROM funds WHERE profile_id = ?',
-    ),
-    fundSnapshots: db.prepare<[string], { takenAt: number; assets: string }>(
-      `SELECT taken_at AS takenAt, assets FROM fund_snapshots WHERE profile_id = ?
-         GROUP BY taken_at ORDER BY taken_at`,
-    ),
-    observations: db.prepare<
-      [string],
-      { account: string; time: number; balances: string; complete: number }
-    >(
-      `SELECT account, time, balances, complete FROM balance_observations WHERE profile_id = ?
-         ORDER BY time, account, complete`,
-    ),
-    lastObservation: db.prepare<[string, string], { time: number; balances: string }>(
-      `SELECT time, balances FROM balance_observations
-         WHERE profile_id = ? AND account = ? AND complete = 1 ORDER BY time DESC LIMIT 1`,
-    ),
-    addObservation: db.prepare<[string, string, number, string, number]>(
-      `INSERT OR REPLACE INTO balance_observations (profile_id, account, time, balances, complete)
-         VALUES (?, ?, ?, ?, ?)`,
-    ),
-    marks: db.prepare<{ id: string }, LedgerMarks>(
-      `SELECT
-         (SELECT count(*) FROM own_trades WHERE profile_id = @id) AS trades,
-         (SELECT count(*) FROM withdraws WHERE profile_id = @id) AS withdrawals,
-         (SELECT ifnull(max(last_updated), 0) FROM withdraws WHERE profile_id = @id) AS withdrawalsUpdated,
-         (SELECT count(*) FROM sub_transfers WHERE profile_id = @id) AS transfers,
-         (SELECT ifnull(max(time), 0) FROM sub_transfers WHERE profile_id = @id) AS transfersTime,
-         (SELECT count(*) FROM fund_snapshots WHERE profile_id = @id) AS fundSnapshots,
-         (SELECT ifnull(max(taken_at), 0) FROM fund_snapshots WHERE profile_id = @id) AS fundSnapshotsTime,
-         (SELECT count(*) FROM balance_observations WHERE profile_id = @id) AS observations,
-         (SELECT ifnull(max(time), 0) FROM balance_observations WHERE profile_id = @id) AS observationsTime,
-         (SELECT ifnull(max(rowid), 0) FROM balance_observations WHERE profile_id = @id) AS observationsRow,
-         (SELECT count(*) || ':' || ifnull(max(updated_at), 0) FROM ledger_annotations WHERE profile_id = @id) AS annotations,
-         (SELECT count(*) || ':' || ifnull(max(updated_at), 0) FROM funds WHERE profile_id = @id) AS funds,
-         (SELECT count(*) || ':' || ifnull(max(fetched_at), 0) FROM sub_accounts WHERE profile_id = @id) AS subAccounts,
-         (SELECT count(*) || ':' || ifnull(max(at), 0) FROM prices WHERE profile_id = @id) AS prices`,
-    ),
-    lastTrade: db.prepare<[string], TradeCursor>(
-      `SELECT time, id, order_id AS orderId FROM own_trades WHERE profile_id = ?
-         ORDER BY time DESC, id DESC, order_id DESC LIMIT 1`,
-    ),
-    tradesAfter: db.prepare<
-      [string, number, number, number, number, number],
-      TradeRow & { orderId: number }
-    >(
-      `SELECT id, symbol, side, price, qty, quote_qty AS quoteQty, fee, fee_currency AS feeCurrency,
-         time, order_id AS orderId FROM own_trades
-         WHERE profile_id = ? AND (time > ? OR (time = ? AND (id > ? OR (id = ? AND order_id > ?))))
-         ORDER BY time, id, order_id`,
-    ),
-    withdrawalsUpdatedAfter: db.prepare<[string, number], WithdrawalRow>(
-      `SELECT id, coin, amount, transaction_fee AS fee, status, created_at AS time, tx_id AS txId
-         FROM withdraws WHERE profile_id = ? AND last_updated > ? ORDER BY created_at, id`,
-    ),
-    transfersFrom: db.prepare<[string, number], TransferRow>(
-      `SELECT txn_id AS txnId, asset, from_email AS "from", to_email AS "to", qty, status, time
-         FROM sub_transfers WHERE profile_id = ? AND time >= ? ORDER BY time, txn_id`,
-    ),
-    fundSnapshotsAfter: db.prepare<[string, number], { takenAt: number; assets: string }>(
-      `SELECT taken_at AS takenAt, assets FROM fund_snapshots WHERE profile_id = ? AND taken_at > ?
-         GROUP BY taken_at ORDER BY taken_at`,
-    ),
-    fundSnapshotRowsAfter: db.prepare<[string, number], { n: number }>(
-      'SELECT count(*) AS n FROM fund_snapshots WHERE profile_id = ? AND taken_at > ?',
-    ),
-    observationsAfter: db.prepare<
-      [string, number],
-      { account: string; time: number; balances: string; complete: number }
-    >(
-      `SELECT account, time, balances, complete FROM balance_observations
-         WHERE profile_id = ? AND rowid > ? ORDER BY time, account, complete`,
-    ),
-    annotations: db.prepare<
-      [string],
-      {
-        entryId: string;
-        label: string | null;
-        costAmount: string | null;
-        costCurrency: string | null;
-      }
-    >(
-      `SELECT entry_id AS entryId, label, cost_amount AS costAmount, cost_currency AS costCurrency
-         FROM ledger_annotations WHERE profile_id = ?`,
-    ),
-    annotate: db.prepare<[string, string, string | null, string | null, string | null, number]>(
-      `INSERT INTO ledger_annotations (profile_id, entry_id, label, cost_amount, cost_currency, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?)
-         ON CONFLICT (profile_id, entry_id) DO UPDATE SET label = excluded.label,
-           cost_amount = excluded.cost_amount, cost_currency = excluded.cost_currency,
-           updated_at = excluded.updated_at`,
-    ),
-    removeAnnotation: db.prepare<[string, string]>(
-      'DELETE FROM ledger_annotations WHERE profile_id = ? AND entry_id = ?',
-    ),
-    fingerprint: db.prepare<
-      [string, string, string, string, string, string, string, string],
-      { value: string }
-    >(
-      `SELECT
-         (SELECT count(*) || ':' || ifnull(max(time), 0) FROM own_trades WHERE profile_id = ?) || '|' ||
-         (SELECT count(*) || ':' || ifnull(max(last_updated), 0) FROM withdraws WHERE profile_id = ?) || '|' ||
-         (SELECT count(*) || ':' || ifnull(max(time), 0) FROM sub_transfers WHERE profile_id = ?) || '|' ||
-         (SELECT count(*) || ':' || ifnull(max(taken_at), 0) FROM fund_snapshots WHERE profile_id = ?) || '|' ||
-         (SELECT count(*) || ':' || ifnull(max(time), 0) FROM balance_observations WHERE profile_id = ?) || '|' ||
-         (SELECT count(*) || ':' || ifnull(max(updated_at), 0) FROM ledger_annotations WHERE profile_id = ?) || '|' ||
-         (SELECT count(*) || ':' || ifnull(max(updated_at), 0) FROM funds WHERE profile_id = ?) || '|' ||
-         (SELECT count(*) || ':' || ifnull(max(fetched_at), 0) FROM sub_accounts WHERE profile_id = ?)
-         AS value`,
-    ),
-  };
-}
-
-function sql(store: Store) {
-  let prepared = statements.get(store.db);
-  if (!prepared) statements.set(store.db, (prepared = prepare(store.db)));
-  return prepared;
-}
-
-/** Changes whenever anything the ledger is built from changes (a cheap query on indexes). */
-export function ledgerFingerprint(store: Store, profileId: string): string {
-  const id = profileId;
-  return sql(store).fingerprint.get(id, id, id, id, id, id, id, id)?.value ?? '';
-}
+export type { LedgerMarks, TradeCursor };
 
 /** The base and quote of each known symbol (exchangeInfo, kept by sync), in assetKey form. */
 export function symbolPairs(
@@ -274,9 +53,17 @@ export function readTrades(
 ): TradeEntry[] {
   const trades: TradeEntry[] = [];
   const feeAssets = new Map<string, string>();
-  for (const [id, symbol, side, price, qty, quoteQty, fee, feeCurrency, time] of sql(
-    store,
-  ).trades.iterate(profileId)) {
+  for (const [
+    id,
+    symbol,
+    side,
+    price,
+    qty,
+    quoteQty,
+    fee,
+    feeCurrency,
+    time,
+  ] of store.ledger.trades(profileId)) {
     const pair = pairs.get(symbol);
     if (!pair) {
       unknown.add(symbol);
@@ -328,27 +115,27 @@ export interface LedgerParts {
 }
 
 export function readLedgerParts(store: Store, profileId: string): LedgerParts {
-  const q = sql(store);
+  const q = store.ledger;
   const marks = readMarks(store, profileId);
-  const lastTrade = q.lastTrade.get(profileId) ?? null;
+  const lastTrade = q.lastTrade(profileId);
   const unknown = new Set<string>();
   const trades = readTrades(store, profileId, symbolPairs(store, profileId), unknown);
-  const subs = q.subAccounts.all(profileId);
+  const subs = q.subAccounts(profileId);
   const accountOf = accountsOf(subs);
-  const withdrawals = [...q.withdrawals.iterate(profileId)].map(withdrawalEntry);
+  const withdrawals = q.withdrawals(profileId).map(withdrawalEntry);
   const transferIds = new Set<number>();
   const transfers: LedgerEntry[] = [];
-  for (const row of q.transfers.iterate(profileId)) {
+  for (const row of q.transfers(profileId)) {
     transferIds.add(row.txnId);
     const entry = transferEntry(row, accountOf);
     if (entry) transfers.push(entry);
   }
-  const fundSnapshots = [...q.fundSnapshots.iterate(profileId)].map(fundSnapshot);
-  const observations = [...q.observations.iterate(profileId)].map(observation);
+  const fundSnapshots = q.fundSnapshots(profileId);
+  const observations = q.observations(profileId);
   const current = currentObservations(store, profileId);
 
   const annotations = new Map<string, InferredAnnotation>();
-  for (const row of q.annotations.iterate(profileId)) {
+  for (const row of q.annotations(profileId)) {
     const annotation: InferredAnnotation = {};
     if (row.label !== null) annotation.label = row.label;
     if (row.costAmount !== null && row.costCurrency !== null) {
@@ -377,7 +164,7 @@ export function readLedgerParts(store: Store, profileId: string): LedgerParts {
 }
 
 export function readMarks(store: Store, profileId: string): LedgerMarks {
-  return sql(store).marks.get({ id: profileId })!;
+  return store.ledger.marks(profileId);
 }
 
 function accountsOf(subs: readonly { email: string }[]): (email: string) => string {
@@ -385,7 +172,7 @@ function accountsOf(subs: readonly { email: string }[]): (email: string) => stri
   return (email) => (subEmails.has(email.toLowerCase()) ? email.toLowerCase() : MAIN_ACCOUNT);
 }
 
-function withdrawalEntry(row: WithdrawalRow): LedgerEntry {
+function withdrawalEntry(row: LedgerWithdrawalRow): LedgerEntry {
   return {
     kind: 'withdrawal',
     id: row.id,
@@ -400,7 +187,10 @@ function withdrawalEntry(row: WithdrawalRow): LedgerEntry {
 }
 
 /** A successful transfer between two of the user's accounts; null for anything else. */
-function transferEntry(row: TransferRow, accountOf: (email: string) => string): LedgerEntry | null {
+function transferEntry(
+  row: LedgerTransferRow,
+  accountOf: (email: string) => string,
+): LedgerEntry | null {
   if (row.status.toLowerCase() !== 'success') return null;
   const fromAccount = accountOf(row.from);
   const toAccount = accountOf(row.to);
@@ -413,30 +203,6 @@ function transferEntry(row: TransferRow, accountOf: (email: string) => string): 
     asset: assetKey(row.asset),
     amount: row.qty,
     time: row.time,
-  };
-}
-
-function fundSnapshot(row: { takenAt: number; assets: string }): BalanceSnapshot {
-  const assets = JSON.parse(row.assets) as { asset: string; total: string }[];
-  return {
-    account: MAIN_ACCOUNT,
-    time: row.takenAt,
-    balances: Object.fromEntries(assets.map((a) => [assetKey(a.asset), a.total])),
-    complete: true,
-  };
-}
-
-function observation(row: {
-  account: string;
-  time: number;
-  balances: string;
-  complete: number;
-}): BalanceSnapshot {
-  return {
-    account: row.account,
-    time: row.time,
-    balances: JSON.parse(row.balances) as Record<string, string>,
-    complete: row.complete === 1,
   };
 }
 
@@ -465,7 +231,7 @@ export function readAppends(
   profileId: string,
   parts: LedgerParts,
 ): LedgerAppends | null {
-  const q = sql(store);
+  const q = store.ledger;
   const before = parts.marks;
   const marks = readMarks(store, profileId);
   if (marks.annotations !== before.annotations || marks.subAccounts !== before.subAccounts) {
@@ -476,8 +242,7 @@ export function readAppends(
   const unknown = new Set<string>();
   let lastTrade = parts.lastTrade;
   if (marks.trades !== before.trades) {
-    const last = parts.lastTrade ?? { time: -1, id: -1, orderId: -1 };
-    const rows = q.tradesAfter.all(profileId, last.time, last.time, last.id, last.id, last.orderId);
+    const rows = q.tradesAfter(profileId, parts.lastTrade);
     if (before.trades + rows.length !== marks.trades) return null;
     const pairs = rows.length > 0 ? symbolPairs(store, profileId) : new Map();
     for (const row of rows) {
@@ -512,7 +277,7 @@ export function readAppends(
     marks.withdrawalsUpdated !== before.withdrawalsUpdated
   ) {
     const known = new Set(parts.withdrawals.map((w) => w.id));
-    const rows = q.withdrawalsUpdatedAfter.all(profileId, before.withdrawalsUpdated);
+    const rows = q.withdrawalsUpdatedAfter(profileId, before.withdrawalsUpdated);
     if (before.withdrawals + rows.length !== marks.withdrawals) return null;
     const last = parts.withdrawals[parts.withdrawals.length - 1];
     for (const row of rows) {
@@ -526,9 +291,9 @@ export function readAppends(
   const transfers: LedgerEntry[] = [];
   const transferIds: number[] = [];
   if (marks.transfers !== before.transfers || marks.transfersTime !== before.transfersTime) {
-    const accountOf = accountsOf(q.subAccounts.all(profileId));
-    const rows = q.transfersFrom
-      .all(profileId, before.transfersTime)
+    const accountOf = accountsOf(q.subAccounts(profileId));
+    const rows = q
+      .transfersFrom(profileId, before.transfersTime)
       .filter((row) => !parts.transferIds.has(row.txnId));
     if (before.transfers + rows.length !== marks.transfers) return null;
     const lastId = Math.max(-1, ...[...parts.transferIds]);
@@ -541,17 +306,17 @@ export function readAppends(
   }
   let fundSnapshots: BalanceSnapshot[] = [];
   if (marks.fundSnapshots !== before.fundSnapshots) {
-    const added = q.fundSnapshotRowsAfter.get(profileId, before.fundSnapshotsTime)?.n ?? 0;
+    const added = q.fundSnapshotRowsAfter(profileId, before.fundSnapshotsTime);
     if (before.fundSnapshots + added !== marks.fundSnapshots) return null;
-    fundSnapshots = q.fundSnapshotsAfter.all(profileId, before.fundSnapshotsTime).map(fundSnapshot);
+    fundSnapshots = q.fundSnapshots(profileId, before.fundSnapshotsTime);
   }
   let observations: BalanceSnapshot[] = [];
   if (marks.observationsRow !== before.observationsRow) {
-    const rows = q.observationsAfter.all(profileId, before.observationsRow);
+    const rows = q.observationsAfter(profileId, before.observationsRow);
     if (before.observations + rows.length !== marks.observations) return null;
     // One among those read replaced, or one dated before them: not an addition after.
     if (rows.some((row) => row.time <= before.observationsTime)) return null;
-    observations = rows.map(observation);
+    observations = rows;
   } else if (marks.observations !== before.observations) {
     return null;
   }
@@ -571,66 +336,7 @@ export function readAppends(
 
 /** The balances cached now: the main account's funds and each sub-account's balances. */
 export function currentObservations(store: Store, profileId: string): BalanceSnapshot[] {
-  const q = sql(store);
-  const result: BalanceSnapshot[] = [];
-  const funds = q.funds.all(profileId);
-  if (funds.length > 0) {
-    const balances: Record<string, string> = {};
-    for (const fund of funds) {
-      const total = amount(fund.free, fund.asset, 'free').plus(
-        amount(fund.locked, fund.asset, 'locked'),
-      );
-      if (!total.isZero()) balances[assetKey(fund.asset)] = decimalText(total);
-    }
-    result.push({
-      account: MAIN_ACCOUNT,
-      time: Math.max(...funds.map((f) => f.updatedAt)),
-      balances,
-      complete: true,
-    });
-  }
-  const subs = q.subAccounts.all(profileId);
-  const bySub = new Map<string, Record<string, string>>(
-    subs.map((s) => [s.email.toLowerCase(), {}]),
-  );
-  for (const row of q.subBalances.iterate(profileId)) {
-    const balances = bySub.get(row.email.toLowerCase());
-    const value = amount(row.balance, row.asset, 'balance');
-    if (balances && !value.isZero()) balances[assetKey(row.asset)] = decimalText(value);
-  }
-  for (const sub of subs) {
-    result.push({
-      account: sub.email.toLowerCase(),
-      time: sub.fetchedAt,
-      balances: bySub.get(sub.email.toLowerCase())!,
-      complete: true,
-    });
-  }
-  return result;
-}
-
-/**
- * Keeps today's balances of every account as an observation of the record when they differ from
- * the last one kept: the exchange has no balance history, so this is how the ledger learns one
- * (sub-accounts above all, whose own trades and deposits the main key cannot read).
- */
-export function keepObservations(store: Store, profileId: string): number {
-  const q = sql(store);
-  let kept = 0;
-  store.transaction(() => {
-    for (const current of currentObservations(store, profileId)) {
-      const text = JSON.stringify(sortedBalances(current.balances));
-      const last = q.lastObservation.get(profileId, current.account);
-      if (last && (last.balances === text || last.time >= current.time)) continue;
-      q.addObservation.run(profileId, current.account, current.time, text, 1);
-      kept++;
-    }
-  });
-  return kept;
-}
-
-function sortedBalances(balances: Readonly<Record<string, string>>): Record<string, string> {
-  return Object.fromEntries(Object.entries(balances).sort(([a], [b]) => (a < b ? -1 : 1)));
+  return store.ledger.currentBalances(profileId);
 }
 
 /** Sets (or, with neither field, removes) the user's label and cost basis of an inferred entry. */
@@ -641,17 +347,5 @@ export function annotate(
   annotation: InferredAnnotation,
   at: number,
 ): void {
-  const q = sql(store);
-  if (annotation.label === undefined && annotation.costBasis === undefined) {
-    q.removeAnnotation.run(profileId, entryId);
-    return;
-  }
-  q.annotate.run(
-    profileId,
-    entryId,
-    annotation.label ?? null,
-    annotation.costBasis?.amount ?? null,
-    annotation.costBasis ? assetKey(annotation.costBasis.currency) : null,
-    at,
-  );
+  store.ledger.annotate(profileId, entryId, annotation, at);
 }

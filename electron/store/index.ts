@@ -54,6 +54,10 @@
  *                     feesByAsset(pid, query) maxTradeId(pid, symbol)
  * store.notifications add(pid, n) list(pid, {limit, unreadOnly}) markRead(pid, ids|'all') unreadCount(pid) prune(pid, keep)
  * store.syncState     get(pid, kind) set(pid, kind, cursor, updatedAt) list(pid) delete(pid, kind)
+ * store.ledger        trades(pid) tradesAfter(pid, cursor) withdrawals(pid) transfers(pid) ...
+ *                     marks(pid) currentBalances(pid) keepCurrentBalances(pid) observations(pid)
+ *                     annotations(pid) annotate(pid, entryId, {label?, costBasis?}, at)
+ * store.alerts        list(pid) get(pid, id) create update setPaused delete observe fired
  * store.journal       create(entry) markStep(id, seq, patch, at) setStatus(id, patch, at) get(id)
  *                     withStatus(pid, statuses) visible(pid) claimedRefs(pid)   (the record; journal.ts)
  * ```
@@ -79,8 +83,10 @@ import {
   type OpenedStoreFiles,
   type OpenStoreFilesOptions,
 } from './open';
+import { AlertsRepository } from './alerts';
 import { FundsRepository } from './funds';
 import { JournalRepository } from './journal';
+import { LedgerRepository } from './ledger';
 import { NotificationsRepository } from './notifications';
 import { OrdersRepository } from './orders';
 import { PricesRepository } from './prices';
@@ -125,10 +131,24 @@ export {
   type NewJournalEntry,
 } from './journal';
 export { StoreInputError } from './util';
+export type { AlertObservation, AlertRecord, AlertSide, AlertState } from './alerts';
+export {
+  MAIN_ACCOUNT,
+  type AnnotationRow,
+  type BalanceObservation,
+  type LedgerMarks,
+  type LedgerTradeColumns,
+  type LedgerTradeRow,
+  type LedgerTransferRow,
+  type LedgerWithdrawalRow,
+  type TradeCursor,
+} from './ledger';
 export type * from './types';
 export {
+  AlertsRepository,
   FundsRepository,
   JournalRepository,
+  LedgerRepository,
   NotificationsRepository,
   OrdersRepository,
   PricesRepository,
@@ -162,6 +182,10 @@ export interface Store {
   readonly syncState: SyncStateRepository;
   /** The money journal (record): transfers and orders written before their first request. */
   readonly journal: JournalRepository;
+  /** What the ledger reads, its balance observations and annotations (ledger.ts). */
+  readonly ledger: LedgerRepository;
+  /** The user's alerts and what evaluation last saw of them (the record; alerts.ts). */
+  readonly alerts: AlertsRepository;
   /** Runs fn in one transaction (a savepoint when nested); rolls back if it throws. */
   transaction<T>(fn: () => T): T;
   /** Takes a start/daily backup of the record now and drops the oldest beyond the kept few. */
@@ -228,6 +252,8 @@ function assemble(opened: OpenedStoreFiles, options: OpenStoreOptions): OpenStor
     notifications: new NotificationsRepository(db),
     syncState: new SyncStateRepository(db),
     journal: new JournalRepository(db),
+    ledger: new LedgerRepository(db),
+    alerts: new AlertsRepository(db),
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
     backup: async () => {
       const taken = await backupRecord(db, paths.backups, 'rotated', now());

@@ -79,7 +79,13 @@ function createPort(store: Store): SyncStorePort {
     transaction: (fn) => store.transaction(fn),
     state,
 
-    replaceFunds: (profileId, funds, at) => store.funds.replaceAll(profileId, funds, at),
+    // Balances read in full are kept as observations where they arrive, for the ledger: the
+    // exchange keeps no balance history, and a read of the ledger writes nothing.
+    replaceFunds: (profileId, funds, at) =>
+      store.transaction(() => {
+        store.funds.replaceAll(profileId, funds, at);
+        store.ledger.keepCurrentBalances(profileId);
+      }),
     funds: (profileId) => store.funds.list(profileId).rows,
 
     replaceTickers: (profileId, tickers, at) => {
@@ -134,7 +140,10 @@ function createPort(store: Store): SyncStorePort {
     },
 
     replaceSubAccounts: (profileId, accounts, at) =>
-      store.subAccounts.replaceAll(profileId, accounts, at),
+      store.transaction(() => {
+        store.subAccounts.replaceAll(profileId, accounts, at);
+        store.ledger.keepCurrentBalances(profileId);
+      }),
     subAccounts: (profileId) => store.subAccounts.list(profileId).rows,
     upsertTransfers: (profileId, records) => store.subAccounts.upsertTransfers(profileId, records),
     transfers: (profileId, query) => store.subAccounts.transfers(profileId, query),

@@ -4,10 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AlertTarget, AlertTiming } from '../../shared/alerts';
 import { AlertEngine, type AlertFiring } from '../../electron/alerts/engine';
-import { AlertsRepository } from '../../electron/alerts/repository';
 import { ManualClock } from '../../electron/core/clock';
 import { KnownSecrets, type Logger } from '../../electron/core/logger';
-import { openStore, type Store } from '../../electron/store';
+import { openStore, type AlertsRepository, type Store } from '../../electron/store';
 
 export const PROFILE_ID = 'profile-1';
 
@@ -45,7 +44,7 @@ export function engineWorld(): EngineWorld {
   const log = recordingLog();
   const open = () => {
     const { store } = openStore({ dataDir: dir });
-    const repository = new AlertsRepository(store.db);
+    const repository = store.alerts;
     const engine = new AlertEngine({
       repository,
       profileId: PROFILE_ID,

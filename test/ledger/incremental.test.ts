@@ -272,7 +272,8 @@ function apply(w: World, op: Op): void {
         free: String(Math.max(0, amount + (asset === 'usdt' ? op.extra : 0))),
         locked: '0',
       }));
-      store.funds.replaceAll(P, rows, w.lastTime);
+      // As sync reads them: balances read in full are kept as observations where they arrive.
+      storePort(store).replaceFunds(P, rows, w.lastTime);
       return;
     }
     case 'time':

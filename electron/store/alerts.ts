@@ -1,5 +1,5 @@
 /**
- * The alerts table of the record: what the user asked to be told about, and what the app last
+ * The alerts table of the record (the alerts repository, store.alerts): what the user asked to be told about, and what the app last
  * saw of it (the side of the line, the value, when it last fired). The record is never
  * discarded, so alerts and their state survive restarts; evaluation writes only when a side
  * changes or an alert fires, never per price.

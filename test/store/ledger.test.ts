@@ -1,0 +1,183 @@
+/**
+ * The ledger's repository (store.ledger) on a real SQLite file: balances read in full are kept as
+ * the record's observations where they arrive (sync's funds and sub-account reads), once each;
+ * annotations are kept and removed; and reading the ledger, built or brought up to date, writes
+ * nothing at all.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { LedgerService } from '../../electron/ledger';
+import type { Store } from '../../electron/store';
+import { storePort } from '../../electron/sync/store-port';
+import { freshStore, removeTempDirs } from './helpers';
+
+afterEach(() => removeTempDirs());
+
+const P = 'p1';
+const T0 = Date.UTC(2026, 0, 1);
+
+function recordRows(store: Store) {
+  return {
+    observations: store.db
+      .prepare('SELECT rowid, * FROM balance_observations ORDER BY rowid')
+      .all(),
+    annotations: store.db.prepare('SELECT * FROM ledger_annotations ORDER BY entry_id').all(),
+  };
+}
+
+const totalChanges = (store: Store) =>
+  (store.db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
+
+function seeded(): Store {
+  const store = freshStore(P);
+  const port = storePort(store);
+  port.replaceSymbols(
+    P,
+    [{ symbol: 'btcusdt', baseAsset: 'btc', quoteAsset: 'usdt' }] as never,
+    T0,
+  );
+  store.prices.upsertMany(P, [
+    {
+      symbol: 'btcusdt',
+      last: '50000',
+      open: '49000',
+      high: '50000',
+      low: '49000',
+      bid: '50000',
+      ask: '50001',
+      volume: '1',
+      at: T0 + 10_000,
+    },
+  ]);
+  store.orders.insertTrades(P, [
+    {
+      id: 1,
+      symbol: 'btcusdt',
+      orderId: 1,
+      side: 'buy',
+      price: '50000',
+      qty: '0.02',
+      quoteQty: '1000',
+      fee: '0.00002',
+      feeCurrency: 'btc',
+      isBuyerMaker: false,
+      time: T0 + 1_000,
+    },
+  ]);
+  port.replaceFunds(
+    P,
+    [
+      { asset: 'BTC', free: '0.01998', locked: '0' },
+      { asset: 'USDT', free: '4000', locked: '1000' },
+    ],
+    T0 + 2_000,
+  );
+  port.replaceSubAccounts(
+    P,
+    [
+      {
+        action: 'active',
+        balance: [{ symbol: 'ETH', balance: '2.5' }],
+        created_at: T0,
+        email: 'Sub@Example.com',
+        emailVerification: 'verified',
+        portfolio: '0',
+        status: 'active',
+      },
+    ],
+    T0 + 2_000,
+  );
+  return store;
+}
+
+describe('balances read in full, kept where they arrive', () => {
+  it('keeps one complete observation per account, and none again until a balance changes', () => {
+    const store = seeded();
+    const kept = store.ledger.observations(P);
+    expect(kept).toEqual([
+      {
+        account: 'main',
+        time: T0 + 2_000,
+        balances: { btc: '0.01998', usdt: '5000' },
+        complete: true,
+      },
+      { account: 'sub@example.com', time: T0 + 2_000, balances: { eth: '2.5' }, complete: true },
+    ]);
+    expect(store.ledger.keepCurrentBalances(P)).toBe(0);
+    // The same balances read again later: nothing new to keep.
+    storePort(store).replaceFunds(
+      P,
+      [
+        { asset: 'BTC', free: '0.01998', locked: '0' },
+        { asset: 'USDT', free: '5000', locked: '0' },
+      ],
+      T0 + 3_000,
+    );
+    expect(store.ledger.observations(P)).toHaveLength(2);
+    storePort(store).replaceFunds(P, [{ asset: 'BTC', free: '0.5', locked: '0' }], T0 + 4_000);
+    expect(store.ledger.observations(P).at(-1)).toEqual({
+      account: 'main',
+      time: T0 + 4_000,
+      balances: { btc: '0.5' },
+      complete: true,
+    });
+    store.close();
+  });
+
+  it('keeps and removes the user’s annotation of an inferred entry', () => {
+    const store = freshStore(P);
+    store.ledger.annotate(
+      P,
+      'inferred:x',
+      { label: 'salary', costBasis: { amount: '1.5', currency: 'USDT' } },
+      T0,
+    );
+    expect(store.ledger.annotations(P)).toEqual([
+      { entryId: 'inferred:x', label: 'salary', costAmount: '1.5', costCurrency: 'usdt' },
+    ]);
+    expect(() => store.ledger.annotate(P, '', { label: 'x' }, T0)).toThrow(/entryId/);
+    store.ledger.annotate(P, 'inferred:x', {}, T0 + 1);
+    expect(store.ledger.annotations(P)).toEqual([]);
+    store.close();
+  });
+});
+
+describe('reading the ledger', () => {
+  it('writes nothing to either file, built afresh or brought up to date', () => {
+    const store = seeded();
+    let now = T0 + 20_000;
+    const service = new LedgerService(store, () => now);
+    const choice = { method: 'fifo' as const, currency: 'usdt' };
+
+    let before = { changes: totalChanges(store), rows: recordRows(store) };
+    const built = service.ledger(P, choice);
+    expect(built.entries.length).toBeGreaterThan(0);
+    expect(totalChanges(store)).toBe(before.changes);
+    expect(recordRows(store)).toEqual(before.rows);
+
+    // New data arrives (a live balance event, a fill); the next read updates the kept ledger.
+    store.funds.applyBalanceChanges(P, [{ asset: 'BTC', free: '0.03', locked: '0' }], T0 + 30_000);
+    store.orders.insertTrades(P, [
+      {
+        id: 2,
+        symbol: 'btcusdt',
+        orderId: 2,
+        side: 'buy',
+        price: '50000',
+        qty: '0.01',
+        quoteQty: '500',
+        fee: '0.00001',
+        feeCurrency: 'btc',
+        isBuyerMaker: false,
+        time: T0 + 29_000,
+      },
+    ]);
+    now = T0 + 40_000;
+    before = { changes: totalChanges(store), rows: recordRows(store) };
+    const updated = service.ledger(P, choice);
+    expect(updated.entries.length).toBeGreaterThan(built.entries.length - 1);
+    service.ledger(P, { method: 'average', currency: 'btc' });
+    expect(totalChanges(store)).toBe(before.changes);
+    expect(recordRows(store)).toEqual(before.rows);
+    store.close();
+  });
+});
