@@ -117,6 +117,13 @@ export type StoreNotice =
       backupPath: string;
       /** When the restored backup was taken: changes made after it may be missing. */
       backupTakenAt: number;
+      /**
+       * Transfers and orders the money journal wrote after the backup, brought back from its own
+       * file (and checked with the exchange at the profile's start).
+       */
+      journalKept?: number;
+      /** Journal entries of profiles the backup does not have: kept in the journal's file only. */
+      journalWithoutProfile?: number;
     }
   | {
       /** The record was damaged and no usable backup existed: the app started with an empty one. */

@@ -86,6 +86,7 @@ import {
 import { AlertsRepository } from './alerts';
 import { FundsRepository } from './funds';
 import { JournalRepository } from './journal';
+import { JournalFile } from './journal-file';
 import { LedgerRepository } from './ledger';
 import { NotificationsRepository } from './notifications';
 import { OrdersRepository } from './orders';
@@ -251,7 +252,7 @@ function assemble(opened: OpenedStoreFiles, options: OpenStoreOptions): OpenStor
     orders: new OrdersRepository(db),
     notifications: new NotificationsRepository(db),
     syncState: new SyncStateRepository(db),
-    journal: new JournalRepository(db),
+    journal: new JournalRepository(db, JournalFile.in(paths.dataDir)),
     ledger: new LedgerRepository(db),
     alerts: new AlertsRepository(db),
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),

@@ -5,10 +5,13 @@
  * and the next start reconciles it with the exchange instead of forgetting it.
  *
  * The writes are single statements or one transaction each, committed before the request they
- * describe goes out: a SIGKILL after the commit keeps them (WAL in the OS's page cache).
+ * describe goes out: a SIGKILL after the commit keeps them (WAL in the OS's page cache). Each is
+ * also appended to the journal's own file (journal-file.ts), from which a record restored from an
+ * older backup gets back the entries it lacks (mergeFromFile).
  */
 import type Database from 'better-sqlite3';
 import { JOURNAL_STATUSES, type JournalStatus, type JournalStepStatus } from '../../shared/types';
+import type { JournalFile } from './journal-file';
 import { checkDecimalText, integerMs, StoreInputError } from './util';
 
 export type JournalKind = 'transfer' | 'order';
@@ -151,7 +154,11 @@ export class JournalRepository {
   private readonly visibleEntries;
   private readonly refsOfProfile;
 
-  constructor(private readonly db: Database.Database) {
+  constructor(
+    private readonly db: Database.Database,
+    /** Where each write is appended as well; none for a store that keeps no file (tools). */
+    private readonly file?: JournalFile,
+  ) {
     this.insertEntry = db.prepare(
       `INSERT INTO money_journal (profile_id, kind, asset, amount, from_email, to_email, via_email,
          order_json, status, created_at, updated_at)
@@ -224,7 +231,7 @@ export class JournalRepository {
       });
       return entryId;
     })();
-    return this.get(id)!;
+    return this.appended(id);
   }
 
   /** Updates one step (a null/undefined windowFrom or ref keeps the one recorded). */
@@ -242,6 +249,7 @@ export class JournalRepository {
       at: integerMs(at, 'journal time'),
     });
     if (changes !== 1) throw new StoreInputError(`journal entry ${entryId} has no step ${seq}`);
+    this.appended(entryId);
   }
 
   /** Sets the entry's status and facts; unnamed fields keep their value. */
@@ -259,7 +267,86 @@ export class JournalRepository {
       notice: (patch.notice === undefined ? current.notice === 1 : patch.notice) ? 1 : 0,
       at: integerMs(at, 'journal time'),
     });
-    return this.get(entryId)!;
+    return this.appended(entryId);
+  }
+
+  /**
+   * After a restore: writes back the entries of the journal's file that the record lacks or
+   * holds in an older state, with their ids and steps. An entry whose profile the record does
+   * not have cannot be written (its rows belong to a profile); it stays in the file and is
+   * counted. One transaction.
+   */
+  mergeFromFile(): { kept: JournalEntryRow[]; withoutProfile: JournalEntryRow[] } {
+    const kept: JournalEntryRow[] = [];
+    const withoutProfile: JournalEntryRow[] = [];
+    const entries = this.file?.latest() ?? [];
+    if (entries.length === 0) return { kept, withoutProfile };
+    const profileExists = this.db.prepare<[string], { one: number }>(
+      'SELECT 1 AS one FROM profiles WHERE id = ?',
+    );
+    const replaceEntry = this.db.prepare(
+      `INSERT OR REPLACE INTO money_journal (id, profile_id, kind, asset, amount, from_email,
+         to_email, via_email, order_json, status, funds_at, facts, notice, created_at, updated_at)
+       VALUES (@id, @profileId, @kind, @asset, @amount, @fromEmail, @toEmail, @viaEmail,
+         @orderJson, @status, @fundsAt, @facts, @notice, @createdAt, @updatedAt)`,
+    );
+    const deleteSteps = this.db.prepare('DELETE FROM money_journal_steps WHERE entry_id = ?');
+    const insertStep = this.db.prepare(
+      `INSERT INTO money_journal_steps (entry_id, seq, from_email, to_email, client_order_id,
+         status, window_from, ref, message, updated_at)
+       VALUES (@entryId, @seq, @fromEmail, @toEmail, @clientOrderId, @status, @windowFrom, @ref,
+         @message, @updatedAt)`,
+    );
+    this.db.transaction(() => {
+      for (const entry of entries) {
+        const current = this.entryById.get(entry.id);
+        if (current) {
+          // The same entry, as recorded later: nothing to bring back.
+          if (current.created_at !== entry.createdAt || current.profile_id !== entry.profileId) {
+            continue;
+          }
+          if (current.updated_at >= entry.updatedAt) continue;
+        }
+        if (!profileExists.get(entry.profileId)) {
+          withoutProfile.push(entry);
+          continue;
+        }
+        replaceEntry.run({
+          id: entry.id,
+          profileId: entry.profileId,
+          kind: entry.kind,
+          asset: entry.asset,
+          amount: entry.amount,
+          fromEmail: entry.fromEmail,
+          toEmail: entry.toEmail,
+          viaEmail: entry.viaEmail,
+          orderJson: entry.order ? JSON.stringify(entry.order) : null,
+          status: entry.status,
+          fundsAt: entry.fundsAt,
+          facts: entry.facts,
+          notice: entry.notice ? 1 : 0,
+          createdAt: entry.createdAt,
+          updatedAt: entry.updatedAt,
+        });
+        deleteSteps.run(entry.id);
+        for (const step of entry.steps) {
+          insertStep.run({
+            entryId: entry.id,
+            seq: step.seq,
+            fromEmail: step.fromEmail,
+            toEmail: step.toEmail,
+            clientOrderId: step.clientOrderId,
+            status: step.status,
+            windowFrom: step.windowFrom,
+            ref: step.ref,
+            message: step.message,
+            updatedAt: step.updatedAt,
+          });
+        }
+        kept.push(entry);
+      }
+    })();
+    return { kept, withoutProfile };
   }
 
   get(id: number): JournalEntryRow | undefined {
@@ -282,6 +369,13 @@ export class JournalRepository {
   /** Every exchange reference (txnId, orderId) the profile's journal already accounts for. */
   claimedRefs(profileId: string): Set<string> {
     return new Set(this.refsOfProfile.all(profileId).map((row) => row.ref));
+  }
+
+  /** The entry as it now is, appended to the journal's file too. */
+  private appended(id: number): JournalEntryRow {
+    const entry = this.get(id)!;
+    this.file?.append(entry);
+    return entry;
   }
 
   private toEntry(row: EntryDbRow): JournalEntryRow {

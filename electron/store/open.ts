@@ -46,6 +46,8 @@ import {
   storePaths,
   type StorePaths,
 } from './files';
+import { JournalRepository } from './journal';
+import { JournalFile } from './journal-file';
 import { convertLegacy, keepLegacyAsBackup, type LegacyConversion } from './legacy';
 import { CACHE_MIGRATIONS, RECORD_MIGRATIONS, latestVersion, type Migration } from './migrations';
 
@@ -165,7 +167,16 @@ export async function startStoreFiles(options: OpenStoreFilesOptions): Promise<O
       }
     }
     configure(db, 'record');
-    // 4. A backup at each start of a record that holds something.
+    // 4. A restored record gets back the money journal's entries written after its backup.
+    const journalFile = JournalFile.in(paths.dataDir);
+    const restoredNotice = notices.find((n) => n.kind === 'record-restored');
+    if (restoredNotice) {
+      const { kept, withoutProfile } = new JournalRepository(db, journalFile).mergeFromFile();
+      restoredNotice.journalKept = kept.length;
+      restoredNotice.journalWithoutProfile = withoutProfile.length;
+    }
+    journalFile.compact(now());
+    // 5. A backup at each start of a record that holds something.
     if (record.state === 'ours') {
       startBackup = await backupRecord(db, paths.backups, 'rotated', now());
       pruneRotated(paths.backups, options.keepBackups ?? ROTATED_BACKUPS_KEPT);
@@ -175,7 +186,7 @@ export async function startStoreFiles(options: OpenStoreFilesOptions): Promise<O
     throw error instanceof StoreUnavailableError ? error : unavailable(error, record.path, null);
   }
 
-  // 5. The cache: rebuilt when damaged, then attached.
+  // 6. The cache: rebuilt when damaged, then attached.
   const restored = notices.some((n) => n.kind === 'record-restored' || n.kind === 'record-lost');
   const cache = attachCache(db, paths, options, now, notice, restored || converted !== undefined);
   const result: OpenedStoreFiles = {

@@ -95,6 +95,10 @@ test('a damaged record: the newest backup is restored, and the banner says which
   await expect(banner).toContainText(backup.path);
   await expect(banner).toContainText('Changes made after');
   await expect(banner).toContainText(/record\.sqlite\.damaged-/);
+  // What the restore kept of the money journal, which has a file of its own.
+  await expect(banner.getByTestId('store-notice-journal')).toHaveText(
+    'The money journal (transfers and orders sent) had nothing the backup lacks.',
+  );
   await screenshot(page, 'recovery-record-restored');
 
   // The record holds what the backup held, through the real bridge.

@@ -3,8 +3,10 @@
  * transaction, steps and status updated, what the user must see, the references already claimed,
  * bad input refused, and the rows kept across a reopen (they live in the record, not the cache).
  */
+import { appendFileSync, readFileSync, statSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore, StoreInputError } from '../../electron/store';
+import { JournalFile } from '../../electron/store/journal-file';
 import { tempDir } from '../api/helpers';
 
 const dirs: ReturnType<typeof tempDir>[] = [];
@@ -116,5 +118,32 @@ describe('JournalRepository', () => {
     store.profiles.delete('p1');
     expect(store.journal.get(entry.id)).toBeUndefined();
     store.close();
+  });
+});
+
+describe("the journal's own file", () => {
+  it('holds each write; a torn last line is skipped; compaction keeps what may be in flight', () => {
+    const { store, dir } = storeWithProfile();
+    const DAY = 24 * 60 * 60 * 1000;
+    const now = 400 * DAY;
+    const open = store.journal.create({ ...twoLegs, createdAt: now - 200 * DAY });
+    store.journal.markStep(open.id, 1, { status: 'done', ref: 't1' }, now - 200 * DAY);
+    const old = store.journal.create({ ...twoLegs, amount: '0.25', createdAt: now - 200 * DAY });
+    store.journal.setStatus(old.id, { status: 'completed' }, now - 200 * DAY);
+    const recent = store.journal.create({ ...twoLegs, amount: '0.125', createdAt: now - DAY });
+    store.journal.setStatus(recent.id, { status: 'completed' }, now - DAY);
+    store.close();
+
+    const file = JournalFile.in(dir.path);
+    appendFileSync(file.path, '{"id": 99, "steps": [');
+    expect(file.latest().map((e) => [e.id, e.status, e.steps[0]!.status])).toEqual([
+      [open.id, 'in-progress', 'done'],
+      [old.id, 'completed', 'pending'],
+      [recent.id, 'completed', 'pending'],
+    ]);
+    file.compact(now);
+    expect(file.latest().map((e) => e.id)).toEqual([open.id, recent.id]);
+    expect(readFileSync(file.path, 'utf8').trim().split('\n')).toHaveLength(2);
+    expect(statSync(file.path).mode & 0o777).toBe(0o600);
   });
 });

@@ -6,7 +6,6 @@
  * profile is in a backup. A profile's removal and a reset each take a backup first that rotation
  * never removes.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import {
   existsSync,
   readFileSync,
@@ -15,9 +14,7 @@ import {
   truncateSync,
   writeFileSync,
 } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type SpotfolioApp } from '../../electron/app';
 import { launchSandbox, type Sandbox } from '../../electron/sandbox';
@@ -27,10 +24,7 @@ import { pruneRotated } from '../../electron/store/backups';
 import Database from 'better-sqlite3';
 import type { StoreNotice } from '../../shared/types';
 import { tempDir } from '../api/helpers';
-
-const here = dirname(fileURLToPath(import.meta.url));
-const repoRoot = join(here, '../..');
-const childScript = join(here, 'fixtures/app-child.ts');
+import { startAppProcess } from './app-process';
 
 let sandbox: Sandbox;
 let key: { apiKey: string; secretKey: string };
@@ -47,51 +41,11 @@ afterAll(async () => {
   for (const dir of dirs) dir.remove();
 });
 
-/** The app in a child process: call() sends one bridge call and waits for its answer. */
-interface Child {
-  process: ChildProcess;
-  call<T>(method: string, input?: unknown): Promise<T>;
-  kill(): Promise<void>;
-}
-
-async function startChild(
-  dataDir: string,
-  keys: Record<string, { apiKey: string; secretKey: string }> = {},
-): Promise<Child> {
-  // node itself runs the script (tsx as a loader), so the kill reaches the app's own process.
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', childScript, JSON.stringify({ dataDir, keys })],
-    { cwd: repoRoot, stdio: ['pipe', 'pipe', 'inherit'] },
-  );
-  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
-  const next = async (): Promise<Record<string, unknown>> => {
-    const line = await lines.next();
-    if (line.done) throw new Error('the app process ended');
-    return JSON.parse(line.value) as Record<string, unknown>;
-  };
-  expect(await next()).toEqual({ ready: true });
-  return {
-    process: child,
-    async call<T>(method: string, input: unknown = {}) {
-      child.stdin!.write(`${JSON.stringify({ call: method, input })}\n`);
-      const answer = await next();
-      if ('error' in answer) throw new Error(`${method}: ${JSON.stringify(answer.error)}`);
-      return answer.result as T;
-    },
-    async kill() {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGKILL');
-      await exited;
-    },
-  };
-}
-
 /** A first session: a profile added, an alert made, then the process killed. */
 async function firstSessionKilled(): Promise<{ dataDir: string; profileId: string }> {
   const dir = tempDir('spotfolio-crash-');
   dirs.push(dir);
-  const child = await startChild(dir.path);
+  const child = await startAppProcess(dir.path);
   try {
     const profile = await child.call<{ id: string }>('profiles.add', {
       name: 'Main',

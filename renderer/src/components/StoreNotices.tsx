@@ -82,7 +82,8 @@ function NoticeText({ notice }: { notice: StoreNotice }) {
           <span>
             The file holding your profiles and settings could not be used ({notice.reason}).
             Spotfolio restored <code>{notice.backupPath}</code>. Changes made after {when} may be
-            missing: profiles added, settings changed and value history recorded since then.
+            missing: profiles added, settings changed and value history recorded since then.{' '}
+            <JournalKept notice={notice} />
             {notice.movedTo && (
               <>
                 {' '}
@@ -111,6 +112,21 @@ function NoticeText({ notice }: { notice: StoreNotice }) {
         </>
       );
   }
+}
+
+/** What the restore kept of the money journal, which has a file of its own beside the record. */
+function JournalKept({ notice }: { notice: Extract<StoreNotice, { kind: 'record-restored' }> }) {
+  const kept = notice.journalKept ?? 0;
+  const orphaned = notice.journalWithoutProfile ?? 0;
+  return (
+    <span data-testid="store-notice-journal" data-kept={kept}>
+      {kept === 0
+        ? 'The money journal (transfers and orders sent) had nothing the backup lacks.'
+        : `${kept} transfer${kept === 1 ? '' : 's'} or order${kept === 1 ? '' : 's'} sent after it ${kept === 1 ? 'was' : 'were'} kept from the money journal and checked with the exchange: see "Money movements to check".`}
+      {orphaned > 0 &&
+        ` ${orphaned} belong${orphaned === 1 ? 's' : ''} to a profile this backup does not have; add its key again to see ${orphaned === 1 ? 'it' : 'them'}.`}
+    </span>
+  );
 }
 
 /** In place of the app when the record could not be opened: nothing starts, nothing is replaced. */
