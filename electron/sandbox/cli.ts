@@ -1,37 +1,18 @@
+import { parseSandboxArgs, SANDBOX_USAGE } from './cli-args';
 import { startSandbox, type SandboxOptions } from './index';
 
-/**
- * `npm run sandbox -- [--port N] [--seed N] [--no-simulation] [--empty]`: starts the sandbox
- * exchange and prints its WorldInfo as the first stdout line (one JSON object).
- */
-function parseArgs(argv: string[]): SandboxOptions {
-  const options: SandboxOptions = { simulation: true };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const value = () => {
-      const next = argv[++i];
-      if (next === undefined || !/^\d+$/.test(next))
-        throw new Error(`${arg} needs a non-negative integer`);
-      return Number(next);
-    };
-    if (arg === '--port') options.port = value();
-    else if (arg === '--seed') options.seed = value();
-    else if (arg === '--no-simulation') options.simulation = false;
-    else if (arg === '--no-rate-limits') options.rateLimits = false;
-    else if (arg === '--empty') options.world = 'empty';
-    else if (arg === '--host') options.host = argv[++i];
-    else throw new Error(`unknown option ${arg}`);
-  }
-  return options;
-}
-
+/** Starts the sandbox with the options of the command line (cli-args.ts), until SIGINT or SIGTERM. */
 async function main(): Promise<void> {
-  let options: SandboxOptions;
+  let options: SandboxOptions | 'help';
   try {
-    options = parseArgs(process.argv.slice(2));
+    options = parseSandboxArgs(process.argv.slice(2));
   } catch (error) {
     process.stderr.write(`sandbox: ${(error as Error).message}\n`);
     process.exit(2);
+  }
+  if (options === 'help') {
+    process.stdout.write(SANDBOX_USAGE);
+    return;
   }
   const sandbox = await startSandbox(options);
   process.stdout.write(JSON.stringify(sandbox.world) + '\n');

@@ -186,6 +186,19 @@ test('the P&L card and net worth equal what the sandbox’s own records give', a
     );
     await expect(page.getByTestId('report-summary')).toBeVisible();
     await screenshot(page, 'reports');
+
+    // The dialog starts with the method Settings gives the ledger, not always FIFO.
+    await expect(page.getByTestId('report-method')).toHaveValue('fifo');
+    await page.getByRole('button', { name: 'Close' }).click();
+    await goTo(page, 'settings');
+    await page.getByTestId('cost-method').selectOption('average');
+    await goTo(page, 'portfolio');
+    await page.getByTestId('open-reports').click();
+    await expect(page.getByTestId('report-method')).toHaveValue('average');
+    await page.getByTestId('write-tax-report').click();
+    await expect(page.getByTestId('report-path')).toContainText(
+      `spotfolio-tax-${new Date().getUTCFullYear()}-average-usdt.csv`,
+    );
   } finally {
     await exchange.close();
   }

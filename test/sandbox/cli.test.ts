@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
+import { SANDBOX_USAGE } from '../../electron/sandbox/cli-args';
 import { hmacHex } from './helpers';
 
 describe('npm run sandbox (cli.ts)', () => {
@@ -34,5 +35,35 @@ describe('npm run sandbox (cli.ts)', () => {
     );
     child.kill('SIGTERM');
     expect(await exitCode).toBe(0);
+  });
+
+  it('--help prints every option and exits 0 without starting; an unknown option points to it', async () => {
+    const run = (args: string[]) =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        const child = spawn(join(process.cwd(), 'node_modules/.bin/tsx'), [
+          'electron/sandbox/cli.ts',
+          ...args,
+        ]);
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+        child.once('exit', (code) => resolve({ code, stdout, stderr }));
+      });
+    const help = await run(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toBe(SANDBOX_USAGE);
+    for (const option of [
+      '--port',
+      '--host',
+      '--seed',
+      '--no-simulation',
+      '--no-rate-limits',
+      '--empty',
+    ])
+      expect(help.stdout).toContain(option);
+    const unknown = await run(['--bogus']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toBe('sandbox: unknown option --bogus (--help lists the options)\n');
   });
 });

@@ -11,12 +11,17 @@ import {
   type ReportFileView,
 } from '../../../shared/ledger';
 import { bridge } from '../lib/bridge';
+import { useBridgeQuery } from '../lib/query';
 import { ErrorBox, Modal, Value } from './common';
 
 export function ReportsDialog(props: { onClose: () => void }) {
   const thisYear = new Date().getUTCFullYear();
   const [year, setYear] = useState(String(thisYear));
-  const [method, setMethod] = useState<CostMethodName>('fifo');
+  // The report starts with the method the ledger uses (Settings), so its figures match the P&L
+  // card's unless the user picks another here.
+  const ledgerSettings = useBridgeQuery('ledger.settings');
+  const [chosenMethod, setMethod] = useState<CostMethodName | undefined>(undefined);
+  const method = chosenMethod ?? ledgerSettings.data?.method;
   const [days, setDays] = useState('365');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(undefined);
@@ -41,6 +46,7 @@ export function ReportsDialog(props: { onClose: () => void }) {
         className="form"
         onSubmit={(event) => {
           event.preventDefault();
+          if (method === undefined) return;
           void run(() =>
             bridge().ledger.taxReport({
               year: Number(year),
@@ -65,7 +71,8 @@ export function ReportsDialog(props: { onClose: () => void }) {
         <label>
           Cost method
           <select
-            value={method}
+            value={method ?? ''}
+            disabled={method === undefined}
             onChange={(e) => setMethod(e.target.value as CostMethodName)}
             data-testid="report-method"
           >
@@ -87,7 +94,11 @@ export function ReportsDialog(props: { onClose: () => void }) {
           />
         </label>
         <div className="actions">
-          <button type="submit" disabled={busy} data-testid="write-tax-report">
+          <button
+            type="submit"
+            disabled={busy || method === undefined}
+            data-testid="write-tax-report"
+          >
             Write tax report (CSV)
           </button>
           <button

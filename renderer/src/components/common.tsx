@@ -310,8 +310,11 @@ export function Modal(props: {
     const host = dialog.closest<HTMLElement>('.modal-backdrop') ?? dialog;
     openDialogs.push(dialog);
     if (!dialog.contains(document.activeElement)) {
+      // The close button is for the pointer and the end of a Tab cycle: the dialog's own first
+      // control (or the one it prefers) takes focus, so Enter never just closes it.
       const preferred = dialog.querySelector<HTMLElement>('[data-autofocus]');
-      (preferred ?? focusablesIn(dialog)[0] ?? dialog).focus();
+      const firstControl = focusablesIn(dialog).find((element) => !element.dataset.modalClose);
+      (preferred ?? firstControl ?? dialog).focus();
     }
     const madeInert: Element[] = [];
     for (const element of document.body.children) {
@@ -380,7 +383,19 @@ export function Modal(props: {
         tabIndex={-1}
         data-testid={props.testId}
       >
-        <h2 id={titleId}>{props.title}</h2>
+        <div className="modal-head">
+          <h2 id={titleId}>{props.title}</h2>
+          <button
+            type="button"
+            className="modal-close"
+            aria-label="Close"
+            title="Close (Esc)"
+            data-modal-close="true"
+            onClick={() => onClose.current()}
+          >
+            ×
+          </button>
+        </div>
         {props.children}
       </div>
     </div>,
