@@ -153,6 +153,53 @@ const LAYER_POLICIES = [
   { from: layers('test', 'bench'), allow: { to: { element: { isUnknown: false } } } },
 ];
 
+/**
+ * Time goes through the injected Clock (electron/core/clock.ts): a raw timer cannot be driven by a
+ * test's manual clock, so whatever waits on one makes its tests sleep. Flags the global timer
+ * functions (called, passed or read off globalThis) and the node:timers modules.
+ */
+const TIMER_NAMES = new Set(['setTimeout', 'setInterval', 'clearTimeout', 'clearInterval']);
+const TIMER_MODULES = /^(node:)?timers(\/promises)?$/;
+const clockOnlyTimers = {
+  meta: {
+    type: 'problem',
+    schema: [],
+    messages: {
+      timer:
+        '{{name}} runs on the wall clock: use the injected Clock and its toolbox (electron/core/clock.ts).',
+    },
+  },
+  create(context) {
+    const report = (node, name) => context.report({ node, messageId: 'timer', data: { name } });
+    return {
+      ImportDeclaration(node) {
+        if (TIMER_MODULES.test(node.source.value)) report(node, `'${node.source.value}'`);
+      },
+      MemberExpression(node) {
+        const { object, property } = node;
+        if (
+          object.type === 'Identifier' &&
+          ['globalThis', 'global', 'window'].includes(object.name) &&
+          !node.computed &&
+          TIMER_NAMES.has(property.name)
+        ) {
+          report(node, `${object.name}.${property.name}`);
+        }
+      },
+      'Program:exit'(program) {
+        const globalScope = context.sourceCode.getScope(program);
+        for (const name of TIMER_NAMES) {
+          const references = [
+            ...(globalScope.set.get(name)?.references ?? []),
+            ...globalScope.through.filter((ref) => ref.identifier.name === name),
+          ];
+          for (const ref of references) report(ref.identifier, name);
+        }
+      },
+    };
+  },
+};
+
 export default tseslint.config(
   { ignores: ['node_modules', 'out', 'dist', 'test-results', 'playwright-report'] },
   js.configs.recommended,
@@ -282,6 +329,13 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // Time goes through the injected clock; only the clock itself touches the real timers.
+    files: ['electron/**/*.ts'],
+    ignores: ['electron/core/clock.ts'],
+    plugins: { spotfolio: { rules: { 'clock-only-timers': clockOnlyTimers } } },
+    rules: { 'spotfolio/clock-only-timers': 'error' },
   },
   {
     // shared/ imports nothing else of the project.

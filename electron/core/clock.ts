@@ -1,8 +1,11 @@
 /**
  * Time and timers behind one interface, so that whatever waits (sync pacing, live notification
  * windows, the sandbox's market) can run on a manual clock in tests: a test advances time instead
- * of sleeping.
+ * of sleeping. Nothing else in electron/ touches setTimeout or setInterval (a lint rule): the
+ * toolbox at the end (sleep, withTimeout, Timer, Repeater, Throttle, retry) covers every wait.
  */
+import { backoffDelay, type Backoff } from '../../shared/backoff';
+
 export interface TimerHandle {
   readonly id: number;
 }
@@ -98,5 +101,177 @@ export class ManualClock implements Clock {
       timer.fn();
     }
     this.current = target;
+  }
+}
+
+// ---- The async toolbox: every wait of the main process goes through a Clock, so a test on a
+// ManualClock drives it by advancing time.
+
+/** Resolves after `ms` on the clock, or at once when `signal` aborts (it never rejects). */
+export function sleep(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clock.clearTimeout(handle);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const handle = clock.setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+/**
+ * Settles as `promise` does, or rejects with `onTimeout()` once `ms` have passed on the clock
+ * first. The promise itself is not cancelled: the caller decides what a late answer means.
+ */
+export function withTimeout<T>(
+  clock: Clock,
+  promise: Promise<T>,
+  ms: number,
+  onTimeout: () => Error,
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const handle = clock.setTimeout(() => reject(onTimeout()), ms);
+    promise.then(
+      (value) => {
+        clock.clearTimeout(handle);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clock.clearTimeout(handle);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
+/**
+ * A run-once scheduler: one slot that runs `fn` once, `ms` after it was started. Starting it
+ * again replaces the pending run (a delayer: the run moves to the last start); startIfIdle keeps
+ * the pending one.
+ */
+export class Timer {
+  private handle: TimerHandle | undefined;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly fn: () => void,
+  ) {}
+
+  /** A run is pending. */
+  get armed(): boolean {
+    return this.handle !== undefined;
+  }
+
+  start(ms: number): void {
+    this.cancel();
+    this.handle = this.clock.setTimeout(() => {
+      this.handle = undefined;
+      this.fn();
+    }, ms);
+  }
+
+  startIfIdle(ms: number): void {
+    if (!this.handle) this.start(ms);
+  }
+
+  cancel(): void {
+    this.clock.clearTimeout(this.handle);
+    this.handle = undefined;
+  }
+}
+
+/** Runs `fn` every `ms` on the clock until stopped (the next run is counted from this one's start). */
+export class Repeater {
+  private readonly timer: Timer;
+
+  constructor(clock: Clock, ms: number, fn: () => void) {
+    this.timer = new Timer(clock, () => {
+      this.timer.start(ms);
+      fn();
+    });
+    this.timer.start(ms);
+  }
+
+  stop(): void {
+    this.timer.cancel();
+  }
+}
+
+/**
+ * A throttler: trigger() runs `fn` at once when it last ran at least `ms` ago, else once at the
+ * end of those `ms` for every trigger meanwhile (a burst costs one run per interval, and a lone
+ * trigger is not delayed).
+ */
+export class Throttle {
+  private lastRunAt = -Infinity;
+  private readonly trailing: Timer;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly ms: number,
+    private readonly fn: () => void,
+  ) {
+    this.trailing = new Timer(clock, () => this.run());
+  }
+
+  trigger(): void {
+    if (this.trailing.armed) return;
+    const wait = this.lastRunAt + this.ms - this.clock.now();
+    // A clock set back (wait beyond the interval) must not stall the runs.
+    if (wait <= 0 || wait > this.ms) this.run();
+    else this.trailing.start(wait);
+  }
+
+  /** Drops a pending trailing run. */
+  cancel(): void {
+    this.trailing.cancel();
+  }
+
+  private run(): void {
+    this.lastRunAt = this.clock.now();
+    this.fn();
+  }
+}
+
+export interface RetryOptions {
+  backoff: Backoff;
+  /** Whether the failure is worth another try (default: every failure is). */
+  retryable?: (error: unknown, failures: number) => boolean;
+  /** The least wait a failure asks for (an exchange's Retry-After), on top of the back-off. */
+  atLeastMs?: (error: unknown) => number | undefined;
+  /** Called after each failure that will be retried, with the wait before the next try. */
+  onRetry?: (error: unknown, failures: number, delayMs: number) => void;
+  /** Ends the waiting: the retry stops and rejects with the last failure. */
+  signal?: AbortSignal;
+  random?: () => number;
+}
+
+/**
+ * Runs `run` until it succeeds, waiting on the clock with back-off between failures. Rejects with
+ * the failure that is not retryable, or the last one once `signal` aborts.
+ */
+export async function retry<T>(
+  clock: Clock,
+  run: (attempt: number) => Promise<T>,
+  options: RetryOptions,
+): Promise<T> {
+  for (let failures = 0; ;) {
+    try {
+      return await run(failures);
+    } catch (error) {
+      failures += 1;
+      if (options.signal?.aborted || (options.retryable && !options.retryable(error, failures))) {
+        throw error;
+      }
+      const delayMs = Math.max(
+        backoffDelay(failures - 1, options.backoff, options.random),
+        options.atLeastMs?.(error) ?? 0,
+      );
+      options.onRetry?.(error, failures, delayMs);
+      await sleep(clock, delayMs, options.signal);
+      if (options.signal?.aborted) throw error;
+    }
   }
 }

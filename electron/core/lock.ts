@@ -4,6 +4,7 @@
  * passwords. Checking a password is the caller's job (api/lock.ts); this only decides whether a
  * check may run now and what a failure or a success changes.
  */
+import { backoffDelay } from '../../shared/backoff';
 import type { Clock, TimerHandle } from './clock';
 
 export interface LockBackoff {
@@ -24,9 +25,10 @@ export const DEFAULT_LOCK_BACKOFF: LockBackoff = {
 /** How long the next try waits after `failures` wrong passwords in a row. */
 export function lockDelayMs(failures: number, backoff: LockBackoff = DEFAULT_LOCK_BACKOFF): number {
   if (failures < backoff.freeAttempts) return 0;
-  const doublings = failures - backoff.freeAttempts;
-  // 2^30 ms is past any cap worth having; the bound keeps the power finite.
-  return Math.min(backoff.maxDelayMs, backoff.firstDelayMs * 2 ** Math.min(doublings, 30));
+  return backoffDelay(failures - backoff.freeAttempts, {
+    firstMs: backoff.firstDelayMs,
+    maxMs: backoff.maxDelayMs,
+  });
 }
 
 export type LockReason = 'start' | 'idle' | 'user' | 'system';

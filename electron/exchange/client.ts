@@ -22,6 +22,7 @@ import { allMyTradesFrom, allOrdersFrom, withdrawHistory, type PagedReads } from
 import { Requests } from './requests';
 import { ENDPOINTS, RestTransport } from './rest';
 import { insecureUrlReason } from './urls';
+import { SystemClock, type Clock } from '../core/clock';
 import type { Order, OwnTrade, WithdrawRecord } from './wire';
 
 export type { NewOrder, WithdrawWindowReport } from './inputs';
@@ -40,6 +41,8 @@ const optionsSchema = z.object({
   timeoutMs: z.number().int().positive().optional(),
   /** the local clock (tests skew it); default Date.now */
   now: z.custom<() => number>((value) => typeof value === 'function').optional(),
+  /** what retries and waits run on; default the system clock */
+  clock: z.custom<Clock>((value) => typeof value === 'object' && value !== null).optional(),
   /** default true (pacing on); benches turn it off */
   rateLimits: z.boolean().optional(),
 });
@@ -96,7 +99,7 @@ export class ExchangeClient {
     if (this.limiter) restOptions.limiter = this.limiter;
     this.rest = new RestTransport(restOptions);
 
-    const requests = new Requests(this.rest, recvWindow);
+    const requests = new Requests(this.rest, recvWindow, options.clock ?? new SystemClock());
     this.general = generalArea(requests);
     this.market = marketArea(requests);
     this.trading = tradingArea(requests);

@@ -9,6 +9,7 @@
  * that any N+1 calls reach the exchange more than a period apart, whatever the window alignment
  * or network delay. Calls beyond the budget wait in a FIFO queue instead of failing.
  */
+import { SystemClock, type Clock, type TimerHandle } from '../core/clock';
 export type EndpointName =
   | 'ping'
   | 'systemStatus'
@@ -77,23 +78,6 @@ export const ENDPOINT_LIMITS: Readonly<Record<EndpointName, RateLimit>> = {
   subAccounts: PER_SECOND(1),
 };
 
-/** The time source and timers the limiter uses; tests pass a ManualClock to run on virtual time. */
-export interface LimiterClock {
-  now(): number;
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: never): void;
-}
-
-export const systemLimiterClock: LimiterClock = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => {
-    const timer = setTimeout(fn, ms);
-    timer.unref?.();
-    return timer;
-  },
-  clearTimeout: (handle: never) => clearTimeout(handle as unknown as NodeJS.Timeout),
-};
-
 /** Given back by acquire(): call it once the exchange answered (or the call failed). */
 export type ReleaseToken = () => void;
 
@@ -129,26 +113,27 @@ class Bucket {
 }
 
 export interface RateLimiterOptions {
-  clock?: LimiterClock;
+  /** Time and timers; tests pass a ManualClock to run on virtual time. Default: the system clock. */
+  clock?: Clock;
   /** Extra ms added to each period against millisecond rounding at either end. */
   marginMs?: number;
   limits?: Partial<Record<EndpointName, RateLimit>>;
 }
 
 export class RateLimiter {
-  private readonly clock: LimiterClock;
+  private readonly clock: Clock;
   private readonly marginMs: number;
   private readonly limits: Record<EndpointName, RateLimit>;
   private readonly buckets = new Map<string, Bucket>();
   /** Back-off after a 429 (per key) or 418 (everything), until this time. */
   private readonly pausedUntil = new Map<string, number>();
   private bannedUntil = 0;
-  private timer: unknown = undefined;
+  private timer: TimerHandle | undefined = undefined;
   private timerAt = Infinity;
   private closed = false;
 
   constructor(options: RateLimiterOptions = {}) {
-    this.clock = options.clock ?? systemLimiterClock;
+    this.clock = options.clock ?? new SystemClock();
     this.marginMs = options.marginMs ?? 20;
     this.limits = { ...ENDPOINT_LIMITS, ...options.limits };
   }
@@ -213,7 +198,7 @@ export class RateLimiter {
 
   close(): void {
     this.closed = true;
-    if (this.timer !== undefined) this.clock.clearTimeout(this.timer as never);
+    if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
     this.timer = undefined;
   }
 
@@ -269,7 +254,7 @@ export class RateLimiter {
   private arm(at: number): void {
     if (at === Infinity) return;
     if (this.timer !== undefined && this.timerAt <= at) return;
-    if (this.timer !== undefined) this.clock.clearTimeout(this.timer as never);
+    if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
     this.timerAt = at;
     this.timer = this.clock.setTimeout(
       () => {

@@ -15,13 +15,12 @@ import {
 } from './rest';
 import { readKey, SingleFlight } from './single-flight';
 import { WireError } from './wire';
+import { sleep, type Clock } from '../core/clock';
 
 /** Delay between reconciliation reads; the limiter paces them further where needed. */
 const RECONCILE_POLL_MS = 250;
 /** Slack for clock offset error when comparing our send time with the exchange's record times. */
 export const RECONCILE_TIME_SLACK_MS = 2000;
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export class Requests {
   /** Identical reads in flight share one request (see single-flight.ts). */
@@ -31,6 +30,8 @@ export class Requests {
     private readonly rest: RestTransport,
     /** The recvWindow every signed request carries (ms). */
     readonly recvWindow: number,
+    /** What the reconciliation waits on between its reads. */
+    private readonly clock: Clock,
   ) {}
 
   get<S extends z.ZodType>(
@@ -94,7 +95,7 @@ export class Requests {
         lastFailure = error;
       }
       if (this.rest.serverNow() > conclusiveAt) break;
-      await sleep(RECONCILE_POLL_MS);
+      await sleep(this.clock, RECONCILE_POLL_MS);
     }
     if (lastFailure !== undefined) {
       throw new ExchangeError(

@@ -36,6 +36,8 @@ import {
   type TradesPayload,
 } from './wire';
 import { fastCheckFor, UNSURE, type FastCheck } from './wire-fast';
+import { Repeater, SystemClock, Timer, type Clock, type TimerHandle } from '../core/clock';
+import { backoffDelay } from '../../shared/backoff';
 
 export { PRIVATE_STREAMS };
 
@@ -82,20 +84,6 @@ export const DEFAULT_TIMING: StreamTiming = {
 
 export const MAX_STREAMS_PER_CONNECTION = 1024;
 
-/**
- * Delay before reconnect attempt `attempt` (0-based): exponential with "equal jitter", so
- * clients that lost the same server do not all come back in the same millisecond.
- */
-export function backoffDelay(
-  attempt: number,
-  baseMs: number,
-  maxMs: number,
-  random: () => number = Math.random,
-): number {
-  const ceiling = Math.min(maxMs, baseMs * 2 ** Math.min(attempt, 30));
-  return Math.round(ceiling / 2 + random() * (ceiling / 2));
-}
-
 /** What a data message is, from its stream name. */
 export type StreamKind =
   'trades' | 'tickers' | 'kline' | 'depth' | 'account' | 'order' | 'ownTrade';
@@ -136,7 +124,8 @@ export interface StreamClientOptions {
   /** wss:, or plain ws: to this machine only (127.0.0.0/8, ::1, localhost). */
   streamUrl: string;
   authKeyProvider?: () => Promise<{ auth_key: string; timeout_duration: number }>;
-  now?: () => number;
+  /** Every timer and the token's expiry run on it; tests pass a ManualClock. Default: system. */
+  clock?: Clock;
   timing?: Partial<StreamTiming>;
   maxStreamsPerConnection?: number;
 }
@@ -146,7 +135,7 @@ interface Pending {
   streams: string[];
   private: boolean;
   authRetries: number;
-  timer: NodeJS.Timeout;
+  timer: TimerHandle;
 }
 
 interface Waiter {
@@ -199,21 +188,27 @@ class Connection {
   closed = false;
   private readonly sentAt: number[] = [];
   private readonly queue: (() => void)[] = [];
-  private queueTimer: NodeJS.Timeout | undefined;
-  private reconnectTimer: NodeJS.Timeout | undefined;
-  private pingTimer: NodeJS.Timeout | undefined;
-  private heartbeatTimer: NodeJS.Timeout | undefined;
-  private deadTimer: NodeJS.Timeout | undefined;
-  private rotateTimer: NodeJS.Timeout | undefined;
+  private readonly queueTimer: Timer;
+  private readonly reconnectTimer: Timer;
+  private readonly deadTimer: Timer;
+  private readonly rotateTimer: Timer;
+  private pinger: Repeater | undefined;
+  private heartbeat: Repeater | undefined;
 
   constructor(
     readonly owner: StreamClient,
     readonly index: number,
-  ) {}
+  ) {
+    const clock = owner.clock;
+    this.queueTimer = new Timer(clock, () => this.pumpQueue());
+    this.reconnectTimer = new Timer(clock, () => this.open());
+    this.deadTimer = new Timer(clock, () => this.ws?.terminate());
+    this.rotateTimer = new Timer(clock, () => owner.rotate(this));
+  }
 
   /** Opens the socket unless one is open, opening, or a reconnect is already scheduled. */
   ensureOpen(): void {
-    if (!this.ws && !this.reconnectTimer) this.open();
+    if (!this.ws && !this.reconnectTimer.armed) this.open();
   }
 
   open(): void {
@@ -256,20 +251,17 @@ class Connection {
   }
 
   private pumpQueue(): void {
-    if (this.queueTimer) return;
+    if (this.queueTimer.armed) return;
     const timing = this.owner.timing;
     for (;;) {
-      const now = Date.now();
+      const now = this.owner.clock.now();
       while (this.sentAt.length > 0 && this.sentAt[0]! <= now - timing.controlWindowMs) {
         this.sentAt.shift();
       }
       if (this.queue.length === 0) return;
       if (this.sentAt.length >= timing.controlPerWindow) {
         const wait = this.sentAt[0]! + timing.controlWindowMs - now;
-        this.queueTimer = setTimeout(() => {
-          this.queueTimer = undefined;
-          this.pumpQueue();
-        }, wait);
+        this.queueTimer.start(wait);
         return;
       }
       this.sentAt.push(now);
@@ -280,36 +272,34 @@ class Connection {
   private startTimers(): void {
     const timing = this.owner.timing;
     this.clearTimers();
-    this.pingTimer = setInterval(() => this.sendControl({ event: 'ping' }), timing.pingIntervalMs);
-    this.heartbeatTimer = setInterval(() => {
+    const clock = this.owner.clock;
+    this.pinger = new Repeater(clock, timing.pingIntervalMs, () =>
+      this.sendControl({ event: 'ping' }),
+    );
+    this.heartbeat = new Repeater(clock, timing.heartbeatIntervalMs, () => {
       this.sendControl('ping-frame');
-      if (!this.deadTimer) {
-        this.deadTimer = setTimeout(() => this.ws?.terminate(), timing.heartbeatTimeoutMs);
-      }
-    }, timing.heartbeatIntervalMs);
+      this.deadTimer.startIfIdle(timing.heartbeatTimeoutMs);
+    });
     this.scheduleRotation(timing.defaultLifeMs);
   }
 
   /** The exchange announced the connection's life (connected: timeout_duration, seconds). */
   scheduleRotation(lifeMs: number): void {
-    if (this.rotateTimer) clearTimeout(this.rotateTimer);
     const timing = this.owner.timing;
-    const at = Math.max(1000, lifeMs - timing.rotateBeforeEndMs);
-    this.rotateTimer = setTimeout(() => this.owner.rotate(this), at);
+    this.rotateTimer.start(Math.max(1000, lifeMs - timing.rotateBeforeEndMs));
   }
 
   private alive(): void {
-    if (this.deadTimer) clearTimeout(this.deadTimer);
-    this.deadTimer = undefined;
+    this.deadTimer.cancel();
   }
 
   private clearTimers(): void {
-    for (const timer of [this.pingTimer, this.heartbeatTimer]) if (timer) clearInterval(timer);
-    for (const timer of [this.deadTimer, this.rotateTimer, this.queueTimer]) {
-      if (timer) clearTimeout(timer);
-    }
-    this.pingTimer = this.heartbeatTimer = this.deadTimer = this.rotateTimer = undefined;
-    this.queueTimer = undefined;
+    this.pinger?.stop();
+    this.heartbeat?.stop();
+    this.pinger = this.heartbeat = undefined;
+    this.deadTimer.cancel();
+    this.rotateTimer.cancel();
+    this.queueTimer.cancel();
     this.queue.length = 0;
   }
 
@@ -321,13 +311,14 @@ class Connection {
     this.owner.dropPending(this);
     if (this.closed) return;
     const timing = this.owner.timing;
-    const delay = backoffDelay(this.attempt, timing.backoffBaseMs, timing.backoffMaxMs);
+    const delay = backoffDelay(this.attempt, {
+      firstMs: timing.backoffBaseMs,
+      maxMs: timing.backoffMaxMs,
+      jitter: 'equal',
+    });
     this.attempt++;
     this.owner.refreshState();
-    this.reconnectTimer = setTimeout(() => {
-      this.reconnectTimer = undefined;
-      this.open();
-    }, delay);
+    this.reconnectTimer.start(delay);
   }
 
   /** Subscribes every stream this connection carries (after open or a replacement). */
@@ -343,7 +334,7 @@ class Connection {
   shutdown(): void {
     this.closed = true;
     this.clearTimers();
-    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.reconnectTimer.cancel();
     this.owner.dropPending(this);
     const ws = this.ws;
     this.ws = undefined;
@@ -367,8 +358,8 @@ type Listener = (...args: never[]) => void;
 export class StreamClient extends EventEmitter {
   readonly streamUrl: string;
   readonly timing: StreamTiming;
+  readonly clock: Clock;
   private readonly authKeyProvider: StreamClientOptions['authKeyProvider'];
-  private readonly now: () => number;
   private readonly maxPerConnection: number;
   private connections: Connection[] = [];
   private readonly waiters = new Map<string, Waiter[]>();
@@ -383,7 +374,9 @@ export class StreamClient extends EventEmitter {
   private closed = false;
   private token: { key: string; expiresAt: number } | undefined;
   private tokenRequest: Promise<string> | undefined;
-  private renewTimer: NodeJS.Timeout | undefined;
+  private readonly renewTimer: Timer;
+  /** The wait before the next renewal (set when a token arrives). */
+  private renewLeadMs = 0;
   /** A connection was lost after being live and the client has not been live since. */
   private lostSinceLive = false;
   /** Malformed messages dropped (counted, never thrown into the socket handler). */
@@ -394,7 +387,8 @@ export class StreamClient extends EventEmitter {
     assertExchangeUrl(options.streamUrl, 'stream', 'streamUrl');
     this.streamUrl = options.streamUrl;
     this.authKeyProvider = options.authKeyProvider;
-    this.now = options.now ?? Date.now;
+    this.clock = options.clock ?? new SystemClock();
+    this.renewTimer = new Timer(this.clock, () => this.renew());
     this.timing = { ...DEFAULT_TIMING, ...options.timing };
     this.maxPerConnection = options.maxStreamsPerConnection ?? MAX_STREAMS_PER_CONNECTION;
     // Listeners of typed events are user code; the ws handlers must survive their throws.
@@ -502,7 +496,7 @@ export class StreamClient extends EventEmitter {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (this.renewTimer) clearTimeout(this.renewTimer);
+    this.renewTimer.cancel();
     for (const connection of this.connections) connection.shutdown();
     this.connections = [];
     for (const name of [...this.waiters.keys()]) {
@@ -541,14 +535,14 @@ export class StreamClient extends EventEmitter {
             : new ExchangeError('auth', `Could not get a stream auth key: ${String(error)}`);
         for (const s of streams) this.rejectWaiters(s, failure);
         // Keep trying while the streams are wanted: the exchange may be back later.
-        setTimeout(() => {
+        this.clock.setTimeout(() => {
           if (!this.closed && connection.ws?.readyState === WebSocket.OPEN) {
             const still = streams.filter(
               (s) => connection.streams.has(s) && !connection.acked.has(s),
             );
             if (still.length > 0) this.sendSubscribe(connection, still, true, 1);
           }
-        }, this.timing.backoffMaxMs / 6).unref();
+        }, this.timing.backoffMaxMs / 6);
       },
     );
   }
@@ -645,7 +639,7 @@ export class StreamClient extends EventEmitter {
    */
   dropPending(connection: Connection): void {
     for (const [id, pending] of connection.pending) {
-      clearTimeout(pending.timer);
+      this.clock.clearTimeout(pending.timer);
       if (pending.event === 'unsubscribe') {
         this.unsubscribeWaiters.get(id)?.resolve();
         this.unsubscribeWaiters.delete(id);
@@ -751,14 +745,15 @@ export class StreamClient extends EventEmitter {
    * that asked for a fresh key after a 401 sends it itself.
    */
   private async authKey(forceNew: boolean, renewal = false): Promise<string> {
-    if (!forceNew && this.token && this.token.expiresAt - this.now() > 5000) return this.token.key;
+    if (!forceNew && this.token && this.token.expiresAt - this.clock.now() > 5000)
+      return this.token.key;
     if (!this.tokenRequest) {
       this.tokenRequest = (async () => {
         const provider = this.authKeyProvider!;
         const token = await provider();
         const lifeMs = Math.max(1, token.timeout_duration) * 1000;
         const previous = this.token?.key;
-        this.token = { key: token.auth_key, expiresAt: this.now() + lifeMs };
+        this.token = { key: token.auth_key, expiresAt: this.clock.now() + lifeMs };
         this.scheduleRenewal(lifeMs);
         if (renewal && previous !== undefined && previous !== token.auth_key) {
           this.resubscribePrivate();
@@ -772,24 +767,21 @@ export class StreamClient extends EventEmitter {
   }
 
   private scheduleRenewal(lifeMs: number): void {
-    if (this.renewTimer) clearTimeout(this.renewTimer);
-    const lead = Math.min(this.timing.renewBeforeExpiryMs, lifeMs / 5);
-    this.renewTimer = setTimeout(
-      () => {
-        this.renewTimer = undefined;
-        if (this.closed) return;
-        const hasPrivate = this.connections.some((c) =>
-          [...c.streams].some((s) => PRIVATE_STREAMS.has(s)),
-        );
-        if (!hasPrivate) return;
-        this.authKey(true, true).catch(() => {
-          // Renewal failed (exchange unreachable): try again shortly; a 401 also triggers it.
-          this.scheduleRenewal(Math.max(10_000, lead));
-        });
-      },
-      Math.max(1000, lifeMs - lead),
+    this.renewLeadMs = Math.min(this.timing.renewBeforeExpiryMs, lifeMs / 5);
+    this.renewTimer.start(Math.max(1000, lifeMs - this.renewLeadMs));
+  }
+
+  private renew(): void {
+    if (this.closed) return;
+    const hasPrivate = this.connections.some((c) =>
+      [...c.streams].some((s) => PRIVATE_STREAMS.has(s)),
     );
-    this.renewTimer.unref();
+    if (!hasPrivate) return;
+    const lead = this.renewLeadMs;
+    this.authKey(true, true).catch(() => {
+      // Renewal failed (exchange unreachable): try again shortly; a 401 also triggers it.
+      this.scheduleRenewal(Math.max(10_000, lead));
+    });
   }
 
   /** A new auth key replaces the old one: private subscriptions are renewed with it. */
@@ -818,17 +810,16 @@ export class StreamClient extends EventEmitter {
     isPrivate: boolean,
     authRetries = 0,
   ): void {
-    const timer = setTimeout(() => {
+    const timer = this.clock.setTimeout(() => {
       // No acknowledgement: treat the socket as broken; the reconnect resubscribes everything.
       if (connection.pending.has(id)) connection.kill();
     }, this.timing.ackTimeoutMs);
-    timer.unref();
     connection.pending.set(id, { event, streams, private: isPrivate, authRetries, timer });
   }
 
   private untrack(connection: Connection, id: number): void {
     const pending = connection.pending.get(id);
-    if (pending) clearTimeout(pending.timer);
+    if (pending) this.clock.clearTimeout(pending.timer);
     connection.pending.delete(id);
   }
 

@@ -14,7 +14,7 @@ import {
   type OrderDescription,
 } from '../../shared/format';
 import type { ConnectionState, DataKind, Settings } from '../../shared/types';
-import type { Clock, TimerHandle } from '../core/clock';
+import { Throttle, type Clock, type TimerHandle } from '../core/clock';
 import { formatDecimal, parseDecimal } from '../core/decimal';
 import type { Emit } from '../core/events';
 import type { Logger } from '../core/logger';
@@ -106,8 +106,7 @@ export class LiveSession {
   private readonly notifyDeps: NotifyDeps;
   private readonly balanceNotices: BalanceNotices;
   private pendingKinds = new Set<DataKind>();
-  private dataChangedTimer: TimerHandle | undefined;
-  private lastDataChangedAt = -Infinity;
+  private readonly dataChanged: Throttle;
   private readonly fillGroups = new Map<number, FillGroup>();
   /**
    * Store writes of the events of the batch being gathered: one transaction per batch instead of
@@ -117,6 +116,9 @@ export class LiveSession {
   private closed = false;
 
   constructor(private readonly deps: LiveSessionDeps) {
+    this.dataChanged = new Throttle(deps.clock, DATA_CHANGED_EVERY_MS, () =>
+      this.flushDataChanged(),
+    );
     this.notifyDeps = {
       store: deps.store,
       profileId: deps.profileId,
@@ -165,8 +167,7 @@ export class LiveSession {
     this.write();
     this.balanceNotices.close();
     for (const orderId of [...this.fillGroups.keys()]) this.flushFills(orderId, false);
-    this.deps.clock.clearTimeout(this.dataChangedTimer);
-    this.dataChangedTimer = undefined;
+    this.dataChanged.cancel();
     this.flushDataChanged();
     await this.stream.close();
   }
@@ -384,21 +385,12 @@ export class LiveSession {
    * that interval for every batch meanwhile (a busy stream does not make screens re-ask per frame).
    */
   private scheduleDataChanged(): void {
-    if (this.pendingKinds.size === 0 || this.dataChangedTimer || this.closed) return;
-    const wait = this.lastDataChangedAt + DATA_CHANGED_EVERY_MS - this.deps.clock.now();
-    if (wait <= 0 || wait > DATA_CHANGED_EVERY_MS) {
-      this.flushDataChanged();
-      return;
-    }
-    this.dataChangedTimer = this.deps.clock.setTimeout(() => {
-      this.dataChangedTimer = undefined;
-      this.flushDataChanged();
-    }, wait);
+    if (this.pendingKinds.size === 0 || this.closed) return;
+    this.dataChanged.trigger();
   }
 
   private flushDataChanged(): void {
     if (this.pendingKinds.size === 0) return;
-    this.lastDataChangedAt = this.deps.clock.now();
     const kinds = [...this.pendingKinds];
     this.pendingKinds = new Set();
     this.deps.emit('data.changed', { profileId: this.deps.profileId, kinds });

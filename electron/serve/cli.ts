@@ -12,9 +12,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import type { SpotfolioApp } from '../app';
+import { sleep, SystemClock } from '../core/clock';
 import { startBrowserMode } from './host';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -133,7 +133,7 @@ export async function serve(argv: string[]): Promise<void> {
   // A browser opened with the address at once (a script, the end-to-end tests) gets the page's
   // files before start-up ties up the event loop, and parses them while the app starts. Nobody
   // may be opening it yet, so the wait is short.
-  await Promise.race([host.pageLoaded, delay(pageHeadStartMs)]);
+  await Promise.race([host.pageLoaded, sleep(new SystemClock(), pageHeadStartMs)]);
   try {
     // Loaded only now: the host is up and the address printed before these modules are read.
     const { createApp } = await import('../app');

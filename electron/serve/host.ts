@@ -32,6 +32,7 @@ import { contentSecurityPolicy } from '../../shared/csp';
 import type { BridgeErrorPayload } from '../../shared/types';
 import { createDispatcher, type Dispatch, type LockGate } from '../api/dispatch';
 import type { EventListener, SpotfolioApp } from '../app';
+import { SystemClock, type Clock } from '../core/clock';
 import { contentTypeOf, createReadStream, lookupStatic, readFirstPage } from './static';
 
 export interface BrowserModeLimits {
@@ -73,6 +74,8 @@ export interface BrowserModeOptions {
   host?: '127.0.0.1';
   limits?: Partial<BrowserModeLimits>;
   log?: (line: string) => void;
+  /** Default: the system clock. */
+  clock?: Clock;
 }
 
 export interface BrowserModeHost {
@@ -128,6 +131,7 @@ const notStarted = errorOutcome(
 
 export async function startBrowserMode(options: BrowserModeOptions): Promise<BrowserModeHost> {
   const requestedHost: string = options.host ?? loopbackHost;
+  const clock = options.clock ?? new SystemClock();
   if (requestedHost !== loopbackHost) {
     throw new Error(
       `Browser mode listens on ${loopbackHost} only, so other machines cannot reach it (asked for "${requestedHost}")`,
@@ -442,9 +446,9 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
               new Promise<void>((done) => {
                 if (client.readyState === WebSocket.CLOSED) return done();
                 // A page that does not answer the close handshake promptly is cut off.
-                const timer = setTimeout(() => client.terminate(), 1000);
+                const timer = clock.setTimeout(() => client.terminate(), 1000);
                 client.once('close', () => {
-                  clearTimeout(timer);
+                  clock.clearTimeout(timer);
                   done();
                 });
                 client.close(1001, 'Spotfolio is shutting down');

@@ -9,6 +9,7 @@ import { ExchangeError } from '../exchange/errors';
 import type { ExchangeClient } from '../exchange/client';
 import { PRIVATE_STREAMS, StreamClient } from '../exchange/stream';
 import { AppError } from '../core/app-error';
+import { SystemClock, type Clock, type TimerHandle } from '../core/clock';
 
 /** How long the whole check may take: a stream that answers does so in well under a second. */
 export const STREAM_CHECK_TIMEOUT_MS = 10_000;
@@ -18,6 +19,8 @@ export interface StreamCheckOptions {
   /** A client of the same key and REST URL, for the auth token. */
   client: Pick<ExchangeClient, 'auth'>;
   timeoutMs?: number;
+  /** Default: the system clock. */
+  clock?: Clock;
 }
 
 /**
@@ -26,12 +29,14 @@ export interface StreamCheckOptions {
  */
 export async function verifyPrivateStream(options: StreamCheckOptions): Promise<void> {
   const timeoutMs = options.timeoutMs ?? STREAM_CHECK_TIMEOUT_MS;
+  const clock = options.clock ?? new SystemClock();
   const fail = (kind: 'network' | 'auth' | 'invalid-input', why: string) =>
     new AppError(kind, `The stream URL was not accepted: ${why}`, 'streamUrl');
   let stream: StreamClient;
   try {
     stream = new StreamClient({
       streamUrl: options.streamUrl,
+      clock,
       authKeyProvider: () => options.client.auth.createAuthToken(),
       // Two failed connection attempts are enough to call the address wrong here.
       timing: { offlineAfterAttempts: 2, backoffBaseMs: 200, ackTimeoutMs: timeoutMs },
@@ -39,7 +44,7 @@ export async function verifyPrivateStream(options: StreamCheckOptions): Promise<
   } catch (error) {
     throw fail('invalid-input', error instanceof Error ? error.message : String(error));
   }
-  let timer: NodeJS.Timeout | undefined;
+  let timer: TimerHandle | undefined;
   try {
     await new Promise<void>((resolve, reject) => {
       stream.on('state', (state) => {
@@ -47,7 +52,7 @@ export async function verifyPrivateStream(options: StreamCheckOptions): Promise<
           reject(fail('network', `nothing at ${options.streamUrl} accepted a stream connection.`));
         }
       });
-      timer = setTimeout(
+      timer = clock.setTimeout(
         () =>
           reject(
             fail(
@@ -69,7 +74,7 @@ export async function verifyPrivateStream(options: StreamCheckOptions): Promise<
       });
     });
   } finally {
-    clearTimeout(timer);
+    clock.clearTimeout(timer);
     await stream.close();
   }
 }

@@ -17,7 +17,8 @@ import type {
   RestStatus,
 } from '../../shared/types';
 import { assetKey } from '../../shared/market';
-import { SystemClock, type Clock, type TimerHandle } from '../core/clock';
+import { retry, SystemClock, type Clock, type TimerHandle } from '../core/clock';
+import { backoffDelay, type Backoff } from '../../shared/backoff';
 import { sameAsset } from '../core/market';
 import { PacingBudget, SyncStoppedError, untilStopped, type QueuedCall } from './pacing';
 import type { SyncStorePort } from './port';
@@ -88,8 +89,8 @@ export const SNAPSHOT_INTERVAL_MS = 5 * 60_000;
 const TICK_MS = 1000;
 /** Background jobs running at once; the client paces each endpoint on its own. */
 const MAX_CONCURRENT_JOBS = 4;
-const BACKOFF_BASE_MS = 2000;
-const BACKOFF_MAX_MS = 5 * 60_000;
+/** A failing job or backfill waits 2 s, 4 s, 8 s … up to 5 minutes before its next try. */
+const SYNC_BACKOFF: Backoff = { firstMs: 2000, maxMs: 5 * 60_000 };
 /** A job of the focused screen is run first for this long after focus(). */
 const FOCUS_MS = 60_000;
 
@@ -153,8 +154,8 @@ export class SyncEngine {
   private snapshotTimer: TimerHandle | undefined;
   private backfillRun: Promise<void> | null = null;
   private readonly work = new Set<Promise<unknown>>();
-  /** Pending pauses, woken at once by stop(). */
-  private readonly wakeups = new Set<() => void>();
+  /** Aborted by stop(): ends the backfill's wait between tries at once. */
+  private readonly stopping = new AbortController();
   private signalStopped: (reason: SyncStoppedError) => void = () => undefined;
 
   constructor(private readonly deps: SyncDeps) {
@@ -207,8 +208,7 @@ export class SyncEngine {
     this.clock.clearTimeout(this.snapshotTimer);
     this.budget.stop();
     this.signalStopped(new SyncStoppedError());
-    for (const wake of [...this.wakeups]) wake();
-    this.wakeups.clear();
+    this.stopping.abort();
     // Running steps end at their next page; what they committed stays, nothing is half-written.
     await Promise.allSettled([...this.work]);
   }
@@ -307,7 +307,7 @@ export class SyncEngine {
         : { kind: 'internal', message: error instanceof Error ? error.message : String(error), at };
     if (error instanceof ExchangeError && error.code !== undefined) jobError.code = error.code;
     job.error = jobError;
-    let backoff = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (job.failures - 1));
+    let backoff = backoffDelay(job.failures - 1, SYNC_BACKOFF);
     if (error instanceof ExchangeError && error.retryAfterMs !== undefined) {
       backoff = Math.max(backoff, error.retryAfterMs);
     }
@@ -522,22 +522,6 @@ export class SyncEngine {
     });
   }
 
-  /** Resolves after ms on the engine's clock, or at once when the engine stops. */
-  private pause(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      if (this.stopped) return resolve();
-      const timer = this.clock.setTimeout(() => {
-        this.wakeups.delete(wake);
-        resolve();
-      }, ms);
-      const wake = () => {
-        this.clock.clearTimeout(timer);
-        resolve();
-      };
-      this.wakeups.add(wake);
-    });
-  }
-
   /** Starts (or resumes) the backfill in the background and returns the progress right now. */
   async backfillWithdrawals(opts: { since?: number } = {}): Promise<BackfillProgress> {
     if (this.stopped) return this.backfillStatus();
@@ -559,27 +543,31 @@ export class SyncEngine {
    * user must fix (auth, permission, bad input) ends the run until backfillWithdrawals() again.
    */
   private async runBackfillWithRetries(ctx: WithdrawSyncContext): Promise<void> {
-    for (let failures = 0; !this.stopped;) {
+    if (this.stopped) return;
+    const attempt = async (failures: number): Promise<void> => {
+      if (failures > 0) prepareBackfill(ctx, undefined);
       try {
         await runBackfill(ctx);
-        return;
       } catch (error) {
-        if (error instanceof SyncStoppedError || this.stopped) return;
-        failures += 1;
-        const message = error instanceof Error ? error.message : String(error);
-        this.deps.log?.(`withdraw backfill failed (attempt ${failures}): ${message}`);
-        this.emitProgress(progressOf(recordBackfillError(ctx, message)));
-        const transient =
-          error instanceof ExchangeError &&
-          ['network', 'server', 'rate-limited', 'banned', 'unknown-outcome'].includes(error.kind);
-        if (!transient) return;
-        let backoff = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (failures - 1));
-        if (error.retryAfterMs !== undefined) backoff = Math.max(backoff, error.retryAfterMs);
-        await this.pause(backoff);
-        if (this.stopped) return;
-        prepareBackfill(ctx, undefined);
+        if (!(error instanceof SyncStoppedError) && !this.stopped) {
+          const message = error instanceof Error ? error.message : String(error);
+          this.deps.log?.(`withdraw backfill failed (attempt ${failures + 1}): ${message}`);
+          this.emitProgress(progressOf(recordBackfillError(ctx, message)));
+        }
+        throw error;
       }
-    }
+    };
+    await retry(this.clock, attempt, {
+      backoff: SYNC_BACKOFF,
+      signal: this.stopping.signal,
+      retryable: (error) =>
+        !this.stopped &&
+        error instanceof ExchangeError &&
+        ['network', 'server', 'rate-limited', 'banned', 'unknown-outcome'].includes(error.kind),
+      atLeastMs: (error) => (error instanceof ExchangeError ? error.retryAfterMs : undefined),
+    }).catch(() => {
+      // Recorded above: the backfill's 'error' state shows it until backfillWithdrawals() again.
+    });
   }
 
   backfillStatus(): BackfillProgress {

@@ -16,7 +16,7 @@
 import { randomBytes } from 'node:crypto';
 import { Decimal } from '../../shared/exact-decimal';
 import type { JournalAction, JournalEntryView } from '../../shared/types';
-import type { Clock } from '../core/clock';
+import { sleep, type Clock } from '../core/clock';
 import type { Emit } from '../core/events';
 import { sameAsset } from '../core/market';
 import type { ExchangeClient, NewOrder } from '../exchange/client';
@@ -315,7 +315,7 @@ export class MoneyJournal {
         failure = describe(error);
       }
       if (this.serverNow() > conclusiveAt) break;
-      await new Promise((resolve) => setTimeout(resolve, LOOKUP_POLL_MS));
+      await sleep(this.deps.clock, LOOKUP_POLL_MS);
     }
     return failure === undefined ? { notMade: true } : { unknown: failure };
   }

@@ -6,7 +6,7 @@ import {
   WITHDRAW_WINDOW_MS,
 } from '../../electron/exchange/client';
 import { ExchangeError } from '../../electron/exchange/errors';
-import { backoffDelay, StreamClient } from '../../electron/exchange/stream';
+import { StreamClient } from '../../electron/exchange/stream';
 
 /**
  * Bad input must be refused before anything goes on the wire. The client points at a bare TCP
@@ -227,15 +227,5 @@ describe('withdraw windows', () => {
     }
     const covered = windows.reduce((n, w) => n + (w.windowEnd - w.windowStart + 1), 0);
     expect(covered).toBe(end - start + 1);
-  });
-});
-
-describe('reconnect back-off', () => {
-  it('grows exponentially with jitter between half and the full ceiling, capped', () => {
-    expect(backoffDelay(0, 250, 30_000, () => 0)).toBe(125);
-    expect(backoffDelay(0, 250, 30_000, () => 1)).toBe(250);
-    expect(backoffDelay(3, 250, 30_000, () => 0.5)).toBe(1500);
-    expect(backoffDelay(20, 250, 30_000, () => 1)).toBe(30_000);
-    expect(backoffDelay(20, 250, 30_000, () => 0)).toBe(15_000);
   });
 });

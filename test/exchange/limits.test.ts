@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../electron/core/clock';
-import { RateLimiter, type LimiterClock } from '../../electron/exchange/limits';
+import { RateLimiter } from '../../electron/exchange/limits';
 
 function limiterOn(clock: ManualClock, marginMs = 0): RateLimiter {
-  return new RateLimiter({ clock: clock as unknown as LimiterClock, marginMs });
+  return new RateLimiter({ clock, marginMs });
 }
 
 /** Lets granted promises run their continuations. */

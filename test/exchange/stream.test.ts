@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExchangeClient } from '../../electron/exchange/client';
+import { ManualClock } from '../../electron/core/clock';
 import { StreamClient } from '../../electron/exchange/stream';
 import type { OrderUpdateEvent } from '../../electron/exchange/wire';
 import type { ConnectionState } from '../../shared/types';
@@ -149,11 +150,13 @@ describe('StreamClient', () => {
     await streams.close();
   });
 
-  it('renews the auth token before it expires and keeps delivering private events', async () => {
+  it('renews the auth token before it expires (on its clock) and keeps delivering private events', async () => {
     let issued = 0;
+    const clock = new ManualClock(Date.now());
     const streams = new StreamClient({
       streamUrl: sandbox.streamUrl,
-      // Reports a 3-second life, so the client renews within the test's time.
+      clock,
+      // Reports a 3-second life: renewed 0.6 s before its end.
       authKeyProvider: async () => {
         issued++;
         const token = await client.auth.createAuthToken();
@@ -162,9 +165,29 @@ describe('StreamClient', () => {
     });
     await streams.subscribe(['orderUpdate']);
     expect(issued).toBe(1);
-    await expect.poll(() => issued, { timeout: 5000 }).toBeGreaterThan(1);
+    clock.advance(2399);
+    expect(issued).toBe(1);
+    clock.advance(1);
+    await expect.poll(() => issued).toBe(2);
     const update = await placeAndSee(streams, '3'.repeat(32));
     expect(update.c).toBe('3'.repeat(32));
+    await streams.close();
+  });
+
+  it('waits its reconnect back-off on its clock, not the wall clock', async () => {
+    const clock = new ManualClock(Date.now());
+    const streams = new StreamClient({ streamUrl: sandbox.streamUrl, clock });
+    await streams.subscribe([`${symbol}@trades`]);
+    const states: ConnectionState[] = [];
+    streams.on('state', (s) => states.push(s));
+    sandbox.admin.dropStreamConnections();
+    await expect.poll(() => streams.connectionState).toBe('reconnecting');
+    // The first reconnect waits 125-250 ms of the clock: nothing has been scheduled on the wall.
+    await expect.poll(() => sandbox.admin.streamConnectionCount()).toBe(0);
+    expect(states).toEqual(['reconnecting']);
+    clock.advance(250);
+    await waitForState(streams, 'live', 5000);
+    expect(states).toEqual(['reconnecting', 'live']);
     await streams.close();
   });
 

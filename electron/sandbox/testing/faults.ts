@@ -3,6 +3,7 @@
  * 5xx whose effect did or did not happen), or are delayed. Installed into the sandbox's request
  * handler as its interceptor; the product never installs one.
  */
+import { sleep, SystemClock } from '../../core/clock';
 import { errors } from '../errors';
 import type { RequestInterceptor } from '../server';
 
@@ -25,6 +26,11 @@ export class FaultInjector implements RequestInterceptor {
   private rules: FaultRule[] = [];
   /** Requests seen per "METHOD path", faulted or not: what a test counts calls by. */
   private readonly seen = new Map<string, number>();
+  /**
+   * Latency is wall time whatever the sandbox's clock: it is there to outlast the client's request
+   * timeout, which is wall time too.
+   */
+  private readonly wallClock = new SystemClock();
 
   inject(match: FaultMatch, fault: Fault, times = 1): void {
     const rule: FaultRule = { path: match.path, fault, remaining: times };
@@ -64,7 +70,7 @@ export class FaultInjector implements RequestInterceptor {
   private async apply(faults: Fault[]): Promise<number | undefined> {
     let statusAfter: number | undefined;
     for (const fault of faults) {
-      if (fault.kind === 'latency') await new Promise((resolve) => setTimeout(resolve, fault.ms));
+      if (fault.kind === 'latency') await sleep(this.wallClock, fault.ms);
       else if (fault.kind === 'error-before') throw errors.internal(fault.status ?? 500);
       else statusAfter = fault.status ?? 500;
     }

@@ -4,6 +4,7 @@
  * A call already sent when the socket drops is reported as 'unknown-outcome' (the host may have
  * acted on it), never silently retried.
  */
+import { backoffDelay } from '../../../shared/backoff';
 import type { CallOutcome } from '../../../shared/contract';
 import {
   bridgePath,
@@ -119,7 +120,8 @@ export function createWsTransport(options: WsTransportOptions): WsTransport {
   const listeners = new Set<(event: string, payload: unknown) => void>();
   let nextId = 1;
   let socket: SocketLike | null = null;
-  let delay = delays.min;
+  /** Reconnects since the socket was last open: the wait doubles with each, up to the max. */
+  let failures = 0;
   let closed = false;
   let reconnectTimer: ReturnType<typeof setTimeout> | null = null;
 
@@ -165,7 +167,7 @@ export function createWsTransport(options: WsTransportOptions): WsTransport {
     const current = createSocket(options.url, protocols);
     socket = current;
     current.onopen = () => {
-      delay = delays.min;
+      failures = 0;
       flush();
     };
     current.onmessage = (event) => onMessage(event.data);
@@ -187,11 +189,11 @@ export function createWsTransport(options: WsTransportOptions): WsTransport {
         });
       }
       if (closed) return;
+      const wait = backoffDelay(failures++, { firstMs: delays.min, maxMs: delays.max });
       reconnectTimer = setTimeout(() => {
         reconnectTimer = null;
         connect();
-      }, delay);
-      delay = Math.min(delay * 2, delays.max);
+      }, wait);
     };
   };
 

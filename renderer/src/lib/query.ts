@@ -19,6 +19,7 @@ import type {
   SpotfolioBridge,
 } from '../../../shared/contract';
 import type { DataKind, ErrorKind } from '../../../shared/types';
+import { backoffDelay } from '../../../shared/backoff';
 import { bridge } from './bridge';
 
 // Observers hear of new data in the same turn, not a timer later: a switch bound to a setting shows
@@ -184,7 +185,7 @@ export function createQueryClient(): QueryClient {
         // the stale time only bounds how long a missed event (a dropped link) can go unnoticed.
         staleTime: 30_000,
         retry: shouldRetry,
-        retryDelay: (attempt) => Math.min(500 * 2 ** attempt, 4000),
+        retryDelay: (attempt) => backoffDelay(attempt, { firstMs: 500, maxMs: 4000 }),
         // Structural sharing (on by default) keeps the object of an identical answer, so a live
         // change that touches other data does not redraw the charts.
         structuralSharing: true,
