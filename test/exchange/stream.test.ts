@@ -235,3 +235,30 @@ describe('StreamClient', () => {
     await streams.close();
   });
 });
+
+describe('the kline stream payload', () => {
+  it('is read the same whether its amounts come as strings (the interface) or numbers', () => {
+    const streams = new StreamClient({ streamUrl: 'ws://127.0.0.1:1/ws' });
+    const seen: unknown[] = [];
+    streams.on('kline', (payload) => seen.push(payload));
+    const head = '"E":1767225605000,"s":"btcusdt","t":1767225600000,"T":1767225659999,"i":"1m"';
+    const asStrings = `"o":"42000.5","c":"42010","h":"42020.25","l":"41990","v":"0.00125"`;
+    const asNumbers = `"o":42000.5,"c":42010,"h":42020.25,"l":41990,"v":0.00125`;
+    for (const amounts of [asStrings, asNumbers]) {
+      streams.feedRaw(`{"stream":"btcusdt@kline_1m","data":{${head},${amounts}}}`);
+    }
+    const expected = {
+      E: 1767225605000,
+      s: 'btcusdt',
+      t: 1767225600000,
+      T: 1767225659999,
+      i: '1m',
+      o: '42000.5',
+      c: '42010',
+      h: '42020.25',
+      l: '41990',
+      v: '0.00125',
+    };
+    expect(seen).toEqual([expected, expected]);
+  });
+});

@@ -99,14 +99,17 @@ export class KlineFeed implements PublicFeed {
     return openCandle(start, this.lastClose, 0n);
   }
 
-  /** The stream message of a candle; its amounts go out as JSON numbers, like the REST klines. */
+  /**
+   * The stream message of a candle. Its amounts go out as strings, as the interface's stream table
+   * says (only the REST klines are arrays of numbers); the decimal text needs no escaping.
+   */
   private message(candle: Candle): string {
     const [t, open, high, low, close, volume] = klineRow(candle);
     const end = candleBounds(this.span, t)[1];
     const data =
       `{"E":${this.context.clock.now()},"s":${JSON.stringify(this.symbol)},"t":${t},"T":${end},` +
-      `"i":${JSON.stringify(this.span.name)},"o":${open},"c":${close},"h":${high},"l":${low},` +
-      `"v":${volume}}`;
+      `"i":${JSON.stringify(this.span.name)},"o":"${open}","c":"${close}","h":"${high}",` +
+      `"l":"${low}","v":"${volume}"}`;
     return `{"data":${data},"stream":${JSON.stringify(this.stream)}}`;
   }
 
