@@ -107,11 +107,6 @@ const LAYER_POLICIES = [
     from: layers('shell'),
     allow: { to: { element: { type: 'serve' }, file: { path: 'electron/serve/static.ts' } } },
   },
-  // The sandbox speaks the exchange's wire format: it shares the wire schemas and nothing else.
-  {
-    from: layers('sandbox'),
-    allow: { to: { element: { type: 'exchange' }, file: { path: 'electron/exchange/wire.ts' } } },
-  },
   // Demo mode loads the sandbox only when it starts, so a profile on a real exchange never loads
   // it. Type imports are erased from the build, so app and the entry points may name its options.
   {
