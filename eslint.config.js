@@ -288,11 +288,11 @@ export default tseslint.config(
   },
   {
     // One Decimal, configured for exact sums and products of amounts (shared/exact-decimal.ts): a
-    // value of the default decimal.js rounds its arithmetic to 20 digits. The ledger keeps its own
-    // clone. A rule of its own name, so it adds to the restrictions on imports above and below
-    // instead of replacing them.
+    // value of the default decimal.js rounds its arithmetic to 20 digits. The ledger too. A rule of
+    // its own name, so it adds to the restrictions on imports above and below instead of replacing
+    // them.
     files: ['electron/**/*.ts', 'shared/**/*.ts', 'renderer/**/*.{ts,tsx}'],
-    ignores: ['shared/exact-decimal.ts', 'electron/ledger/**'],
+    ignores: ['shared/exact-decimal.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',

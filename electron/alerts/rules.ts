@@ -4,40 +4,12 @@
  * side changing to the one it waits for), so one crossing fires once however many prices follow
  * on the same side; a repeating alert waits out its cool-down, a one-shot one fires once at all.
  *
- * Comparisons are exact: decimal text is compared digit by digit, and a percentage is computed
- * with decimal.js, never with JavaScript numbers.
+ * Comparisons and percentages are exact, in the project's one Decimal (never JavaScript numbers);
+ * a percentage rounds only as its division does (divide(), shared/exact-decimal.ts).
  */
-import { Decimal } from '../../shared/exact-decimal';
+import { Decimal, divide } from '../../shared/exact-decimal';
 import type { LineDirection, MoveDirection } from '../../shared/alerts';
 import type { AlertSide } from '../store';
-
-/**
- * Compares two unsigned decimal texts exactly: -1, 0 or 1. Leading zeros of the integer part and
- * trailing zeros of the fraction do not count ("007.50" equals "7.5").
- */
-export function compareDecimalText(a: string, b: string): number {
-  const dotA = a.indexOf('.');
-  const dotB = b.indexOf('.');
-  let intA = dotA < 0 ? a : a.slice(0, dotA);
-  let intB = dotB < 0 ? b : b.slice(0, dotB);
-  let start = 0;
-  while (start < intA.length - 1 && intA.charCodeAt(start) === 48) start++;
-  if (start > 0) intA = intA.slice(start);
-  start = 0;
-  while (start < intB.length - 1 && intB.charCodeAt(start) === 48) start++;
-  if (start > 0) intB = intB.slice(start);
-  if (intA.length !== intB.length) return intA.length < intB.length ? -1 : 1;
-  if (intA !== intB) return intA < intB ? -1 : 1;
-  const fracA = dotA < 0 ? '' : a.slice(dotA + 1);
-  const fracB = dotB < 0 ? '' : b.slice(dotB + 1);
-  const length = Math.max(fracA.length, fracB.length);
-  for (let i = 0; i < length; i++) {
-    const digitA = i < fracA.length ? fracA.charCodeAt(i) : 48;
-    const digitB = i < fracB.length ? fracB.charCodeAt(i) : 48;
-    if (digitA !== digitB) return digitA < digitB ? -1 : 1;
-  }
-  return 0;
-}
 
 /**
  * The side of a line a value lies on. Reaching the line counts as having crossed it: a price of
@@ -45,7 +17,7 @@ export function compareDecimalText(a: string, b: string): number {
  * below 100.
  */
 export function lineSide(direction: LineDirection, value: string, line: string): AlertSide {
-  const order = compareDecimalText(value, line);
+  const order = new Decimal(value).cmp(line);
   if (direction === 'above') return order >= 0 ? 'above' : 'below';
   return order <= 0 ? 'below' : 'above';
 }
@@ -57,16 +29,14 @@ export function rangeReaches(
   high: string,
   line: string,
 ): boolean {
-  return direction === 'above'
-    ? compareDecimalText(high, line) >= 0
-    : compareDecimalText(low, line) <= 0;
+  return direction === 'above' ? new Decimal(high).gte(line) : new Decimal(low).lte(line);
 }
 
 /** The change from `reference` to `price` in percent, exactly; null without a usable reference. */
 export function changePercent(price: string, reference: string): Decimal | null {
   const from = new Decimal(reference);
   if (!from.gt(0)) return null;
-  return new Decimal(price).minus(from).div(from).times(100);
+  return divide(new Decimal(price).minus(from).times(100), from);
 }
 
 /** Whether a move of `change` percent is one the alert waits for ("beyond") or not ("within"). */

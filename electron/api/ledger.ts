@@ -14,7 +14,6 @@ import {
   fetchCloses,
   historyInterval,
   keptCandles,
-  decimalText,
   exportsFolder,
   historyView,
   inferredView,
@@ -28,6 +27,7 @@ import {
   annotate,
   type LedgerChoice,
 } from '../ledger';
+import { formatDecimal } from '../core/decimal';
 import type { Store } from '../store';
 import { HISTORY_RANGES } from '../sync';
 import type { ApiContext, HandlerGroup } from './context';
@@ -144,8 +144,8 @@ export function ledgerHandlers(ctx: ApiContext) {
         range: {
           from: pnl.from,
           to: pnl.to,
-          pnl: decimalText(pnl.pnl),
-          realizedPnl: decimalText(pnl.realizedPnl),
+          pnl: formatDecimal(pnl.pnl),
+          realizedPnl: formatDecimal(pnl.realizedPnl),
         },
       };
     },

@@ -23,10 +23,9 @@
  * So at any time: value = costBasis + unrealized, and
  * costBasis = netFlowsAtCost + realized − withdrawalFeeCost, exactly.
  */
-import type Decimal from 'decimal.js';
+import { Decimal } from '../../shared/exact-decimal';
 import {
   amount,
-  LedgerDecimal,
   ONE,
   parseUnits,
   refuseUnits,
@@ -171,7 +170,7 @@ export function reportingPrice(
   }
   return typeof price === 'string'
     ? amount(price, `the price of ${asset} in ${reportingAsset}`, 'from priceAt')
-    : new LedgerDecimal(price);
+    : new Decimal(price);
 }
 
 /** What priceAt answered, in Units. */

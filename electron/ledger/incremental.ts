@@ -5,7 +5,8 @@
  * ones that come after everything applied, in the order a fresh build would put them. When that
  * cannot be shown, the caller rebuilds.
  */
-import { amount, decimalText, ZERO, type Amount } from './decimal';
+import { formatDecimal } from '../core/decimal';
+import { amount, ZERO, type Amount } from './decimal';
 import { balanceChanges, type InferredEntry, type LedgerEntry } from './entries';
 import { inferredEntryId, type BalanceSnapshot, type InferredAnnotation } from './reconcile';
 
@@ -242,7 +243,7 @@ export class Reconciliation {
         id,
         account,
         asset,
-        amount: decimalText(value),
+        amount: formatDecimal(value),
         from,
         to,
         time,

@@ -3,8 +3,9 @@
  * Koinly's universal import format. Amounts are exact decimal text in the reporting asset; times
  * are ISO 8601 UTC. CSV encoding (quoting, formula neutralising) is the CSV export's own.
  */
+import { formatDecimal } from '../core/decimal';
 import { toCsv, type CsvDelimiter } from '../sync/csv';
-import { decimalText, toAmount, ZERO, type Amount } from './decimal';
+import { toAmount, ZERO, type Amount } from './decimal';
 import { type CostMethod, type Disposal, type Ledger } from './cost-basis';
 import { MAIN_ACCOUNT, sortEntries, withdrawalDebits, type LedgerEntry } from './entries';
 
@@ -184,12 +185,12 @@ export function taxReportCells(report: TaxReport): string[][] {
   return report.rows.map((row) => [
     row.description,
     row.asset,
-    decimalText(row.quantity),
+    formatDecimal(row.quantity),
     row.acquiredAt === null ? '' : isoTime(row.acquiredAt),
     isoTime(row.soldAt),
-    decimalText(row.proceeds),
-    decimalText(row.costBasis),
-    decimalText(row.gain),
+    formatDecimal(row.proceeds),
+    formatDecimal(row.costBasis),
+    formatDecimal(row.gain),
     row.holdingDays === null ? '' : String(row.holdingDays),
     method,
     currency,
@@ -218,7 +219,7 @@ export function koinlyCells(entries: readonly LedgerEntry[], ledger: Ledger): st
   const rows: string[][] = [];
   for (const entry of sortEntries(entries)) {
     const worth = ledger.valueOf(entry);
-    const worthCells = worth === undefined ? ['', ''] : [decimalText(worth), currency];
+    const worthCells = worth === undefined ? ['', ''] : [formatDecimal(worth), currency];
     switch (entry.kind) {
       case 'trade': {
         const buy = entry.side === 'BUY';

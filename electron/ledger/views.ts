@@ -3,6 +3,7 @@
  * reporting currency): the P&L summary, net worth, one asset's page, the value history, inferred
  * entries, and the report files.
  */
+import { formatDecimal } from '../core/decimal';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type {
@@ -24,7 +25,7 @@ import { assetKey, KLINE_INTERVAL_MS, type KlineInterval } from '../../shared/ma
 import type { HistoryRange } from '../../shared/types';
 import type { Store } from '../store';
 import { Decimal, divide } from '../../shared/exact-decimal';
-import { decimalText, toAmount, ZERO, type Amount, type Units } from './decimal';
+import { toAmount, ZERO, type Amount, type Units } from './decimal';
 import {
   balanceChanges,
   eachBalanceChange,
@@ -52,7 +53,7 @@ import type { BuiltLedger } from './service';
 const HISTORY_POINTS = 240;
 const ASSET_ENTRIES_SHOWN = 1000;
 
-const text = decimalText;
+const text = formatDecimal;
 
 function figuresAt(built: BuiltLedger, at: number, account?: string): LedgerFigures {
   return ledgerFigures(built.ledger, {
@@ -69,7 +70,7 @@ function change24h(built: BuiltLedger, asset: string): string | null {
   const last = built.prices.current(asset, currency);
   const open = built.prices.open(asset, currency);
   if (!last || !open || open.isZero()) return null;
-  return decimalText(divide(last.minus(open).times(100), open, 4));
+  return formatDecimal(divide(last.minus(open).times(100), open, 4));
 }
 
 function assetView(built: BuiltLedger, row: AssetFigures): AssetPnlView {

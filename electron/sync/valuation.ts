@@ -3,7 +3,7 @@
  * assets, per-row prices, and the value snapshots the ledger reads as balance observations (the
  * value history itself is the ledger's, electron/ledger/views.ts). decimal.js only.
  */
-import { Decimal } from '../../shared/exact-decimal';
+import { Decimal, divide } from '../../shared/exact-decimal';
 import { assetKey } from '../../shared/market';
 import { formatDecimal, parseDecimal } from '../core/decimal';
 import type { Store } from '../store';
@@ -134,11 +134,11 @@ export function portfolioSummary(
     change24hValue: formatDecimal(change, VALUE_PLACES),
     change24hPercent: openTotal.isZero()
       ? '0'
-      : formatDecimal(change.div(openTotal).mul(100), PERCENT_PLACES),
+      : formatDecimal(divide(change.mul(100), openTotal, PERCENT_PLACES)),
     allocation: valued.map(({ asset, value }) => ({
       asset,
       value: formatDecimal(value, VALUE_PLACES),
-      share: total.isZero() ? '0' : formatDecimal(value.div(total), SHARE_PLACES),
+      share: total.isZero() ? '0' : formatDecimal(divide(value, total, SHARE_PLACES)),
     })),
     unpriced: unpriced.sort(),
     asOf: newestUpdate(funds),

@@ -1,13 +1,13 @@
 /**
  * The ledger's one rounding step: a share by proportion, half-even at 18 places; and the Units
- * the hot path computes in, against LedgerDecimal (decimal.js) on random amounts: the same text.
+ * the hot path computes in, against Decimal (decimal.js) on random amounts: the same text.
  */
+import { formatDecimal } from '../../electron/core/decimal';
+import { Decimal } from '../../shared/exact-decimal';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   amount,
-  decimalText,
-  LedgerDecimal,
   parseUnits,
   share,
   shareUnits,
@@ -18,27 +18,27 @@ import {
 } from '../../electron/ledger';
 import { isSignedDecimalText, MAX_DECIMAL_LENGTH } from '../../shared/decimal';
 
-const D = (text: string) => new LedgerDecimal(text);
+const D = (text: string) => new Decimal(text);
 
 describe('share', () => {
   it('is exact when it can be and rounds half-even at 18 places when not', () => {
-    expect(decimalText(share(D('1200'), D('0.2997'), D('0.5994')))).toBe('600');
-    expect(decimalText(share(D('1'), D('1'), D('3')))).toBe('0.333333333333333333');
-    expect(decimalText(share(D('2'), D('1'), D('3')))).toBe('0.666666666666666667');
+    expect(formatDecimal(share(D('1200'), D('0.2997'), D('0.5994')))).toBe('600');
+    expect(formatDecimal(share(D('1'), D('1'), D('3')))).toBe('0.333333333333333333');
+    expect(formatDecimal(share(D('2'), D('1'), D('3')))).toBe('0.666666666666666667');
     // Exactly half a unit of the 18th place: to the even neighbour.
-    expect(decimalText(share(D('0.000000000000000001'), D('1'), D('2')))).toBe('0');
-    expect(decimalText(share(D('0.000000000000000003'), D('1'), D('2')))).toBe(
+    expect(formatDecimal(share(D('0.000000000000000001'), D('1'), D('2')))).toBe('0');
+    expect(formatDecimal(share(D('0.000000000000000003'), D('1'), D('2')))).toBe(
       '0.000000000000000002',
     );
-    expect(decimalText(share(D('-2'), D('1'), D('3')))).toBe('-0.666666666666666667');
-    expect(decimalText(share(D('5'), D('7'), D('7')))).toBe('5');
+    expect(formatDecimal(share(D('-2'), D('1'), D('3')))).toBe('-0.666666666666666667');
+    expect(formatDecimal(share(D('5'), D('7'), D('7')))).toBe('5');
   });
 
   it('refuses text that is not a decimal, naming the field', () => {
     expect(() => amount('1e3', 'trade:ETHUSDT:1', 'qty')).toThrow(
       'trade:ETHUSDT:1 qty must be a decimal, got "1e3"',
     );
-    expect(decimalText(amount('-0.50', 'x', 'y'))).toBe('-0.5');
+    expect(formatDecimal(amount('-0.50', 'x', 'y'))).toBe('-0.5');
   });
 });
 
@@ -67,7 +67,7 @@ describe('Units against decimal.js', () => {
   it('reads and writes every decimal text as decimal.js does', () => {
     fc.assert(
       fc.property(decimalTextArb, (text) => {
-        expect(unitsText(U(text))).toBe(decimalText(D(text)));
+        expect(unitsText(U(text))).toBe(formatDecimal(D(text)));
         expect(toAmount(U(text)).eq(D(text))).toBe(true);
       }),
       { numRuns: 2000 },
@@ -90,9 +90,9 @@ describe('Units against decimal.js', () => {
   it('adds, subtracts and multiplies exactly, as decimal.js does', () => {
     fc.assert(
       fc.property(decimalTextArb, decimalTextArb, (a, b) => {
-        expect(unitsText(U(a) + U(b))).toBe(decimalText(D(a).plus(D(b))));
-        expect(unitsText(U(a) - U(b))).toBe(decimalText(D(a).minus(D(b))));
-        expect(unitsText(timesUnits(U(a), U(b)))).toBe(decimalText(D(a).times(D(b))));
+        expect(unitsText(U(a) + U(b))).toBe(formatDecimal(D(a).plus(D(b))));
+        expect(unitsText(U(a) - U(b))).toBe(formatDecimal(D(a).minus(D(b))));
+        expect(unitsText(timesUnits(U(a), U(b)))).toBe(formatDecimal(D(a).times(D(b))));
       }),
       { numRuns: 2000 },
     );
@@ -103,7 +103,7 @@ describe('Units against decimal.js', () => {
       fc.property(decimalTextArb, decimalTextArb, decimalTextArb, (total, part, whole) => {
         fc.pre(!D(whole).isZero());
         expect(unitsText(shareUnits(U(total), U(part), U(whole)))).toBe(
-          decimalText(share(D(total), D(part), D(whole))),
+          formatDecimal(share(D(total), D(part), D(whole))),
         );
       }),
       { numRuns: 2000 },
@@ -118,7 +118,7 @@ describe('Units against decimal.js', () => {
       ['-2', '1', '-3'],
     ] as const) {
       expect(unitsText(shareUnits(U(total), U(part), U(whole)))).toBe(
-        decimalText(share(D(total), D(part), D(whole))),
+        formatDecimal(share(D(total), D(part), D(whole))),
       );
     }
   });

@@ -3,8 +3,8 @@
  * partial fills, fees in the received asset, a fee in a third asset, a cross-quote trade, a
  * sub-account transfer, a withdrawal and inferred credits.
  */
+import { formatDecimal } from '../../electron/core/decimal';
 import {
-  decimalText,
   type Amount,
   type LedgerEntry,
   type PriceAt,
@@ -166,5 +166,5 @@ export const ENTRIES: LedgerEntry[] = [
 ];
 
 export function text(value: Amount | null): string | null {
-  return value === null ? null : decimalText(value);
+  return value === null ? null : formatDecimal(value);
 }

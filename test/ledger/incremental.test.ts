@@ -5,13 +5,13 @@
  * moving on with new prices, every entry, inferred entry, figure, lot, disposal and the range
  * P&L equal those of buildFromStore exactly.
  */
+import { formatDecimal } from '../../electron/core/decimal';
 import Decimal from 'decimal.js';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   annotate,
   buildFromStore,
-  decimalText,
   ledgerFigures,
   LedgerService,
   pnlForRange,
@@ -199,7 +199,7 @@ function apply(w: World, op: Op): void {
       for (let i = 0; i < op.count; i++) {
         const [base, quote] = BASES[op.symbol];
         const qty = (op.qty / 100).toString();
-        const quoteQty = decimalText(
+        const quoteQty = formatDecimal(
           // Exact: the test's amounts have few places.
           fcDecimal(qty).times(PRICE[op.symbol]),
         );

@@ -3,14 +3,14 @@
  * markets (one cross-quote) with fees in every kind of asset, transfers between two accounts and
  * withdrawals, always within what is held. Reported in USDT.
  */
-import Decimal from 'decimal.js';
+import { formatDecimal } from '../../electron/core/decimal';
+import type DecimalJs from 'decimal.js';
+import { Decimal } from '../../shared/exact-decimal';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   buildLedger,
-  decimalText,
   holdingsAt,
-  LedgerDecimal,
   ledgerFigures,
   reconcile,
   type BalanceSnapshot,
@@ -56,7 +56,7 @@ const op = (kinds: Op['kind'][]) =>
     price: fc.integer({ min: 1, max: 900 }),
   });
 
-const D = (value: Decimal.Value): Amount => new LedgerDecimal(value);
+const D = (value: DecimalJs.Value): Amount => new Decimal(value);
 const down8 = (value: Amount): Amount => value.toDecimalPlaces(8, Decimal.ROUND_DOWN);
 
 /** USDT prices by time: deterministic, moving, exact. */
@@ -96,7 +96,7 @@ function history(ops: Op[]): LedgerEntry[] {
           id: `d${index}`,
           account,
           asset,
-          amount: decimalText(amount),
+          amount: formatDecimal(amount),
           from: time - 1,
           to: time,
           time,
@@ -146,10 +146,10 @@ function history(ops: Op[]): LedgerEntry[] {
           base: market.base,
           quote: market.quote,
           side: o.buy ? 'BUY' : 'SELL',
-          qty: decimalText(qty),
-          price: decimalText(price),
-          quoteQty: decimalText(quoteQty),
-          commission: decimalText(commission),
+          qty: formatDecimal(qty),
+          price: formatDecimal(price),
+          quoteQty: formatDecimal(quoteQty),
+          commission: formatDecimal(commission),
           commissionAsset,
           time,
         });
@@ -168,7 +168,7 @@ function history(ops: Op[]): LedgerEntry[] {
           fromAccount: account,
           toAccount: to,
           asset,
-          amount: decimalText(amount),
+          amount: formatDecimal(amount),
           time,
         });
         return;
@@ -185,8 +185,8 @@ function history(ops: Op[]): LedgerEntry[] {
           id: `w${index}`,
           account,
           asset,
-          amount: decimalText(amount),
-          fee: decimalText(fee),
+          amount: formatDecimal(amount),
+          fee: formatDecimal(fee),
           status: o.share % 5 === 0 ? 'failed' : 'success',
           time,
         });
@@ -214,7 +214,7 @@ describe('ledger properties', () => {
         const replayed = holdingsAt(entries);
         for (const position of ledger.positions.values()) {
           const replay = replayed.byAccount.get(position.account)?.get(position.asset) ?? ZERO;
-          expect(decimalText(position.quantity)).toBe(decimalText(replay));
+          expect(formatDecimal(position.quantity)).toBe(formatDecimal(replay));
           if (position.cash) continue;
           let inLots = ZERO;
           let costInLots = ZERO;
@@ -222,8 +222,8 @@ describe('ledger properties', () => {
             inLots = inLots.plus(lot.quantity);
             costInLots = costInLots.plus(lot.cost);
           }
-          expect(decimalText(inLots)).toBe(decimalText(replay));
-          expect(decimalText(costInLots)).toBe(decimalText(position.cost));
+          expect(formatDecimal(inLots)).toBe(formatDecimal(replay));
+          expect(formatDecimal(costInLots)).toBe(formatDecimal(position.cost));
         }
       }),
       { numRuns: 150 },
@@ -241,10 +241,10 @@ describe('ledger properties', () => {
           const pnl = total.realizedPnl.plus(total.unrealizedPnl).minus(total.withdrawalFeeCost);
           // Starting from nothing, the value change is the value now.
           if (account === undefined) {
-            expect(decimalText(pnl)).toBe(decimalText(total.value.minus(total.netFlowsAtCost)));
+            expect(formatDecimal(pnl)).toBe(formatDecimal(total.value.minus(total.netFlowsAtCost)));
           }
-          expect(decimalText(total.value)).toBe(
-            decimalText(total.costBasis.plus(total.unrealizedPnl)),
+          expect(formatDecimal(total.value)).toBe(
+            formatDecimal(total.costBasis.plus(total.unrealizedPnl)),
           );
         }
       }),
@@ -274,9 +274,9 @@ describe('ledger properties', () => {
               base: asset,
               quote: 'USDT',
               side: 'SELL',
-              qty: decimalText(quantity),
-              price: decimalText(price),
-              quoteQty: decimalText(quantity.times(price)),
+              qty: formatDecimal(quantity),
+              price: formatDecimal(price),
+              quoteQty: formatDecimal(quantity.times(price)),
               commission: '0',
               commissionAsset: 'USDT',
               time,
@@ -288,7 +288,7 @@ describe('ledger properties', () => {
             at: time,
             priceAt,
           }).total.realizedPnl;
-        expect(decimalText(realized('average'))).toBe(decimalText(realized('fifo')));
+        expect(formatDecimal(realized('average'))).toBe(formatDecimal(realized('fifo')));
       }),
       { numRuns: 150 },
     );
@@ -304,7 +304,7 @@ describe('ledger properties', () => {
             const held =
               holdingsAt(entries, time).byAccount.get(account) ?? new Map<string, Amount>();
             const balances = Object.fromEntries(
-              [...held].filter(([, v]) => !v.isZero()).map(([k, v]) => [k, decimalText(v)]),
+              [...held].filter(([, v]) => !v.isZero()).map(([k, v]) => [k, formatDecimal(v)]),
             );
             return { account, time, complete: true, balances };
           }),
@@ -317,7 +317,7 @@ describe('ledger properties', () => {
             holdingsAt(all, snapshot.time).byAccount.get(snapshot.account) ??
             new Map<string, Amount>();
           for (const [asset, balance] of held) {
-            expect(decimalText(balance)).toBe(snapshot.balances[asset] ?? '0');
+            expect(formatDecimal(balance)).toBe(snapshot.balances[asset] ?? '0');
           }
         }
         for (let time = 0; time <= ops.length; time++) {

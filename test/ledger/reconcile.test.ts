@@ -3,9 +3,9 @@
  * inferred credits and debits, placed by the rule in reconcile.ts, and the replay then agrees with
  * every snapshot.
  */
+import { formatDecimal } from '../../electron/core/decimal';
 import { describe, expect, it } from 'vitest';
 import {
-  decimalText,
   holdingsAt,
   inferredEntryId,
   reconcile,
@@ -99,7 +99,7 @@ describe('reconcile', () => {
     for (const snapshot of SNAPSHOTS) {
       const held = holdingsAt(all, snapshot.time).byAccount.get('main')!;
       for (const [asset, balance] of Object.entries(snapshot.balances)) {
-        expect(decimalText(held.get(asset)!), `${asset} at ${snapshot.time}`).toBe(balance);
+        expect(formatDecimal(held.get(asset)!), `${asset} at ${snapshot.time}`).toBe(balance);
       }
     }
     for (let time = 0; time <= 30; time++) {

@@ -1,10 +1,10 @@
 /**
  * The tax report and the Koinly export of the worked example (fixtures.ts), cell by cell.
  */
+import { formatDecimal } from '../../electron/core/decimal';
 import { describe, expect, it } from 'vitest';
 import {
   buildLedger,
-  decimalText,
   koinlyCsv,
   taxReport,
   taxReportCsv,
@@ -35,14 +35,14 @@ describe('tax report', () => {
 
   it('sums the rows by term, and the fees of the year', () => {
     const { summary } = report;
-    expect(decimalText(summary.total.gain)).toBe('2205.4');
-    expect([summary.longTerm.rows, decimalText(summary.longTerm.gain)]).toEqual([4, '2205.4']);
+    expect(formatDecimal(summary.total.gain)).toBe('2205.4');
+    expect([summary.longTerm.rows, formatDecimal(summary.longTerm.gain)]).toEqual([4, '2205.4']);
     const strict = taxReport(ledger, { ...taxYear(2024), longTermAfterDays: 2 }).summary;
     // Held 2 days is not more than 2: short; only the BTC sold after 3 days is long.
-    expect([strict.shortTerm.rows, decimalText(strict.shortTerm.gain)]).toEqual([3, '2106.5']);
-    expect([strict.longTerm.rows, decimalText(strict.longTerm.proceeds)]).toEqual([1, '1098.9']);
+    expect([strict.shortTerm.rows, formatDecimal(strict.shortTerm.gain)]).toEqual([3, '2106.5']);
+    expect([strict.longTerm.rows, formatDecimal(strict.longTerm.proceeds)]).toEqual([1, '1098.9']);
     // 0.8 + 1.2 + 160 + 299.7 + 1.1.
-    expect(decimalText(summary.feesPaid)).toBe('462.8');
+    expect(formatDecimal(summary.feesPaid)).toBe('462.8');
     expect(summary.estimatedRows).toBe(1);
     expect(taxReport(ledger, { ...taxYear(2023), longTermAfterDays: 365 }).rows).toEqual([]);
   });

@@ -2,10 +2,10 @@
  * Worked examples, every figure computed by hand in the comments (the history is in fixtures.ts),
  * under FIFO and average cost, reported in USDT.
  */
+import { formatDecimal } from '../../electron/core/decimal';
 import { describe, expect, it } from 'vitest';
 import {
   buildLedger,
-  decimalText,
   ledgerFigures,
   MissingPriceError,
   pnlForRange,
@@ -149,7 +149,7 @@ describe('average cost worked example', () => {
     // 4,660 × 0.6993 / 1.999, rounded to 18 places, split 4:3 between the two lots it comes from.
     const eth = ledger.disposals.filter((d) => d.asset === 'ETH');
     const cost = eth[0]!.cost.plus(eth[1]!.cost);
-    expect(decimalText(cost)).toBe('1630.184092046023011506');
+    expect(formatDecimal(cost)).toBe('1630.184092046023011506');
     expect(eth.map((d) => [text(d.quantity), d.acquiredAt])).toEqual([
       ['0.3996', T(3)],
       ['0.2997', T(3)],
