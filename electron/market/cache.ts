@@ -5,7 +5,10 @@
  * When the exchange cannot be reached, the last answers are served from the cache instead (the
  * tickers from the prices table, the symbols, candles and book from what was last fetched), each
  * with the time it was fetched, so the screens show cached data with its age rather than nothing.
+ * Those are kept as the exchange sent them (parsed by the wire schemas) among the store's exchange
+ * answers, and checked by the same schemas when read back: a copy of another shape is no copy.
  */
+import { z } from 'zod';
 import type { DepthView, KlineView, SymbolView, TickerView } from '../../shared/types';
 import type { Clock } from '../core/clock';
 import { formatDecimal, parseDecimal } from '../core/decimal';
@@ -14,9 +17,14 @@ import type { Logger } from '../core/logger';
 import type { ExchangeClient } from '../exchange/client';
 import { ExchangeError } from '../exchange/errors';
 import type { InputOf } from '../exchange/inputs';
-import type { KlineInterval, Ticker } from '../exchange/wire';
-import type { Store } from '../store';
-import type { JsonValue } from '../store/types';
+import {
+  klineListSchema,
+  orderBookSchema,
+  symbolInfoSchema,
+  type KlineInterval,
+  type Ticker,
+} from '../exchange/wire';
+import type { AnswerKind, Store } from '../store';
 import { PriceBook } from '../sync/pricing';
 import { storePort } from '../sync/store-port';
 import { toDepthView, toKlineView, toSymbolView, toTickerView } from './views';
@@ -34,11 +42,14 @@ function unreachable(error: unknown): boolean {
   return error instanceof ExchangeError && UNREACHABLE.has(error.kind);
 }
 
-const cacheKeys = {
-  symbols: 'market.symbols',
-  klines: (symbol: string, interval: string) => `market.klines.${symbol}.${interval}`,
-  depth: (symbol: string) => `market.depth.${symbol}`,
-};
+/** The answers kept for the market screens; a version is raised whenever a shape changes. */
+const ANSWERS = {
+  symbols: { name: 'market.symbols', version: 1, schema: z.array(symbolInfoSchema) },
+  /** Kept per `${symbol}.${interval}`. */
+  klines: { name: 'market.klines', version: 1, schema: klineListSchema },
+  /** Kept per symbol. */
+  depth: { name: 'market.depth', version: 1, schema: orderBookSchema },
+} as const satisfies Record<string, AnswerKind<unknown>>;
 
 /** Each ticker's quote volume in the user's quote asset, so markets of different quotes compare. */
 export function withQuoteVolumeValues(tickers: TickerView[], quoteAsset: string): TickerView[] {
@@ -104,10 +115,13 @@ export class MarketCache {
   constructor(private readonly deps: MarketCacheDeps) {}
 
   symbols({ profile, client }: MarketSession): Promise<SymbolView[]> {
-    return this.orCached(profile.id, cacheKeys.symbols, async () => {
-      const info = await client.general.exchangeInfo();
-      return info.symbols.map(toSymbolView);
-    });
+    return this.orCached(
+      profile.id,
+      ANSWERS.symbols,
+      '',
+      async () => (await client.general.exchangeInfo()).symbols,
+      (symbols) => symbols.map(toSymbolView),
+    );
   }
 
   /** Every ticker, with its quote volume in `quoteAsset`; a fresh read also refreshes prices. */
@@ -130,11 +144,13 @@ export class MarketCache {
     { profile, client }: MarketSession,
     query: { symbol: string; interval: KlineInterval; limit: number },
   ): Promise<KlineView[]> {
-    const key = cacheKeys.klines(query.symbol, query.interval);
-    const candles = await this.orCached<KlineView[]>(profile.id, key, async () => {
-      const klines = await client.market.klines(query);
-      return klines.map(toKlineView);
-    });
+    const candles = await this.orCached(
+      profile.id,
+      ANSWERS.klines,
+      `${query.symbol}.${query.interval}`,
+      () => client.market.klines(query),
+      (klines): KlineView[] => klines.map(toKlineView),
+    );
     return candles.slice(-query.limit);
   }
 
@@ -142,41 +158,47 @@ export class MarketCache {
     { profile, client }: MarketSession,
     { symbol, limit }: { symbol: string; limit: NonNullable<InputOf<'depth'>['limit']> },
   ): Promise<DepthView> {
-    const book = await this.orCached<DepthView>(profile.id, cacheKeys.depth(symbol), async () =>
-      toDepthView(symbol, await client.market.depth({ symbol, limit })),
+    const book: DepthView = await this.orCached(
+      profile.id,
+      ANSWERS.depth,
+      symbol,
+      () => client.market.depth({ symbol, limit }),
+      (answer) => toDepthView(symbol, answer),
     );
     return { ...book, bids: book.bids.slice(0, limit), asks: book.asks.slice(0, limit) };
   }
 
-  private cached<T>(profileId: string, key: string): T | null {
-    const row = this.deps.store.syncState.get<JsonValue>(profileId, key);
-    return row ? (row.cursor as unknown as T) : null;
-  }
-
-  private remember(profileId: string, key: string, value: unknown): void {
+  private remember<W>(profileId: string, kind: AnswerKind<W>, key: string, answer: W): void {
     try {
-      this.deps.store.syncState.set(profileId, key, value as JsonValue, this.deps.clock.now());
+      this.deps.store.answers.put(profileId, kind, answer, this.deps.clock.now(), key);
     } catch (error) {
       // The answer is on its way to the screen either way; only the offline copy is missing.
       this.deps.log.warn(
-        `could not cache ${key}: ${error instanceof Error ? error.message : String(error)}`,
+        `could not cache ${kind.name} ${key}: ${error instanceof Error ? error.message : String(error)}`,
       );
     }
   }
 
   /**
-   * The exchange's answer, remembered under `key`; when the exchange cannot be reached, the last
-   * answer remembered (if there is one) instead of the error.
+   * The exchange's answer as `view` shows it, kept under `key`; when the exchange cannot be
+   * reached, the last answer kept (if there is one, of this version and shape) instead of the
+   * error.
    */
-  private async orCached<T>(profileId: string, key: string, fetch: () => Promise<T>): Promise<T> {
+  private async orCached<W, V>(
+    profileId: string,
+    kind: AnswerKind<W>,
+    key: string,
+    fetch: () => Promise<W>,
+    view: (answer: W) => V,
+  ): Promise<V> {
     try {
       const fresh = await fetch();
-      this.remember(profileId, key, fresh);
-      return fresh;
+      this.remember(profileId, kind, key, fresh);
+      return view(fresh);
     } catch (error) {
-      const last = unreachable(error) ? this.cached<T>(profileId, key) : null;
+      const last = unreachable(error) ? this.deps.store.answers.get(profileId, kind, key) : null;
       if (last === null) throw error;
-      return last;
+      return view(last.answer);
     }
   }
 }

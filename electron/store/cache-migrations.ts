@@ -184,4 +184,33 @@ export const CACHE_MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 2,
+    name: 'exchange answers: kept apart from the sync cursors, versioned per kind',
+    // Whole answers (account info, the markets' assets, symbols, candles, a book) were kept in
+    // sync_state's cursor column. They move to a table of their own, marked with the version of
+    // the shape they were written in; a reader trusts a row only when its version and shape are
+    // the ones it knows. The two answers whose shape stays are carried over, as version 1; the
+    // market screens' copies were views of another shape and are fetched again.
+    up: `
+      CREATE TABLE exchange_answers (
+        profile_id TEXT NOT NULL,
+        kind       TEXT NOT NULL,
+        key        TEXT NOT NULL,
+        version    INTEGER NOT NULL,
+        answer     TEXT NOT NULL,
+        fetched_at INTEGER NOT NULL,
+        PRIMARY KEY (profile_id, kind, key)
+      ) WITHOUT ROWID;
+
+      INSERT INTO exchange_answers (profile_id, kind, key, version, answer, fetched_at)
+        SELECT profile_id, 'account', '', 1, cursor, updated_at FROM sync_state
+          WHERE kind = 'account.info';
+      INSERT INTO exchange_answers (profile_id, kind, key, version, answer, fetched_at)
+        SELECT profile_id, 'symbol-assets', '', 1, cursor, updated_at FROM sync_state
+          WHERE kind = 'symbols.assets';
+      DELETE FROM sync_state
+        WHERE kind IN ('account.info', 'symbols.assets') OR kind LIKE 'market.%';
+    `,
+  },
 ];

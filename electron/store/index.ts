@@ -58,6 +58,8 @@
  *                     marks(pid) currentBalances(pid) keepCurrentBalances(pid) observations(pid)
  *                     annotations(pid) annotate(pid, entryId, {label?, costBasis?}, at)
  * store.alerts        list(pid) get(pid, id) create update setPaused delete observe fired
+ * store.answers       get(pid, kind, key?) -> {answer, fetchedAt} | null (checked: kind.version and
+ *                     kind.schema, else null) put(pid, kind, answer, fetchedAt, key?) delete
  * store.journal       create(entry) markStep(id, seq, patch, at) setStatus(id, patch, at) get(id)
  *                     withStatus(pid, statuses) visible(pid) claimedRefs(pid)   (the record; journal.ts)
  * ```
@@ -84,6 +86,7 @@ import {
   type OpenStoreFilesOptions,
 } from './open';
 import { AlertsRepository } from './alerts';
+import { AnswersRepository } from './answers';
 import { FundsRepository } from './funds';
 import { JournalRepository } from './journal';
 import { JournalFile } from './journal-file';
@@ -132,6 +135,7 @@ export {
   type NewJournalEntry,
 } from './journal';
 export { StoreInputError } from './util';
+export type { AnswerKind, KeptAnswer } from './answers';
 export type { AlertObservation, AlertRecord, AlertSide, AlertState } from './alerts';
 export {
   MAIN_ACCOUNT,
@@ -147,6 +151,7 @@ export {
 export type * from './types';
 export {
   AlertsRepository,
+  AnswersRepository,
   FundsRepository,
   JournalRepository,
   LedgerRepository,
@@ -187,6 +192,8 @@ export interface Store {
   readonly ledger: LedgerRepository;
   /** The user's alerts and what evaluation last saw of them (the record; alerts.ts). */
   readonly alerts: AlertsRepository;
+  /** Answers of the exchange kept whole, versioned and checked on read (the cache; answers.ts). */
+  readonly answers: AnswersRepository;
   /** Runs fn in one transaction (a savepoint when nested); rolls back if it throws. */
   transaction<T>(fn: () => T): T;
   /** Takes a start/daily backup of the record now and drops the oldest beyond the kept few. */
@@ -255,6 +262,7 @@ function assemble(opened: OpenedStoreFiles, options: OpenStoreOptions): OpenStor
     journal: new JournalRepository(db, JournalFile.in(paths.dataDir)),
     ledger: new LedgerRepository(db),
     alerts: new AlertsRepository(db),
+    answers: new AnswersRepository(db),
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
     backup: async () => {
       const taken = await backupRecord(db, paths.backups, 'rotated', now());

@@ -1,23 +1,39 @@
 /**
- * Sync's port onto the store's repositories. A few things sync keeps have no table of their own
- * (the account's permissions, the base/quote of each symbol, the symbols with order history, the
- * newest own-trade id across all symbols): they live in sync_state under the keys below, written
- * in the same transaction as the step's rows.
+ * Sync's port onto the store's repositories. Two answers sync keeps whole (the account's
+ * permissions, the base/quote of each symbol) are the store's exchange answers, versioned and
+ * checked on read; two cursors (the symbols with order history, the newest own-trade id across
+ * all symbols) live in sync_state under the keys below, written in the same transaction as the
+ * step's rows.
  */
+import { z } from 'zod';
 import { assetKey } from '../../shared/market';
 import type { AccountInfo, CoinInfo } from '../exchange';
-import type { Store } from '../store';
+import { accountInfoSchema } from '../exchange/wire';
+import type { AnswerKind, Store } from '../store';
 import type { JsonValue } from '../store/types';
 import type { SyncStorePort } from './port';
 
 export const STATE_KEYS = {
-  account: 'account.info',
-  symbolAssets: 'symbols.assets',
   orderSymbols: 'orders.symbols',
   tradeCursor: 'trades.maxId',
 } as const;
 
-type SymbolAssets = { symbol: string; baseAsset: string; quoteAsset: string }[];
+const symbolAssetsSchema = z.array(
+  z.object({
+    symbol: z.string().min(1),
+    baseAsset: z.string().min(1),
+    quoteAsset: z.string().min(1),
+  }),
+);
+type SymbolAssets = z.infer<typeof symbolAssetsSchema>;
+
+/** The exchange answers sync keeps whole; a version is raised whenever its shape changes. */
+export const ANSWERS = {
+  /** The account's type and permissions (accountInfo without the balances). */
+  account: { name: 'account', version: 1, schema: accountInfoSchema },
+  /** Base and quote (assetKey form) of every market seen in exchangeInfo or the tickers. */
+  symbolAssets: { name: 'symbol-assets', version: 1, schema: symbolAssetsSchema },
+} as const satisfies Record<string, AnswerKind<unknown>>;
 
 /** The span of candle open times fetched for one symbol and interval (closes in kline_closes). */
 const klinesKey = (symbol: string, interval: string) => `klines.${symbol}.${interval}`;
@@ -38,8 +54,8 @@ export function storedAccountInfo(
   store: Store,
   profileId: string,
 ): { info: AccountInfo; fetchedAt: number } | null {
-  const row = store.syncState.get<JsonValue>(profileId, STATE_KEYS.account);
-  return row ? { info: row.cursor as unknown as AccountInfo, fetchedAt: row.updatedAt } : null;
+  const kept = store.answers.get(profileId, ANSWERS.account);
+  return kept ? { info: kept.answer, fetchedAt: kept.fetchedAt } : null;
 }
 
 function createPort(store: Store): SyncStorePort {
@@ -50,10 +66,11 @@ function createPort(store: Store): SyncStorePort {
   const list = <T>(profileId: string, key: string): T[] =>
     (store.syncState.get<JsonValue>(profileId, key)?.cursor as unknown as T[] | undefined) ?? [];
 
+  const symbolAssets = (profileId: string): SymbolAssets =>
+    store.answers.get(profileId, ANSWERS.symbolAssets)?.answer ?? [];
+
   const mergeSymbolAssets = (profileId: string, entries: SymbolAssets, at: number) => {
-    const merged = new Map(
-      list<SymbolAssets[number]>(profileId, STATE_KEYS.symbolAssets).map((s) => [s.symbol, s]),
-    );
+    const merged = new Map(symbolAssets(profileId).map((s) => [s.symbol, s]));
     let added = false;
     for (const entry of entries) {
       const known = merged.get(entry.symbol);
@@ -65,7 +82,7 @@ function createPort(store: Store): SyncStorePort {
       });
       added = true;
     }
-    if (added) state.set(profileId, STATE_KEYS.symbolAssets, [...merged.values()], at);
+    if (added) store.answers.put(profileId, ANSWERS.symbolAssets, [...merged.values()], at);
   };
 
   const addOrderSymbols = (profileId: string, symbols: string[], at: number) => {
@@ -106,9 +123,9 @@ function createPort(store: Store): SyncStorePort {
       }),
 
     putAccount: (profileId, info, at) =>
-      state.set(
+      store.answers.put(
         profileId,
-        STATE_KEYS.account,
+        ANSWERS.account,
         {
           accountType: info.accountType,
           canTrade: info.canTrade,
@@ -176,7 +193,7 @@ function createPort(store: Store): SyncStorePort {
     trades: (profileId, query) => store.orders.tradesPage(profileId, query),
 
     replaceSymbols: (profileId, symbols, at) => mergeSymbolAssets(profileId, symbols, at),
-    symbolAssets: (profileId) => list<SymbolAssets[number]>(profileId, STATE_KEYS.symbolAssets),
+    symbolAssets,
 
     addSnapshot: (profileId, snapshot) => store.funds.addSnapshot(profileId, snapshot),
     snapshots: (profileId, quoteAsset, from, to) =>

@@ -55,6 +55,7 @@ const RECORD_TABLES = [
 const CACHE_TABLES = [
   'coins',
   'deposit_addresses',
+  'exchange_answers',
   'funds',
   'kline_closes',
   'orders',
