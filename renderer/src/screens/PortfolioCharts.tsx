@@ -28,7 +28,7 @@ function historyTick(time: number, range: HistoryRange): string {
 export function AllocationDonut({ slices }: { slices: { asset: string; plot: number }[] }) {
   return (
     <ResponsiveContainer width="100%" height={200}>
-      <PieChart>
+      <PieChart title="Allocation by asset">
         <Pie
           data={slices}
           dataKey="plot"
@@ -61,7 +61,11 @@ export function ValueChart(props: {
   const span = plotted.length > 0 ? Math.max(...plotted) - Math.min(...plotted) : 0;
   return (
     <ResponsiveContainer width="100%" height={230}>
-      <AreaChart data={points} margin={{ top: 8, right: 12, left: 0, bottom: 0 }}>
+      <AreaChart
+        data={points}
+        margin={{ top: 8, right: 12, left: 0, bottom: 0 }}
+        title={`Value history in ${quote.toUpperCase()}`}
+      >
         <defs>
           <linearGradient id="valueFill" x1="0" y1="0" x2="0" y2="1">
             <stop offset="0%" stopColor="#3b82f6" stopOpacity={0.35} />

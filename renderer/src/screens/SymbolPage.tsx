@@ -306,6 +306,7 @@ function CandleCard({ symbol, priceDecimals }: { symbol: string; priceDecimals: 
         >
           <ResponsiveContainer width="100%" height={280}>
             <ComposedChart
+              title="Price chart (candles)"
               data={candles}
               margin={{ top: 8, right: 8, left: 0, bottom: 0 }}
               barCategoryGap="15%"
