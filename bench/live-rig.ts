@@ -3,6 +3,11 @@
  * browser mode with its profile live on the private stream, a Chromium page on it, and the
  * taker's REST orders that fill the maker's resting orders, one fill each. Optionally the maker
  * first trades a history with the taker (buys and sells), which the app imports before timing.
+ *
+ * The app runs in a process of its own (bench/app-process.ts), set up over its bridge like the
+ * page: in one process with the sandbox and the driver, the figure measured their work as well
+ * (each fill's matching and stream message shared the event loop with the app's handling of the
+ * fill before it) and swung with them.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,12 +15,13 @@ import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import Decimal from 'decimal.js';
 import { Pool } from 'undici';
-import { createApp, type SpotfolioApp } from '../electron/app';
 import { sign } from '../electron/exchange/sign';
 import { startSandbox } from '../electron/sandbox/testing';
-import { DemoSecretStore } from '../electron/secrets';
-import { startBrowserMode } from '../electron/serve/host';
+import type { AppStatus, ProfileView } from '../shared/types';
+import type { LedgerSummaryView } from '../shared/ledger';
+import { WireClient } from '../test/api/helpers';
 import { chromiumLaunchOptions } from '../test/e2e/support/chromium';
+import { pickUrl, startChild } from '../test/e2e/support/child';
 
 export const FILL_QTY = '0.001';
 const PRICE = '60000';
@@ -26,7 +32,6 @@ const repoRoot = resolve(import.meta.dirname, '..');
 export const wallClock = (): number => performance.timeOrigin + performance.now();
 
 export interface LiveRig {
-  app: SpotfolioApp;
   page: Page;
   /** The maker's resting sell order each timed fill takes a piece of. */
   restingId: number;
@@ -104,38 +109,39 @@ export async function startLiveRig(input: {
   }
 
   const dataDir = mkdtempSync(join(tmpdir(), 'spotfolio-bench-live-'));
-  const app = await createApp({
-    mode: 'browser',
-    dataDir,
-    demo: 'off',
-    secrets: new DemoSecretStore(),
-    log: () => undefined,
-  });
-  const host = await startBrowserMode({ app, rendererDir: join(repoRoot, 'out/renderer') });
+  const started = await startChild(
+    process.execPath,
+    ['--import', 'tsx', join(repoRoot, 'bench/app-process.ts'), dataDir],
+    pickUrl,
+    'The app',
+  );
+  const url = new URL(started.value);
+  const token = new URLSearchParams(url.hash.slice(1)).get('token') ?? '';
+  const bridge = await WireClient.connect(Number(url.port), token);
   let browser: Browser | undefined;
   const close = async () => {
     await browser?.close();
-    await host.close();
-    await app.close();
+    bridge.close();
+    await started.stop();
     await pool.close();
     await sandbox.close();
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
     browser = await chromium.launch(chromiumLaunchOptions);
-    const profile = await app.handlers['profiles.add']({
+    const profile = await bridge.ok<ProfileView>('profiles.add', {
       name: 'Bench maker',
       apiKey: makerKey.apiKey,
       secretKey: makerKey.secretKey,
       baseUrl: sandbox.baseUrl,
       streamUrl: sandbox.streamUrl,
     });
-    await app.handlers['profiles.activate']({ id: profile.id });
+    await bridge.ok('profiles.activate', { id: profile.id });
     if (history > 0) {
       // The trade import reads the history before anything is timed.
       const importedBy = Date.now() + 120_000;
       for (;;) {
-        const { import: progress } = await app.handlers['ledger.summary']({});
+        const { import: progress } = await bridge.ok<LedgerSummaryView>('ledger.summary', {});
         if (progress.complete && progress.storedTrades >= history) break;
         if (Date.now() > importedBy) {
           throw new Error(`The import stored ${progress.storedTrades} of ${history} trades`);
@@ -149,15 +155,15 @@ export async function startLiveRig(input: {
     );
     const restingId = resting.orderId ?? resting.id!;
     const page = await browser.newPage();
-    await page.goto(host.url);
+    await page.goto(started.value);
     await page.waitForFunction(() => 'spotfolio' in window);
     // The private stream must be subscribed before the first fill, or its events are never sent.
     const liveBy = Date.now() + 30_000;
-    while ((await app.handlers['app.status']({})).connection !== 'live') {
+    while ((await bridge.ok<AppStatus>('app.status', {})).connection !== 'live') {
       if (Date.now() > liveBy) throw new Error('The private stream did not go live in 30 s');
       await new Promise((done) => setTimeout(done, 20));
     }
-    return { app, page, restingId, takerBuys: () => takerOrder('buy', PRICE), close };
+    return { page, restingId, takerBuys: () => takerOrder('buy', PRICE), close };
   } catch (error) {
     await close();
     throw error;

@@ -1,0 +1,39 @@
+/**
+ * The app in browser mode in a process of its own, for the live benches: what the user runs
+ * (`npm run serve`), except that the keys are kept in memory (the bench machine has no keychain
+ * session) and nothing is logged. A bench measuring the app's handling of a fill must not share
+ * the app's event loop with the sandbox's matching engine or its own driver: it would measure
+ * them too. Prints the address to open (with its token) as its one stdout line.
+ *
+ *   tsx bench/app-process.ts DATA_DIR
+ */
+import { join, resolve } from 'node:path';
+import { createApp } from '../electron/app';
+import { DemoSecretStore } from '../electron/secrets';
+import { startBrowserMode } from '../electron/serve/host';
+
+const repoRoot = resolve(import.meta.dirname, '..');
+
+async function main(): Promise<void> {
+  const dataDir = process.argv[2];
+  if (!dataDir) throw new Error('usage: tsx bench/app-process.ts DATA_DIR');
+  const app = await createApp({
+    mode: 'browser',
+    dataDir,
+    demo: 'off',
+    secrets: new DemoSecretStore(),
+    log: () => undefined,
+  });
+  const host = await startBrowserMode({ app, rendererDir: join(repoRoot, 'out/renderer') });
+  process.stdout.write(`${host.url}\n`);
+  const stop = () => {
+    void host
+      .close()
+      .then(() => app.close())
+      .finally(() => process.exit(0));
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+void main();
