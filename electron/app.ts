@@ -4,8 +4,9 @@
  * here and bind `handlers` and `onEvent` to their transport; nothing else wires parts together.
  */
 import packageJson from '../package.json';
-import { methodNames, type BridgeHandlers } from '../shared/contract';
+import { methodNames, type BridgeHandlers, type EventPayloads } from '../shared/contract';
 import type { AppStatus, KeychainStatus, RecordUnavailable } from '../shared/types';
+import { namedChange } from './api/changes';
 import type { ApiContext } from './api/context';
 import { toBridgeError } from './api/errors';
 import { createHandlers } from './api/handlers';
@@ -126,7 +127,12 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
     (error) => log.error('The daily backup of the record failed', error),
   );
   const listeners = new Set<EventListener>();
-  const emit: Emit = (event, payload) => {
+  const emit: Emit = (event, given) => {
+    // A change names the reads it makes stale (api/changes.ts), whoever emitted it.
+    const payload =
+      event === 'data.changed'
+        ? (namedChange(given as EventPayloads['data.changed']) as typeof given)
+        : given;
     // While locked no data reaches a page; the lock sends what changed after unlocking.
     if (!lock.admits(event, payload)) return;
     for (const listener of listeners) {

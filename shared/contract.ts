@@ -223,7 +223,17 @@ export const methods = {
 // ---- Events ----------------------------------------------------------------------------------
 
 export interface EventPayloads {
-  'data.changed': { profileId: string | null; kinds: DataKind[] };
+  'data.changed': {
+    profileId: string | null;
+    kinds: DataKind[];
+    /**
+     * The reads whose answers the change makes stale, named by the main process (which knows
+     * what it wrote) when it sends the event; the page marks exactly these stale.
+     */
+    queries?: MethodName[];
+    /** Given by the emitter only: the read whose own answer made the change (never stale by it). */
+    answered?: MethodName;
+  };
   'sync.progress': { profileId: string; job: 'withdrawBackfill'; progress: BackfillProgress };
   /** Live private-stream events, coalesced to at most one batch per animation frame. */
   'live.batch': {

@@ -13,7 +13,7 @@ import {
   type RestTransport,
   type SentRequest,
 } from './rest';
-import { readKey, SingleFlight } from './single-flight';
+import { readKey, reusedFor, SingleFlight } from './single-flight';
 import { WireError } from './wire';
 import { sleep, type Clock } from '../core/clock';
 
@@ -39,8 +39,10 @@ export class Requests {
     params: Params,
     schema: S,
   ): Promise<z.output<S>> {
-    return this.reads.run(readKey(endpoint, params), () =>
-      this.rest.call(endpoint, params, schema),
+    return this.reads.run(
+      readKey(endpoint, params),
+      () => this.rest.call(endpoint, params, schema),
+      reusedFor[endpoint],
     );
   }
 

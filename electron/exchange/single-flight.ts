@@ -7,8 +7,17 @@
  * A write ends the sharing: a read that starts after a write was sent must see the exchange as it
  * is after it, so it never joins a read that started before (a new order would be missing from an
  * open-orders answer read just before it was placed).
+ *
+ * The all-market tickers are also served again for a few seconds after they were answered
+ * (`reusedFor`): sync reads them every 10 s and says the prices changed, upon which the Markets
+ * screen asks for the tickers; that ask takes the answer sync just got instead of reading the
+ * same thing again at the endpoint's one-per-second limit.
  */
+import type { EndpointName } from './limits';
 import type { Params } from './rest';
+
+/** How long (ms) an answer of these endpoints is served again after it arrived. */
+export const reusedFor: Partial<Record<EndpointName, number>> = { tickers: 5000 };
 
 /** The same parameters give the same key whatever order they were written in. */
 export function readKey(endpoint: string, params: Params): string {
@@ -20,23 +29,33 @@ export function readKey(endpoint: string, params: Params): string {
 }
 
 export class SingleFlight {
-  private readonly inFlight = new Map<string, Promise<unknown>>();
+  /** Reads in flight, and answers still served again (`until` set once answered). */
+  private readonly inFlight = new Map<string, { read: Promise<unknown>; until?: number }>();
   private shared = 0;
 
-  /** Runs `read`, or joins the identical read already in flight under `key`. */
-  run<T>(key: string, read: () => Promise<T>): Promise<T> {
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /**
+   * Runs `read`, or joins the identical read already in flight under `key` (or, within
+   * `reuseMs` of its answer, takes that answer).
+   */
+  run<T>(key: string, read: () => Promise<T>, reuseMs = 0): Promise<T> {
     const running = this.inFlight.get(key);
-    if (running) {
+    if (running && (running.until === undefined || this.now() < running.until)) {
       this.shared++;
-      return running as Promise<T>;
+      return running.read as Promise<T>;
     }
     const started = read();
-    this.inFlight.set(key, started);
-    const done = () => {
-      // Only if it is still the one under the key (a write may have cleared it meanwhile).
-      if (this.inFlight.get(key) === started) this.inFlight.delete(key);
+    const entry: { read: Promise<unknown>; until?: number } = { read: started };
+    this.inFlight.set(key, entry);
+    // Only if it is still the one under the key (a write may have cleared it meanwhile).
+    const drop = () => {
+      if (this.inFlight.get(key) === entry) this.inFlight.delete(key);
     };
-    started.then(done, done);
+    started.then(() => {
+      if (reuseMs > 0 && this.inFlight.get(key) === entry) entry.until = this.now() + reuseMs;
+      else drop();
+    }, drop);
     return started;
   }
 

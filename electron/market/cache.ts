@@ -131,7 +131,12 @@ export class MarketCache {
       const tickers = await client.market.tickers();
       // With each market's assets, which price paths, texts and the offline copy need.
       storePort(store).replaceTickers(profile.id, tickers, clock.now());
-      emit('data.changed', { profileId: profile.id, kinds: ['prices'] });
+      // Other answers valued at these prices are stale; this one is the new prices themselves.
+      emit('data.changed', {
+        profileId: profile.id,
+        kinds: ['prices'],
+        answered: 'market.tickers',
+      });
       return withQuoteVolumeValues(tickers.map(toTickerView), quoteAsset);
     } catch (error) {
       const last = unreachable(error) ? cachedTickers(store, profile.id) : [];

@@ -12,6 +12,8 @@ import { clientFor, parentOf, restingBuyPrice } from './helpers';
 let sandbox: Sandbox;
 let client: ExchangeClient;
 const tickers = { method: 'GET', path: '/sapi/v1/tickers/24hr' };
+const depth = { method: 'GET', path: '/sapi/v1/depth' };
+const book = { symbol: 'btcusdt', limit: 5 } as const;
 const openOrders = { method: 'GET', path: '/sapi/v1/openOrders' };
 
 beforeAll(async () => {
@@ -26,30 +28,44 @@ afterAll(async () => {
 
 describe('single-flight reads', () => {
   it('ten callers of the same read while it is on its way: one request, one answer for all', async () => {
-    const before = sandbox.admin.faults.count(tickers);
+    const before = sandbox.admin.faults.count(depth);
     // Held at the exchange, so every caller asks while the first request is still out.
-    sandbox.admin.faults.inject(tickers, { kind: 'latency', ms: 300 });
-    const answers = await Promise.all(Array.from({ length: 10 }, () => client.market.tickers()));
-    expect(sandbox.admin.faults.count(tickers) - before).toBe(1);
-    expect(answers[0]!.length).toBeGreaterThan(0);
+    sandbox.admin.faults.inject(depth, { kind: 'latency', ms: 300 });
+    const answers = await Promise.all(Array.from({ length: 10 }, () => client.market.depth(book)));
+    expect(sandbox.admin.faults.count(depth) - before).toBe(1);
+    expect(answers[0]!.bids.length).toBeGreaterThan(0);
     for (const answer of answers) expect(answer).toBe(answers[0]);
     // Once answered, the next read goes to the exchange again.
+    await client.market.depth(book);
+    expect(sandbox.admin.faults.count(depth) - before).toBe(2);
+  });
+
+  it('shares a failure too, and the read after it is asked afresh', async () => {
+    const before = sandbox.admin.faults.count(depth);
+    sandbox.admin.faults.inject(depth, { kind: 'latency', ms: 200 });
+    sandbox.admin.faults.inject(depth, { kind: 'error-before', status: 400 });
+    const outcomes = await Promise.allSettled([
+      client.market.depth(book),
+      client.market.depth(book),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected']);
+    expect(sandbox.admin.faults.count(depth) - before).toBe(1);
+    await expect(client.market.depth(book)).resolves.toHaveProperty('bids');
+  });
+
+  it('serves the all-market tickers again for a few seconds after they arrived, until a write', async () => {
+    const before = sandbox.admin.faults.count(tickers);
+    const first = await client.market.tickers();
+    const again = await client.market.tickers();
+    expect(again).toBe(first);
+    expect(sandbox.admin.faults.count(tickers) - before).toBe(1);
+    // Any write, even one the exchange refuses, ends it.
+    await client.trading.cancelOrder({ symbol: 'btcusdt', orderId: 1 }).catch(() => undefined);
     await client.market.tickers();
     expect(sandbox.admin.faults.count(tickers) - before).toBe(2);
   });
 
-  it('shares a failure too, and the read after it is asked afresh', async () => {
-    const before = sandbox.admin.faults.count(tickers);
-    sandbox.admin.faults.inject(tickers, { kind: 'latency', ms: 200 });
-    sandbox.admin.faults.inject(tickers, { kind: 'error-before', status: 400 });
-    const outcomes = await Promise.allSettled([client.market.tickers(), client.market.tickers()]);
-    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected']);
-    expect(sandbox.admin.faults.count(tickers) - before).toBe(1);
-    await expect(client.market.tickers()).resolves.not.toHaveLength(0);
-  });
-
   it('different parameters are different reads', async () => {
-    const depth = { method: 'GET', path: '/sapi/v1/depth' };
     const before = sandbox.admin.faults.count(depth);
     await Promise.all([
       client.market.depth({ symbol: 'btcusdt', limit: 5 }),

@@ -47,7 +47,7 @@ describe('MarketCache', () => {
     expect(tickers.length).toBe(symbols.length);
     expect(s.events).toContainEqual({
       event: 'data.changed',
-      payload: { profileId: PROFILE, kinds: ['prices'] },
+      payload: { profileId: PROFILE, kinds: ['prices'], answered: 'market.tickers' },
     });
 
     await s.sandbox.close();

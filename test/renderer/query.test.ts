@@ -6,14 +6,12 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { QueryObserver, type QueryClient } from '@tanstack/react-query';
-import type { DataKind } from '../../shared/types';
+import { namedChange } from '../../electron/api/changes';
 import {
   bridgeKey,
   callBridge,
   createQueryClient,
-  invalidatedBy,
   isTransient,
-  methodsChangedBy,
   shouldRetry,
   watchDataChanges,
 } from '../../renderer/src/lib/query';
@@ -95,36 +93,14 @@ describe('query keys and calls', () => {
   });
 });
 
-describe('change events', () => {
-  it('name, for every data kind, the answers it makes stale', () => {
-    const kinds: DataKind[] = [
-      'profiles',
-      'funds',
-      'portfolio',
-      'prices',
-      'withdrawals',
-      'deposits',
-      'subAccounts',
-      'orders',
-      'trades',
-      'settings',
-      'notifications',
-    ];
-    for (const kind of kinds) expect(invalidatedBy[kind].length).toBeGreaterThan(0);
-    expect(methodsChangedBy(['funds', 'prices'])).toContain('funds.list');
-    expect(methodsChangedBy(['orders'])).not.toContain('funds.list');
-    // Each method once, however many kinds name it.
-    const both = methodsChangedBy(['funds', 'prices']);
-    expect(new Set(both).size).toBe(both.length);
-  });
-
+describe('change events (named by the main process)', () => {
   it('read the answers on screen again, and leave the others alone', async () => {
     const funds = observe('funds.list');
     const orders = observe('orders.open', {});
     await settle();
     expect(fake.calls).toEqual(['funds.list', 'orders.open {}']);
 
-    fake.emit('data.changed', { profileId: 'p', kinds: ['funds'] });
+    fake.emit('data.changed', namedChange({ profileId: 'p', kinds: ['funds'] }));
     await settle();
     expect(fake.calls).toEqual(['funds.list', 'orders.open {}', 'funds.list']);
     expect(client.getQueryState(bridgeKey('orders.open', {}))?.isInvalidated).toBe(false);
@@ -143,7 +119,8 @@ describe('change events', () => {
     };
     const funds = observe('funds.list');
     await settle();
-    for (let i = 0; i < 5; i++) fake.emit('data.changed', { profileId: 'p', kinds: ['prices'] });
+    for (let i = 0; i < 5; i++)
+      fake.emit('data.changed', namedChange({ profileId: 'p', kinds: ['prices'] }));
     await settle();
     expect(fake.calls).toEqual([]);
     release();
@@ -163,16 +140,17 @@ describe('change events', () => {
     const funds = observe('funds.list');
     await settle();
     fake.calls.length = 0;
-    fake.emit('data.changed', { profileId: 'p', kinds: ['funds'] });
+    fake.emit('data.changed', namedChange({ profileId: 'p', kinds: ['funds'] }));
     await settle();
     expect(fake.calls).toEqual(['funds.list']);
-    for (let i = 0; i < 5; i++) fake.emit('data.changed', { profileId: 'p', kinds: ['funds'] });
+    for (let i = 0; i < 5; i++)
+      fake.emit('data.changed', namedChange({ profileId: 'p', kinds: ['funds'] }));
     await settle();
     expect(fake.calls).toEqual(['funds.list']);
     await new Promise((resolve) => setTimeout(resolve, 120));
     expect(fake.calls).toEqual(['funds.list', 'funds.list']);
     // A change of the settings is read at once, paced or not.
-    fake.emit('data.changed', { profileId: 'p', kinds: ['settings'] });
+    fake.emit('data.changed', namedChange({ profileId: 'p', kinds: ['settings'] }));
     await settle();
     expect(fake.calls).toEqual(['funds.list', 'funds.list', 'funds.list']);
     funds.unsubscribe();
@@ -183,7 +161,7 @@ describe('change events', () => {
       queryKey: bridgeKey('funds.list'),
       queryFn: () => callBridge('funds.list'),
     });
-    fake.emit('data.changed', { profileId: 'p', kinds: ['prices'] });
+    fake.emit('data.changed', namedChange({ profileId: 'p', kinds: ['prices'] }));
     expect(client.getQueryState(bridgeKey('funds.list'))?.isInvalidated).toBe(true);
     fake.answers.funds = () => ({ rows: [{ asset: 'btc', free: '2' }] });
     const funds = observe('funds.list');
@@ -203,7 +181,7 @@ describe('answers', () => {
     const funds = observe('funds.list');
     await settle();
     const first = funds.observer.getCurrentResult().data;
-    fake.emit('data.changed', { profileId: 'p', kinds: ['funds'] });
+    fake.emit('data.changed', namedChange({ profileId: 'p', kinds: ['funds'] }));
     await settle();
     expect(fake.calls).toEqual(['funds.list', 'funds.list']);
     expect(funds.observer.getCurrentResult().data).toBe(first);

@@ -1,8 +1,8 @@
 /**
  * The renderer's data layer: one TanStack Query client. A query's key is its bridge method and
  * input (`['funds.list', {}]`), so one answer serves every screen that asks the same thing, and
- * the main process's `data.changed` events mark the answers of the methods each data kind feeds
- * as stale (the ones on screen are read again at once, the others when next shown).
+ * the main process's `data.changed` events mark the answers they name as stale (the ones on screen
+ * are read again at once, the others when next shown).
  */
 import {
   QueryClient,
@@ -49,87 +49,6 @@ export function callBridge<K extends MethodName>(
 }
 
 /**
- * Which answers each kind of change makes stale. A method missing here is read once and then
- * only on a retry, a remount after its stale time, or a change of profile.
- */
-export const invalidatedBy: Record<DataKind, readonly MethodName[]> = {
-  profiles: ['app.status', 'profiles.list', 'account.info', 'profiles.orphanedKeys'],
-  settings: [
-    'settings.get',
-    'app.status',
-    // Values are computed in the quote asset the settings name.
-    'portfolio.summary',
-    'funds.list',
-    'subAccounts.list',
-    // The ledger's figures are in the quote asset and by the cost method the settings name.
-    'ledger.summary',
-    'ledger.netWorth',
-    'ledger.asset',
-    'ledger.history',
-  ],
-  funds: [
-    'funds.list',
-    'portfolio.summary',
-    'account.info',
-    // Balances are the ledger's observations: a change can reveal an inferred entry.
-    'ledger.summary',
-    'ledger.netWorth',
-    'ledger.asset',
-    'ledger.history',
-    'ledger.inferred',
-  ],
-  portfolio: [
-    'portfolio.summary',
-    'ledger.summary',
-    'ledger.netWorth',
-    'ledger.asset',
-    'ledger.history',
-    'ledger.inferred',
-  ],
-  prices: [
-    'market.tickers',
-    'market.klines',
-    'portfolio.summary',
-    'funds.list',
-    'subAccounts.list',
-    'ledger.summary',
-    'ledger.netWorth',
-    'ledger.asset',
-    'ledger.history',
-  ],
-  withdrawals: [
-    'withdrawals.list',
-    'withdrawals.coins',
-    'withdrawals.backfillStatus',
-    'ledger.summary',
-    'ledger.asset',
-    'ledger.inferred',
-  ],
-  deposits: ['deposits.coins', 'deposits.pending'],
-  subAccounts: [
-    'subAccounts.list',
-    'subAccounts.history',
-    'ledger.summary',
-    'ledger.netWorth',
-    'ledger.asset',
-    'ledger.inferred',
-  ],
-  orders: ['orders.open', 'orders.history'],
-  trades: [
-    'orders.trades',
-    'ledger.summary',
-    'ledger.netWorth',
-    'ledger.asset',
-    'ledger.history',
-    'ledger.inferred',
-  ],
-  notifications: ['activity.notifications', 'activity.feed'],
-  journal: ['journal.list'],
-  alerts: ['alerts.list'],
-  status: ['app.status'],
-};
-
-/**
  * Answers a stream of changes reads again at most this often (ms): the value history is the
  * costliest answer of all and a chart, so a live fill need not redraw it per batch (the P&L card,
  * asked at once, carries the figure). The first change of a quiet spell is read at once. Every
@@ -149,11 +68,6 @@ export const recoveredByReconnect: readonly MethodName[] = [
   'market.klines',
   'market.depth',
 ];
-
-/** The methods whose answers a set of changed kinds makes stale, each once. */
-export function methodsChangedBy(kinds: readonly DataKind[]): MethodName[] {
-  return [...new Set(kinds.flatMap((kind) => invalidatedBy[kind] ?? []))];
-}
 
 /**
  * Errors worth asking again for: the exchange or the link to it failed on the way. An answer
@@ -240,9 +154,10 @@ export function watchDataChanges(
     }
   };
   const stops = [
-    api.on('data.changed', ({ kinds }) => {
+    // The main process names the answers a change makes stale (electron/api/changes.ts).
+    api.on('data.changed', ({ kinds, queries = [] }) => {
       const atOnce = kinds.some((kind) => unpacedKinds.has(kind));
-      for (const method of methodsChangedBy(kinds)) {
+      for (const method of queries) {
         const every = pacing[method];
         if (every === undefined || atOnce) invalidate(method);
         else invalidatePaced(method, every);
