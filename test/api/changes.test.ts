@@ -94,7 +94,9 @@ describe('the Markets screen open for a minute', () => {
     socket.on('message', (data) => {
       const message = JSON.parse(data.toString()) as WireServerMessage;
       if ('event' in message) {
-        if (message.event === 'data.changed') changes.push(message.payload);
+        if (message.event === 'data.changed') {
+          changes.push(message.payload as EventPayloads['data.changed']);
+        }
         for (const listener of listeners) listener(message.event, message.payload);
       } else if (message.id !== null) waiting.get(message.id)?.(message.outcome);
     });
