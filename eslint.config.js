@@ -17,7 +17,10 @@ const FOLDER_LAYERS = [
   ['exchange', 'electron/exchange'],
   ['store', 'electron/store'],
   ['secrets', 'electron/secrets'],
+  ['pricing', 'electron/pricing'],
   ['sync', 'electron/sync'],
+  ['journal', 'electron/journal'],
+  ['export', 'electron/export'],
   ['live', 'electron/live'],
   ['ledger', 'electron/ledger'],
   ['alerts', 'electron/alerts'],
@@ -58,8 +61,8 @@ LAYER.shell.push({ element: { type: 'electron' }, file: { categories: 'entry' } 
 const layers = (...names) => names.flatMap((name) => LAYER[name]);
 
 /** What each layer may import, besides its own files. */
-const FOUNDATION = ['exchange', 'store', 'secrets', 'log', 'core', 'shared'];
-const FEATURES = ['demo', 'sync', 'live', 'ledger', 'alerts', 'market'];
+const FOUNDATION = ['exchange', 'store', 'secrets', 'log', 'pricing', 'core', 'shared'];
+const FEATURES = ['demo', 'sync', 'live', 'ledger', 'alerts', 'market', 'journal', 'export'];
 const PRODUCT = ['api', 'session', ...FEATURES, ...FOUNDATION];
 const MAY_IMPORT = {
   core: ['shared'],
@@ -67,13 +70,20 @@ const MAY_IMPORT = {
   store: ['core', 'shared'],
   secrets: ['core', 'shared'],
   log: ['secrets', 'core', 'shared'],
+  // Prices of one asset in another, from tickers: arithmetic every feature shares.
+  pricing: ['core', 'shared'],
   // live/ may read what sync/ computed; sync/ never reaches for live/. ledger/ and alerts/ build
   // on both.
   sync: FOUNDATION,
   live: ['sync', ...FOUNDATION],
-  ledger: ['sync', 'live', ...FOUNDATION],
+  // The ledger's reports are written in the CSV format of export/.
+  ledger: ['sync', 'live', 'export', ...FOUNDATION],
   alerts: ['sync', 'live', ...FOUNDATION],
   demo: FOUNDATION,
+  // Transfers and orders written to the record before they are sent, and reconciled after.
+  journal: FOUNDATION,
+  // CSV: the format, and the export of the cached history.
+  export: ['sync', ...FOUNDATION],
   // Market data as the screens ask for it, kept for when the exchange does not answer.
   market: ['sync', ...FOUNDATION],
   // The active profile's session wires a client, sync, the streams, alerts and the journal.

@@ -26,7 +26,7 @@ import { StreamClient, type StreamTiming } from '../exchange/stream';
 import type { TickerEvent } from '../exchange/wire';
 import { notify, type NotifyDeps } from '../live/notify';
 import type { AlertsRepository, Store } from '../store';
-import { PriceBook, type PriceTicker } from '../sync/pricing';
+import { PriceBook, type PriceTicker } from '../pricing/price-book';
 import { priceTickers } from '../sync/valuation';
 import { storePort } from '../sync/store-port';
 import { AlertEngine, WITHDRAWAL_MEMORY_MS, type AlertFiring, type PriceTick } from './engine';

@@ -1,5 +1,5 @@
 /** export.csv: withdrawals, trades or transfers from the cache, filtered like the screens. */
-import { exportCsv } from '../sync';
+import { exportCsv } from '../export/csv-export';
 import type { ApiContext, HandlerGroup } from './context';
 
 export function exportHandlers(ctx: ApiContext) {

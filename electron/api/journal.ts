@@ -5,7 +5,7 @@
  * or leave the funds where they are. Start-up and each reconnect run the check by themselves.
  */
 import type { JournalEntryView } from '../../shared/types';
-import { JournalActionError, toJournalView } from '../sync/money-journal';
+import { JournalActionError, toJournalView } from '../journal/money-journal';
 import type { ApiContext, HandlerGroup } from './context';
 import { AppError } from './errors';
 

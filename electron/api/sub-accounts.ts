@@ -16,7 +16,7 @@ import type { Store } from '../store';
 import type { JournalEntryRow, JournalStepRow } from '../store';
 import type { SubAccountRow } from '../store/types';
 import { valueHoldings } from '../sync';
-import { NothingMovedError } from '../sync/money-journal';
+import { NothingMovedError } from '../journal/money-journal';
 import type { ApiContext, HandlerGroup } from './context';
 import { AppError, syncFailure } from './errors';
 import { checkTransferDecimals } from './exchange-rules';
@@ -186,7 +186,7 @@ export async function transfer(ctx: ApiContext, input: TransferInput): Promise<T
   }
 
   // Written to the journal before the first request, each leg as it completes (see
-  // sync/money-journal.ts), so a process that dies half-way leaves the facts for its next start.
+  // journal/money-journal.ts), so a process that dies half-way leaves the facts for its next start.
   const viaParent = fromIsSub && toIsSub && parent !== null;
   let entry: JournalEntryRow;
   try {

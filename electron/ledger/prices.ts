@@ -13,7 +13,7 @@ import type { KlineInterval } from '../../shared/market';
 import { KLINE_INTERVAL_MS } from '../../shared/market';
 import type { ExchangeClient } from '../exchange';
 import type { Store } from '../store';
-import { PriceBook, priceAlong, type PriceTicker } from '../sync/pricing';
+import { PriceBook, priceAlong, type PriceTicker } from '../pricing/price-book';
 import { priceTickers } from '../sync/valuation';
 import { storePort } from '../sync/store-port';
 import type { PriceAt } from './cost-basis';

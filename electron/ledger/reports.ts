@@ -4,7 +4,7 @@
  * are ISO 8601 UTC. CSV encoding (quoting, formula neutralising) is the CSV export's own.
  */
 import { formatDecimal } from '../core/decimal';
-import { toCsv, type CsvDelimiter } from '../sync/csv';
+import { toCsv, type CsvDelimiter } from '../export/csv';
 import { toAmount, ZERO, type Amount } from './decimal';
 import { type CostMethod, type Disposal, type Ledger } from './cost-basis';
 import { MAIN_ACCOUNT, sortEntries, withdrawalDebits, type LedgerEntry } from './entries';

@@ -34,7 +34,7 @@ import {
   type InferredEntry,
   type LedgerEntry,
 } from './entries';
-import { toCsv } from '../sync/csv';
+import { toCsv } from '../export/csv';
 import { storePort } from '../sync/store-port';
 import {
   KOINLY_HEADER,
@@ -46,7 +46,7 @@ import {
 } from './reports';
 import { keptCloses, LEDGER_INTERVAL, MarketPrices, tickersOf } from './prices';
 import type { PriceAt } from './cost-basis';
-import type { PriceTicker } from '../sync/pricing';
+import type { PriceTicker } from '../pricing/price-book';
 import { ledgerFigures, pnlForRange, type AssetFigures, type LedgerFigures } from './results';
 import type { BuiltLedger } from './service';
 

@@ -25,7 +25,7 @@ import {
   type Ticker,
 } from '../exchange/wire';
 import type { AnswerKind, Store } from '../store';
-import { PriceBook } from '../sync/pricing';
+import { PriceBook } from '../pricing/price-book';
 import { storePort } from '../sync/store-port';
 import { toDepthView, toKlineView, toSymbolView, toTickerView } from './views';
 

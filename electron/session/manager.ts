@@ -22,7 +22,7 @@ import type { Store } from '../store';
 import { maskApiKey } from '../store/profiles';
 import type { ProfileRow } from '../store/types';
 import { SyncEngine } from '../sync';
-import { MoneyJournal } from '../sync/money-journal';
+import { MoneyJournal } from '../journal/money-journal';
 import { storedAccountInfo } from '../sync/store-port';
 import { deleteOrphanedKey, keptKey, orphanedKeys, orphanedSecret } from './key-entries';
 import { verifyPrivateStream } from './stream-check';
@@ -43,7 +43,7 @@ export interface ActiveSession {
   readonly live: LiveSession;
   /** Price and balance alerts, evaluated from the streams while the session runs. */
   readonly alerts: AlertSession;
-  /** Transfers and orders written to the record before they are sent; see sync/money-journal. */
+  /** Transfers and orders written to the record before they are sent; see journal/money-journal. */
   readonly journal: MoneyJournal;
 }
 

@@ -1,4 +1,4 @@
-/** Background refresh and backfill, valuation and CSV export. */
+/** Background refresh and backfill, and valuation. */
 export {
   SyncEngine,
   JOBS,
@@ -17,4 +17,3 @@ export {
   HISTORY_RANGES,
   FUNDS_FRESHNESS_MS,
 } from './valuation';
-export { toCsv, exportCsv, type CsvDelimiter, type CsvCell } from './csv-export';

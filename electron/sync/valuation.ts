@@ -14,10 +14,10 @@ import {
   type PortfolioSummary,
 } from '../../shared/types';
 import type { SyncStorePort } from './port';
-import { PriceBook, type PriceTicker } from './pricing';
+import { PriceBook, type PriceTicker } from '../pricing/price-book';
 import { storePort } from './store-port';
 
-export { priceIn, PriceBook, type PriceTicker } from './pricing';
+export { priceIn, PriceBook, type PriceTicker } from '../pricing/price-book';
 
 /** Funds are refreshed every 15 s; a view older than twice that is shown as stale. */
 export const FUNDS_FRESHNESS_MS = 15_000;

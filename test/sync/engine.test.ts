@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ExchangeError, type CoinInfo } from '../../electron/exchange';
 import { JOBS, SyncEngine, fundsView } from '../../electron/sync';
-import { exportCsv } from '../../electron/sync/csv-export';
+import { exportCsv } from '../../electron/export/csv-export';
 import { storePort } from '../../electron/sync/store-port';
 import type { DataKind } from '../../shared/types';
 import { PARENT, PROFILE, scenario, until, type Scenario } from './helpers';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildCsvExport, toCsv, type CsvDelimiter } from '../../electron/sync/csv';
+import { buildCsvExport, toCsv, type CsvDelimiter } from '../../electron/export/csv';
 
 describe('toCsv (RFC 4180)', () => {
   it('writes a header row and CRLF after every record', () => {

@@ -1,6 +1,6 @@
 /**
  * A sub-to-sub transfer killed (SIGKILL) at each of its steps, against the sandbox over real HTTP:
- * a child process makes the transfer with a real record file (test/sync/fixtures/journal-child.ts),
+ * a child process makes the transfer with a real record file (test/journal/fixtures/journal-child.ts),
  * the test kills it, starts the app again on the same files, and checks what the journal says and
  * what the exchange holds. A leg "sent but unanswered" is held in the sandbox by its latency fault
  * and reaches the exchange only after the process that sent it is dead.

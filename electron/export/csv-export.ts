@@ -4,8 +4,8 @@ import { WITHDRAW_STATUS_CODES, WITHDRAW_STATUSES } from '../../shared/market';
 import type { CsvExport } from '../../shared/types';
 import type { OwnTradeQuery, SubTransferQuery, WithdrawQuery } from '../store/types';
 import { buildCsvExport, type ExportInput, type ExportWithdrawal } from './csv';
-import type { SyncStorePort } from './port';
-import { storePort } from './store-port';
+import type { SyncStorePort } from '../sync/port';
+import { storePort } from '../sync/store-port';
 
 export { toCsv, type CsvDelimiter, type CsvCell } from './csv';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PriceBook, priceIn, type PriceTicker } from '../../electron/sync/pricing';
+import { PriceBook, priceIn, type PriceTicker } from '../../electron/pricing/price-book';
 
 const ticker = (base: string, quote: string, last: string, open = last): PriceTicker => ({
   symbol: `${base}${quote}`,
