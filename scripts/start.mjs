@@ -24,12 +24,8 @@ import {
 } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
-
-const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
-const bin = (name) =>
-  join(repoRoot, 'node_modules', '.bin', process.platform === 'win32' ? `${name}.cmd` : name);
+import { bin, ensureBuilt, repoRoot } from './build-state.mjs';
 
 /** npm itself: the one running `npm start` when there is one, else npm on the PATH. */
 function runNpm(args, env = process.env) {
@@ -86,46 +82,11 @@ function whyNoDesktop() {
   return { electronPath: electron.path };
 }
 
-/** What the build reads: a change to any of these makes out/ stale. */
-const sourceDirs = ['electron', 'shared', 'renderer', 'resources'];
-const sourceFiles = ['package.json', 'package-lock.json', 'electron.vite.config.ts'];
-
-function newestSourceTime() {
-  let newest = 0;
-  const visit = (path) => {
-    for (const entry of readdirSync(path, { withFileTypes: true })) {
-      const child = join(path, entry.name);
-      if (entry.isDirectory()) visit(child);
-      else newest = Math.max(newest, statSync(child).mtimeMs);
-    }
-  };
-  for (const dir of sourceDirs) if (existsSync(join(repoRoot, dir))) visit(join(repoRoot, dir));
-  for (const file of sourceFiles) {
-    if (existsSync(join(repoRoot, file))) {
-      newest = Math.max(newest, statSync(join(repoRoot, file)).mtimeMs);
-    }
-  }
-  return newest;
-}
-
 /** Builds when an output is missing, or older than a source (the app would run old code). */
-function ensureBuilt(files) {
-  const paths = files.map((file) => join(repoRoot, file));
-  let why;
-  if (!paths.every((path) => existsSync(path))) why = 'The app is not built yet';
-  else if (Math.min(...paths.map((path) => statSync(path).mtimeMs)) < newestSourceTime()) {
-    why = 'The sources changed since the last build';
-  } else return;
-  console.log(`${why}; building it first (npx electron-vite build)…`);
-  const result = spawnSync(bin('electron-vite'), ['build'], {
-    cwd: repoRoot,
-    stdio: 'inherit',
-    shell: process.platform === 'win32',
-  });
-  if (result.status !== 0 || !paths.every((path) => existsSync(path))) {
-    console.error('The build failed; see the output above.');
-    process.exit(result.status || 1);
-  }
+function ensureBuiltOrExit(files) {
+  if (ensureBuilt(files)) return;
+  console.error('The build failed; see the output above.');
+  process.exit(1);
 }
 
 /** Runs a child in the foreground; its exit code becomes ours, and Ctrl+C reaches it. */
@@ -185,7 +146,7 @@ function loadBrowserMode() {
 }
 
 async function startBrowserMode(args) {
-  ensureBuilt(['out/serve/cli.cjs', 'out/renderer/index.html']);
+  ensureBuiltOrExit(['out/serve/cli.cjs', 'out/renderer/index.html']);
   const { cli, saveCache } = loadBrowserMode();
   // After the start, with the app's code compiled; or at exit, if that comes first.
   process.once('exit', saveCache);
@@ -199,7 +160,7 @@ if (browserOnly) forwarded.shift();
 ensureInstalled();
 const desktop = browserOnly ? {} : whyNoDesktop();
 if (desktop.electronPath) {
-  ensureBuilt(['out/main/main.js', 'out/preload/preload.cjs', 'out/renderer/index.html']);
+  ensureBuiltOrExit(['out/main/main.js', 'out/preload/preload.cjs', 'out/renderer/index.html']);
   // ELECTRON_RUN_AS_NODE from a parent shell would start plain Node instead of the app.
   const env = { ...process.env };
   delete env.ELECTRON_RUN_AS_NODE;

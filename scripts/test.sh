@@ -1,33 +1,12 @@
 #!/usr/bin/env bash
-# The one test command (README's `npm test` and .ci/run): every vitest suite and the Playwright
-# end-to-end journeys, all inside a private D-Bus session with an unlocked gnome-keyring, so the
-# keychain tests and the app under test use a real Secret Service and never the user's own.
+# The one test command (README's `npm test` and .ci/run): every vitest suite, then the Playwright
+# end-to-end journeys, inside a private keyring session (scripts/with-keyring.sh). Arguments go
+# to vitest; SPOTFOLIO_SKIP_E2E=1 leaves the journeys out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# What the keychain and end-to-end tests need from the system (README: What a Linux machine needs).
-missing=()
-for tool in dbus-run-session gnome-keyring-daemon /usr/bin/chromium; do
-  command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "Missing: ${missing[*]}. Install the packages: sudo apt-get install dbus dbus-x11 gnome-keyring chromium libsecret-1-dev" >&2
-  exit 1
-fi
-[ -d node_modules ] || { echo "Installing the packages first (npm install)..."; npm install; }
-
-keyring_home=$(mktemp -d)
-trap 'rm -rf "$keyring_home"' EXIT
-mkdir -p "$keyring_home/data" "$keyring_home/run"
-chmod 700 "$keyring_home/run"
-export XDG_DATA_HOME="$keyring_home/data" XDG_RUNTIME_DIR="$keyring_home/run"
-
-dbus-run-session -- bash -c '
+exec bash scripts/with-keyring.sh bash -c '
   set -euo pipefail
-  # A throwaway password creates and unlocks a fresh login keyring (an empty one makes the daemon
-  # try to prompt on a display); the daemon then serves the Secret Service API on this bus.
-  eval "$(printf "spotfolio-test-keyring" | gnome-keyring-daemon --unlock --components=secrets)"
-  export SPOTFOLIO_KEYRING=1
   npx vitest run "$@"
   if [ "${SPOTFOLIO_SKIP_E2E:-}" != "1" ]; then
     npx playwright test

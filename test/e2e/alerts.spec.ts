@@ -16,7 +16,7 @@ import { ExchangeClient } from '../../electron/exchange/client';
 import { startSandbox, type TestSandbox } from '../../electron/sandbox/testing';
 import type { SpotfolioBridge } from '../../shared/contract';
 import { formatAmountWithUnit } from '../../shared/format';
-import { pickUrl, repoRoot, startChild, type StartedChild } from './support/child';
+import { startBrowserMode, type StartedChild } from './support/child';
 import { ensureRendererBuilt, goTo, screenshot } from './support/stack';
 
 const HOLDER = 'holder@alerts.e2e';
@@ -64,12 +64,7 @@ test.beforeAll(async () => {
   await trade('btcusdt', '100');
   await trade('ethusdt', '50');
   dataDir = mkdtempSync(join(tmpdir(), 'spotfolio-e2e-alerts-'));
-  app = await startChild(
-    join(repoRoot, 'node_modules/.bin/tsx'),
-    ['electron/serve/cli.ts', '--port', '0', '--data-dir', dataDir],
-    pickUrl,
-    'Browser mode',
-  );
+  app = await startBrowserMode(dataDir);
 });
 
 test.afterAll(async () => {

@@ -15,7 +15,7 @@ import keytar from 'keytar';
 import { expect, test, type Page } from '@playwright/test';
 import type { ExchangeClient } from '../../electron/exchange/client';
 import type { SpotfolioBridge } from '../../shared/contract';
-import { pickUrl, repoRoot, startChild, type StartedChild } from './support/child';
+import { repoRoot, startBrowserMode, type StartedChild } from './support/child';
 import { exchangeClient, fromExchange, shownDecimal } from './support/exchange';
 import {
   ensureRendererBuilt,
@@ -25,7 +25,6 @@ import {
   type WorldInfo,
 } from './support/stack';
 
-const tsx = join(repoRoot, 'node_modules/.bin/tsx');
 const KEYCHAIN_SERVICE = 'Spotfolio';
 
 let sandbox: StartedChild<WorldInfo>;
@@ -43,12 +42,7 @@ const tradingKey = () => {
 };
 
 function startApp(): Promise<StartedChild<string>> {
-  return startChild(
-    tsx,
-    ['electron/serve/cli.ts', '--port', '0', '--data-dir', dataDir],
-    pickUrl,
-    'Browser mode',
-  );
+  return startBrowserMode(dataDir);
 }
 
 test.beforeAll(async () => {

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { SpotfolioBridge } from '../../shared/contract';
-import { pickUrl, repoRoot, startChild, type StartedChild } from './support/child';
+import { startBrowserMode, type StartedChild } from './support/child';
 import { ensureRendererBuilt } from './support/stack';
 
 interface Seen {
@@ -28,12 +28,7 @@ const seen: Seen[] = [];
 test.beforeAll(async () => {
   ensureRendererBuilt();
   dataDir = mkdtempSync(join(tmpdir(), 'spotfolio-e2e-token-'));
-  app = await startChild(
-    join(repoRoot, 'node_modules/.bin/tsx'),
-    ['electron/serve/cli.ts', '--port', '0', '--data-dir', dataDir],
-    pickUrl,
-    'Browser mode',
-  );
+  app = await startBrowserMode(dataDir);
   other = createServer((req, res) => {
     seen.push({ url: req.url ?? '', headers: req.headers });
     if (req.url === '/direct') {

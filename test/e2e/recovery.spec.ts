@@ -13,10 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { APPLICATION_IDS } from '../../electron/store/database';
 import { openStore, startStore, type ProfileInput } from '../../electron/store';
-import { pickUrl, repoRoot, startChild, type StartedChild } from './support/child';
+import { startBrowserMode, type StartedChild } from './support/child';
 import { ensureRendererBuilt, screenshot } from './support/stack';
 
-const tsx = join(repoRoot, 'node_modules/.bin/tsx');
 const DAY = 24 * 60 * 60 * 1000;
 const T0 = Date.UTC(2026, 0, 10, 9, 30);
 
@@ -45,12 +44,7 @@ function dataFolder(): string {
 
 /** Browser mode on `dataDir`, without demo mode, opened in the page. */
 async function openApp(page: Page, dataDir: string): Promise<void> {
-  app = await startChild(
-    tsx,
-    ['electron/serve/cli.ts', '--port', '0', '--data-dir', dataDir],
-    pickUrl,
-    'Browser mode',
-  );
+  app = await startBrowserMode(dataDir);
   await page.goto(app.value);
 }
 

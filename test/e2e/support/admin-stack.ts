@@ -11,10 +11,8 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox, type TestSandbox } from '../../../electron/sandbox/testing';
-import { pickUrl, repoRoot, startChild, type StartedChild } from './child';
-import { ensureRendererBuilt, type Stack, type WorldInfo } from './stack';
-
-const tsx = join(repoRoot, 'node_modules/.bin/tsx');
+import { startBrowserMode, type StartedChild } from './child';
+import { ensureRendererBuilt, worldSeed, type Stack, type WorldInfo } from './stack';
 
 export interface AdminStack extends Stack {
   sandbox: TestSandbox;
@@ -77,19 +75,11 @@ class Relay {
   }
 }
 
-function startApp(dataDir: string): Promise<StartedChild<string>> {
-  return startChild(
-    tsx,
-    ['electron/serve/cli.ts', '--port', '0', '--data-dir', dataDir],
-    pickUrl,
-    'Browser mode',
-  );
-}
-
 export async function startAdminStack(options: { simulation?: boolean } = {}): Promise<AdminStack> {
   ensureRendererBuilt();
   const sandbox = await startSandbox({
     port: 0,
+    seed: worldSeed(),
     simulation: options.simulation ?? false,
     // The test reads the exchange beside the app: its calls must not spend the app's limits.
     rateLimits: false,
@@ -99,7 +89,7 @@ export async function startAdminStack(options: { simulation?: boolean } = {}): P
   const dataDir = mkdtempSync(join(tmpdir(), 'spotfolio-e2e-'));
   let app: StartedChild<string>;
   try {
-    app = await startApp(dataDir);
+    app = await startBrowserMode(dataDir);
   } catch (error) {
     await relay.down();
     await sandbox.close();
@@ -123,7 +113,7 @@ export async function startAdminStack(options: { simulation?: boolean } = {}): P
     restartSandbox: () => relay.up(),
     restartApp: async () => {
       await app.stop();
-      app = await startApp(dataDir);
+      app = await startBrowserMode(dataDir);
       stack.url = app.value;
       return app.value;
     },

@@ -1,6 +1,9 @@
 /**
  * A real child process (the sandbox, browser mode, a bare server) started for a test or a bench,
  * ready once its stdout prints the line that `pick` accepts: a URL, or the sandbox's WorldInfo.
+ * Browser mode runs as `npm run serve` runs it: the built bundle through scripts/start.mjs, which
+ * builds first when out/ is older than the sources (the tests' global setup builds once before
+ * the workers start, so two workers never build at once).
  */
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -11,6 +14,20 @@ export const repoRoot = resolve(import.meta.dirname, '../../..');
 /** Browser mode prints the address to open (with its token) on a line of its own. */
 export const pickUrl = (line: string): string | undefined =>
   /(http:\/\/(?:127\.0\.0\.1|localhost):\d+\/\S*)/.exec(line)?.[1];
+
+/**
+ * Browser mode on `dataDir`, as `npm run serve -- --port 0 --data-dir DIR` starts it: one Node
+ * process running the built bundle with V8's code cache (tsx compiling the sources took seconds
+ * of every start). Resolves with the address it printed, once it listens.
+ */
+export function startBrowserMode(dataDir: string): Promise<StartedChild<string>> {
+  return startChild(
+    process.execPath,
+    ['scripts/start.mjs', '--browser', '--port', '0', '--data-dir', dataDir],
+    pickUrl,
+    'Browser mode',
+  );
+}
 
 export interface StartedChild<T> {
   value: T;

@@ -1,16 +1,18 @@
 /**
- * What every journey needs: the sandbox exchange and the app in browser mode as real child
- * processes, each test file with a fresh data folder. Nothing is mocked: the page talks to the
- * app over its WebSocket bridge and the app talks to the sandbox over HTTP and WebSocket.
+ * What every journey needs: the sandbox exchange and the app in browser mode, each test file with
+ * a fresh data folder. The sandbox runs inside the test's worker (a real server on 127.0.0.1: a
+ * start costs a world, not a process); the app is a real child process started as `npm run
+ * serve` starts it. Nothing is mocked: the page talks to the app over its WebSocket bridge and
+ * the app talks to the sandbox over HTTP and WebSocket.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import type { WorldInfo } from '../../../electron/sandbox';
+import { ensureBuilt } from '../../../scripts/build-state.mjs';
+import { startSandbox, type WorldInfo } from '../../../electron/sandbox';
 import type { WorldAccount, WorldKey } from '../../../electron/sandbox/world';
-import { pickUrl, repoRoot, startChild, type StartedChild } from './child';
+import { repoRoot, startBrowserMode, startChild, type StartedChild } from './child';
 
 export { repoRoot } from './child';
 const tsx = join(repoRoot, 'node_modules/.bin/tsx');
@@ -19,13 +21,24 @@ const tsx = join(repoRoot, 'node_modules/.bin/tsx');
 export type { WorldInfo } from '../../../electron/sandbox';
 export type { WorldAccount, WorldKey } from '../../../electron/sandbox/world';
 
-/** Builds the renderer once when out/renderer is missing (CI builds before `npm test`). */
+/** What the journeys run: the renderer and browser mode's bundle (with the sandbox apart). */
+export const BUILT_APP = ['out/renderer/index.html', 'out/serve/cli.cjs', 'out/serve/sandbox.cjs'];
+
+/**
+ * Builds the app when out/ is missing or older than the sources. The global setup does it once
+ * before the workers start; a spec calling it again finds the build fresh.
+ */
 export function ensureRendererBuilt(): void {
-  if (existsSync(join(repoRoot, 'out/renderer/index.html'))) return;
-  execFileSync(join(repoRoot, 'node_modules/.bin/electron-vite'), ['build'], {
-    cwd: repoRoot,
-    stdio: 'inherit',
-  });
+  if (!ensureBuilt(BUILT_APP)) throw new Error('Building the app failed; see the output above.');
+}
+
+/**
+ * The seed of this worker's sandbox worlds. A world's API keys come from its seed, and the
+ * workers' apps share one keychain: an app adding a key that another worker's app keeps would
+ * take that entry over as its own (api/key-entries.ts). Worker 0 keeps the sandbox's default.
+ */
+export function worldSeed(): number {
+  return 42 + 1000 * Number(process.env.TEST_PARALLEL_INDEX ?? 0);
 }
 
 export interface Stack {
@@ -43,7 +56,7 @@ export interface Stack {
 export function startSandboxChild(
   options: { simulation?: boolean } = {},
 ): Promise<StartedChild<WorldInfo>> {
-  const sandboxArgs = ['electron/sandbox/cli.ts', '--port', '0'];
+  const sandboxArgs = ['electron/sandbox/cli.ts', '--port', '0', '--seed', String(worldSeed())];
   if (!options.simulation) sandboxArgs.push('--no-simulation');
   return startChild<WorldInfo>(
     tsx,
@@ -62,33 +75,38 @@ export function startSandboxChild(
 
 export async function startStack(options: { simulation?: boolean } = {}): Promise<Stack> {
   ensureRendererBuilt();
-  const sandbox = await startSandboxChild(options);
+  const sandbox = await startSandbox({
+    port: 0,
+    seed: worldSeed(),
+    simulation: options.simulation ?? false,
+  });
   const dataDir = mkdtempSync(join(tmpdir(), 'spotfolio-e2e-'));
   let app: StartedChild<string>;
   try {
-    app = await startChild(
-      tsx,
-      ['electron/serve/cli.ts', '--port', '0', '--data-dir', dataDir],
-      pickUrl,
-      'Browser mode',
-    );
+    app = await startBrowserMode(dataDir);
   } catch (error) {
-    await sandbox.stop();
+    await sandbox.close();
     throw error;
   }
-  const world = sandbox.value;
+  const world = sandbox.world;
   const parent = world.accounts.find((a) => a.role === 'parent');
   if (!parent) throw new Error('The sandbox world has no parent account');
+  let sandboxUp = true;
+  const stopSandbox = async () => {
+    if (!sandboxUp) return;
+    sandboxUp = false;
+    await sandbox.close();
+  };
   return {
     world,
     url: app.value,
     dataDir,
     parent,
     subs: world.accounts.filter((a) => a.role === 'sub'),
-    stopSandbox: () => sandbox.stop(),
+    stopSandbox,
     close: async () => {
       await app.stop();
-      await sandbox.stop();
+      await stopSandbox();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -146,8 +164,13 @@ export async function openSandboxProfileAgain(page: Page, stack: Stack): Promise
   await openWithSandboxProfile(page, stack);
 }
 
-/** Saves a screenshot of what is on screen to docs/screenshots/<name>.png once loading is over. */
+/**
+ * Saves a screenshot of what is on screen to docs/screenshots/<name>.png once loading is over,
+ * when the run makes the README's screenshots (`npm run screenshots`); a test run leaves the
+ * tracked pictures alone.
+ */
 export async function screenshot(page: Page, name: string): Promise<void> {
+  if (process.env.SPOTFOLIO_SCREENSHOTS !== '1') return;
   await page
     .getByTestId('skeleton')
     .first()
