@@ -5,7 +5,7 @@
  * An account is "main" or a sub-account's e-mail. Times are Unix milliseconds (UTC).
  */
 import type { WithdrawStatus } from '../../shared/market';
-import { amount, parseUnits, refuseUnits, units, ZERO, type Amount, type Units } from './decimal';
+import { parseUnits, refuseUnits, toAmount, units, ZERO, type Amount, type Units } from './decimal';
 
 export const MAIN_ACCOUNT = 'main';
 
@@ -87,15 +87,21 @@ export function withdrawalDebits(status: WithdrawStatus): boolean {
   return status === 'success' || status === 'pending';
 }
 
-/** Same-time order: a credit first (it may fund what follows), a debit last. */
-function rank(entry: LedgerEntry): number {
+/**
+ * Same-time order, the one statement of it: a credit first (it may fund what follows), a known
+ * movement, a debit last.
+ */
+export function sameTimeRank(entry: LedgerEntry): number {
   if (entry.kind !== 'inferred') return 1;
   return entry.amount.startsWith('-') ? 2 : 0;
 }
 
 /** Whether `entry` may follow `before` in ledger order. */
 function inOrder(before: LedgerEntry, entry: LedgerEntry): boolean {
-  return before.time < entry.time || (before.time === entry.time && rank(before) <= rank(entry));
+  return (
+    before.time < entry.time ||
+    (before.time === entry.time && sameTimeRank(before) <= sameTimeRank(entry))
+  );
 }
 
 /** More runs than this are sorted rather than merged. */
@@ -147,7 +153,7 @@ export function sortEntries(entries: readonly LedgerEntry[]): LedgerEntry[] {
   for (let index = 0; index < count; index++) {
     const entry = entries[index]!;
     times[index] = entry.time;
-    ranks[index] = rank(entry);
+    ranks[index] = sameTimeRank(entry);
     order[index] = index;
   }
   order.sort((a, b) => times[a]! - times[b]! || ranks[a]! - ranks[b]! || a - b);
@@ -162,59 +168,12 @@ export interface BalanceChange {
 }
 
 /**
- * What an entry does to balances. A trade sends its gross sent amount and receives its gross
- * received amount; the commission is then taken from whichever asset it is charged in (so a fee in
- * the received asset reduces what arrives, a fee in the sent asset adds to what leaves).
- */
-export function balanceChanges(entry: LedgerEntry): BalanceChange[] {
-  switch (entry.kind) {
-    case 'trade': {
-      const qty = amount(entry.qty, `trade ${entry.id}`, 'qty');
-      const quoteQty = amount(entry.quoteQty, `trade ${entry.id}`, 'quoteQty');
-      const buy = entry.side === 'BUY';
-      const changes: BalanceChange[] = [
-        { account: entry.account, asset: entry.base, delta: buy ? qty : qty.negated() },
-        { account: entry.account, asset: entry.quote, delta: buy ? quoteQty.negated() : quoteQty },
-      ];
-      const commission = amount(entry.commission, `trade ${entry.id}`, 'commission');
-      if (!commission.isZero()) {
-        changes.push({
-          account: entry.account,
-          asset: entry.commissionAsset,
-          delta: commission.negated(),
-        });
-      }
-      return changes;
-    }
-    case 'withdrawal': {
-      if (!withdrawalDebits(entry.status)) return [];
-      const total = amount(entry.amount, `withdrawal ${entry.id}`, 'amount').plus(
-        amount(entry.fee, `withdrawal ${entry.id}`, 'fee'),
-      );
-      return [{ account: entry.account, asset: entry.asset, delta: total.negated() }];
-    }
-    case 'transfer': {
-      const moved = amount(entry.amount, `transfer ${entry.id}`, 'amount');
-      return [
-        { account: entry.fromAccount, asset: entry.asset, delta: moved.negated() },
-        { account: entry.toAccount, asset: entry.asset, delta: moved },
-      ];
-    }
-    case 'inferred':
-      return [
-        {
-          account: entry.account,
-          asset: entry.asset,
-          delta: amount(entry.amount, `inferred entry ${entry.id}`, 'amount'),
-        },
-      ];
-  }
-}
-
-/**
- * balanceChanges() in Units, handed over one by one: the same changes, in the same order, with no
- * array or decimal.js value per entry (reconcile() runs this over every trade of the history). A
- * change is `delta`, or `−delta` when `subtract` (so no negated copy is made).
+ * What an entry does to balances, the one statement of it, in Units handed over one by one (no
+ * array or decimal.js value per entry: reconcile() runs this over every trade of the history). A
+ * trade sends its gross sent amount and receives its gross received amount; the commission is then
+ * taken from whichever asset it is charged in (so a fee in the received asset reduces what
+ * arrives, a fee in the sent asset adds to what leaves). A change is `delta`, or `−delta` when
+ * `subtract` (so no negated copy is made).
  */
 export function eachBalanceChange(
   entry: LedgerEntry,
@@ -255,6 +214,15 @@ export function eachBalanceChange(
         false,
       );
   }
+}
+
+/** eachBalanceChange() as a list of amounts, for a screen that reads one entry's changes. */
+export function balanceChanges(entry: LedgerEntry): BalanceChange[] {
+  const changes: BalanceChange[] = [];
+  eachBalanceChange(entry, (account, asset, delta, subtract) => {
+    changes.push({ account, asset, delta: toAmount(subtract ? -delta : delta) });
+  });
+  return changes;
 }
 
 /** Balances per account and asset, and summed over accounts. */

@@ -5,31 +5,25 @@
  * ones that come after everything applied, in the order a fresh build would put them. When that
  * cannot be shown, the caller rebuilds.
  */
-import { formatDecimal } from '../core/decimal';
-import { amount, ZERO, type Amount } from './decimal';
-import { balanceChanges, type InferredEntry, type LedgerEntry } from './entries';
-import { inferredEntryId, type BalanceSnapshot, type InferredAnnotation } from './reconcile';
+import { units, type Units } from './decimal';
+import { eachBalanceChange, sameTimeRank, type InferredEntry, type LedgerEntry } from './entries';
+import {
+  AssetReplay,
+  type BalanceSnapshot,
+  type InferredAnnotation,
+  type Observation,
+} from './reconcile';
 
 interface Movement {
   time: number;
-  delta: Amount;
-}
-
-interface Observation {
-  time: number;
-  balance: Amount;
+  /** Signed. */
+  delta: Units;
 }
 
 /** Where a snapshot comes from; a fresh read lists them in this order before sorting by time. */
 export type SnapshotGroup = 0 | 1 | 2;
 
 const keyOf = (account: string, asset: string) => `${account}\u0000${asset}`;
-
-/** Same-time order (entries.ts): a credit first, a debit last. */
-function rank(entry: LedgerEntry): number {
-  if (entry.kind !== 'inferred') return 1;
-  return entry.amount.startsWith('-') ? 2 : 0;
-}
 
 const GROUP = { trade: 0, withdrawal: 1, transfer: 2, inferred: 3 } as const;
 
@@ -61,8 +55,9 @@ export class Reconciliation {
     let earliest = Infinity;
     for (const entry of known) {
       earliest = Math.min(earliest, entry.time);
-      for (const change of balanceChanges(entry))
-        this.addMovement(change.account, change.asset, entry.time, change.delta);
+      eachBalanceChange(entry, (account, asset, delta, subtract) =>
+        this.addMovement(account, asset, entry.time, subtract ? -delta : delta),
+      );
     }
     const all: BalanceSnapshot[] = [];
     ([snapshots.fundSnapshots, snapshots.observations, snapshots.current] as const).forEach(
@@ -90,7 +85,7 @@ export class Reconciliation {
     return !Number.isFinite(this.openedAt);
   }
 
-  private addMovement(account: string, asset: string, time: number, delta: Amount): void {
+  private addMovement(account: string, asset: string, time: number, delta: Units): void {
     let assets = this.known.get(account);
     if (!assets) this.known.set(account, (assets = new Set()));
     assets.add(asset);
@@ -123,12 +118,17 @@ export class Reconciliation {
       changedAt.set(key, Math.min(changedAt.get(key) ?? Infinity, time));
     };
     for (const entry of entries) {
-      for (const change of balanceChanges(entry)) {
+      let unknown = false;
+      eachBalanceChange(entry, (account, asset, delta, subtract) => {
         // A new account or asset moves the order reconcile lists them in: rebuild.
-        if (!this.known.get(change.account)?.has(change.asset)) return null;
-        this.addMovement(change.account, change.asset, entry.time, change.delta);
-        touch(change.account, change.asset, entry.time);
-      }
+        if (unknown || !this.known.get(account)?.has(asset)) {
+          unknown = true;
+          return;
+        }
+        this.addMovement(account, asset, entry.time, subtract ? -delta : delta);
+        touch(account, asset, entry.time);
+      });
+      if (unknown) return null;
     }
     const touchSnapshot = (snapshot: BalanceSnapshot) => {
       for (const asset of Object.keys(snapshot.balances))
@@ -193,23 +193,23 @@ export class Reconciliation {
       if (from === null && snapshot.time < changedAt) from = snapshot.time;
       observations.push({
         time: snapshot.time,
-        balance: text === undefined ? ZERO : amount(text, `${account} ${asset}`, 'balance'),
+        balance: text === undefined ? 0n : units(text, `${account} ${asset}`, 'balance'),
       });
     }
     if (from === null) {
       from = this.openedAt;
-      observations.push({ time: this.openedAt, balance: ZERO });
+      observations.push({ time: this.openedAt, balance: 0n });
     }
     observations.reverse();
     const movements = this.movements.get(keyOf(account, asset)) ?? [];
     const key = keyOf(account, asset);
-    const made = this.reconcileFrom(
-      account,
-      asset,
-      observations,
-      movements,
-      firstAfter(movements, from),
-    );
+    // reconcile()'s rule, from the last observation before the change.
+    const replay = new AssetReplay(account, asset, observations, this.annotations);
+    for (let index = firstAfter(movements, from); index < movements.length; index++) {
+      const movement = movements[index]!;
+      replay.move(movement.time, movement.delta, false);
+    }
+    const made = replay.finish();
     const list = this.inferred.get(key) ?? [];
     let start = list.length;
     while (start > 0 && list[start - 1]!.from >= from) start--;
@@ -226,51 +226,6 @@ export class Reconciliation {
     return extras;
   }
 
-  /** reconcile.ts's rule for one asset, from `observations[0]` with the movements after it. */
-  private reconcileFrom(
-    account: string,
-    asset: string,
-    observations: Observation[],
-    movements: Movement[],
-    next: number,
-  ): InferredEntry[] {
-    const result: InferredEntry[] = [];
-    const make = (from: number, to: number, time: number, value: Amount): InferredEntry => {
-      const id = inferredEntryId(account, asset, from, value.isNegative() ? 'debit' : 'credit');
-      const annotation = this.annotations.get(id);
-      return {
-        kind: 'inferred',
-        id,
-        account,
-        asset,
-        amount: formatDecimal(value),
-        from,
-        to,
-        time,
-        ...(annotation?.label !== undefined ? { label: annotation.label } : {}),
-        ...(annotation?.costBasis !== undefined ? { costBasis: annotation.costBasis } : {}),
-      };
-    };
-    const cursor = { next };
-    for (let i = 1; i < observations.length; i++) {
-      const { time: from, balance: start } = observations[i - 1]!;
-      const { time: to, balance: end } = observations[i]!;
-      const { running, lowest, firstShortAt } = replayUntil(start, movements, cursor, to);
-      const unexplained = end.minus(running);
-      const needed = lowest.isNegative() ? lowest.negated() : ZERO;
-      const credit = unexplained.gt(needed) ? unexplained : needed;
-      if (credit.gt(0)) result.push(make(from, to, firstShortAt ?? to, credit));
-      const debit = credit.minus(unexplained);
-      if (debit.gt(0)) result.push(make(from, to, to, debit.negated()));
-    }
-    const last = observations[observations.length - 1]!;
-    const tail = replayUntil(last.balance, movements, cursor, Infinity);
-    if (tail.firstShortAt !== null) {
-      result.push(make(last.time, tail.firstShortAt, tail.firstShortAt, tail.lowest.negated()));
-    }
-    return result;
-  }
-
   /**
    * Ledger order as a fresh build makes it (sortEntries over trades, withdrawals, transfers, then
    * inferred entries by account and asset): negative when `a` comes first; NaN when the entries
@@ -278,7 +233,7 @@ export class Reconciliation {
    */
   compare(a: LedgerEntry, b: LedgerEntry): number {
     if (a.time !== b.time) return a.time - b.time;
-    const byRank = rank(a) - rank(b);
+    const byRank = sameTimeRank(a) - sameTimeRank(b);
     if (byRank !== 0) return byRank;
     const byGroup = GROUP[a.kind] - GROUP[b.kind];
     if (byGroup !== 0) return byGroup;
@@ -326,24 +281,6 @@ function firstAfter(movements: readonly Movement[], time: number): number {
     else high = middle;
   }
   return low;
-}
-
-function replayUntil(
-  start: Amount,
-  movements: readonly Movement[],
-  cursor: { next: number },
-  until: number,
-): { running: Amount; lowest: Amount; firstShortAt: number | null } {
-  let running = start;
-  let lowest = start;
-  let firstShortAt: number | null = null;
-  for (; cursor.next < movements.length && movements[cursor.next]!.time <= until; cursor.next++) {
-    const movement = movements[cursor.next]!;
-    running = running.plus(movement.delta);
-    if (running.isNegative() && firstShortAt === null) firstShortAt = movement.time;
-    if (running.lt(lowest)) lowest = running;
-  }
-  return { running, lowest, firstShortAt };
 }
 
 function sameInferred(a: InferredEntry, b: InferredEntry): boolean {

@@ -50,7 +50,8 @@ export interface ReconcileOptions {
   annotations?: ReadonlyMap<string, InferredAnnotation>;
 }
 
-interface Observation {
+/** An account's balance of one asset at a time it was observed. */
+export interface Observation {
   time: number;
   balance: Units;
 }
@@ -152,11 +153,14 @@ function observationsOf(
 }
 
 /**
- * One (account, asset) replayed movement by movement (in ledger order) through its intervals
- * between observations: at each interval's end, what the movements do not explain becomes
- * inferred entries; after the last, only a shortfall does. Nothing is kept per movement.
+ * The reconciliation rule (this file's header), the one statement of it: one (account, asset)
+ * replayed movement by movement (in ledger order) through its intervals between observations; at
+ * each interval's end, what the movements do not explain becomes inferred entries; after the
+ * last, only a shortfall does. Nothing is kept per movement. reconcile() runs one per asset from
+ * the account's opening; the kept reconciliation (incremental.ts) one from an asset's last
+ * observation before what changed.
  */
-class AssetReplay {
+export class AssetReplay {
   private readonly result: InferredEntry[] = [];
   /** The observation that ends the interval being replayed (past the last: the tail). */
   private next = 1;

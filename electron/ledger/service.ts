@@ -48,7 +48,6 @@ export interface BuiltLedger {
   /** Prices now and of the time, as read at `builtAt`. */
   prices: MarketPrices;
   builtAt: number;
-  fingerprint: string;
 }
 
 /** What a kept ledger was built from and how to bring it up to date. */
@@ -353,7 +352,6 @@ function buildKept(store: Store, profileId: string, choice: LedgerChoice, now: n
       ledger,
       prices,
       builtAt: now,
-      fingerprint: '',
     },
     readAt: now,
     parts,

@@ -151,7 +151,6 @@ function built(): BuiltLedger {
     ledger,
     prices,
     builtAt: NOW,
-    fingerprint: '',
   };
 }
 
