@@ -40,11 +40,12 @@ export function startChild<T>(
   args: string[],
   pick: (line: string) => T | undefined,
   what: string,
+  env: NodeJS.ProcessEnv = process.env,
 ): Promise<StartedChild<T>> {
   const child = spawn(command, args, {
     cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env },
+    env: { ...env },
   });
   const stderr: string[] = [];
   child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
