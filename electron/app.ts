@@ -19,6 +19,7 @@ import type { Emit } from './core/events';
 import type { Logger } from './core/logger';
 import type { Notifier } from './core/notifier';
 import { MarketWatch } from './live/market-watch';
+import { CandleScheduler, LedgerService } from './ledger';
 import { MarketCache } from './market/cache';
 import { createLogger } from './log';
 import {
@@ -173,6 +174,7 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
     clock,
     describeError: (error) => toBridgeError(error).message,
   });
+  const ledger = new LedgerService(store, now);
   const ctx: ApiContext = {
     mode: options.mode,
     version: packageJson.version,
@@ -182,6 +184,8 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
     session,
     market,
     marketCache: new MarketCache({ store, emit, log, clock }),
+    ledger,
+    candles: new CandleScheduler({ store, ledger, emit, log, clock }),
     notifier,
     lock,
     now,

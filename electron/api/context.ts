@@ -9,6 +9,7 @@ import type { Emit } from '../core/events';
 import type { Logger } from '../core/logger';
 import type { Notifier } from '../core/notifier';
 import type { MarketWatch } from '../live/market-watch';
+import type { CandleScheduler, LedgerService } from '../ledger';
 import type { MarketCache } from '../market/cache';
 import type { Store } from '../store';
 import type { AppLock } from './lock';
@@ -29,6 +30,10 @@ export interface ApiContext {
   readonly market: MarketWatch;
   /** Public market data, with the last answers kept for when the exchange does not answer. */
   readonly marketCache: MarketCache;
+  /** The built ledgers, kept per profile, method and currency. */
+  readonly ledger: LedgerService;
+  /** Candles the ledger's prices and the value history need, fetched in the background. */
+  readonly candles: CandleScheduler;
   readonly notifier?: Notifier | undefined;
   /** The app lock: while locked the dispatcher answers only the lock's own methods. */
   readonly lock: AppLock;

@@ -2,22 +2,20 @@
  * ledger.*: profit and loss, net worth, an asset's page, the value history and the reports, from
  * the ledger built out of the store (see electron/ledger/service.ts). The cost method is a
  * setting of the profile (FIFO unless the user chose average cost); the reporting currency is the
- * app's quote asset. Candles for the prices of the time are fetched in the background, once.
+ * app's quote asset. Candles for the prices of the time are fetched in the background, once
+ * (ledger/candle-scheduler.ts).
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import type { CostMethodName, LedgerSettingsView } from '../../shared/ledger';
-import type { KlineInterval } from '../../shared/market';
 import {
   assetPageView,
   closeCoverage,
-  fetchCloses,
   historyInterval,
   keptCandles,
   exportsFolder,
   historyView,
   inferredView,
-  LedgerService,
   MAIN_ACCOUNT,
   MissingPriceError,
   netWorthView,
@@ -28,29 +26,13 @@ import {
   type LedgerChoice,
 } from '../ledger';
 import { formatDecimal } from '../core/decimal';
-import type { Store } from '../store';
 import { HISTORY_RANGES } from '../sync';
 import type { ApiContext, HandlerGroup } from './context';
 import { AppError } from './errors';
 
 const METHOD_KEY = 'ledger.costMethod';
-/** Candles are looked for again at most this often (what is kept is never fetched twice). */
-const PRICE_FETCH_EVERY_MS = 10 * 60_000;
-/** ... and this often while an answer lacks them. */
-const PRICE_RETRY_MS = 30_000;
-
-const services = new WeakMap<Store, LedgerService>();
-
-function serviceOf(ctx: ApiContext): LedgerService {
-  let service = services.get(ctx.store);
-  if (!service) services.set(ctx.store, (service = new LedgerService(ctx.store, () => ctx.now())));
-  return service;
-}
 
 export function ledgerHandlers(ctx: ApiContext) {
-  const lastPriceFetch = new Map<string, number>();
-  const fetching = new Set<string>();
-
   const methodOf = (profileId: string): CostMethodName =>
     ctx.store.settings.get<string>(METHOD_KEY, profileId) === 'average' ? 'average' : 'fifo';
 
@@ -65,47 +47,12 @@ export function ledgerHandlers(ctx: ApiContext) {
     return session;
   };
 
-  /**
-   * Fetches the candles the prices of the time need, in the background; screens re-read after.
-   * `missing`: an answer lacks candles (a market first traded since the last look, found by the
-   * trade import), so the wait is short.
-   */
-  const pricesInBackground = (profileId: string, choice: LedgerChoice, missing = false) => {
-    const { client } = ctx.session.require();
-    const now = ctx.now();
-    const wait = missing ? PRICE_RETRY_MS : PRICE_FETCH_EVERY_MS;
-    if (fetching.has(profileId) || now - (lastPriceFetch.get(profileId) ?? 0) < wait) return;
-    lastPriceFetch.set(profileId, now);
-    fetching.add(profileId);
-    void serviceOf(ctx)
-      .fetchPrices(profileId, client, choice)
-      .then(() => ctx.emit('data.changed', { profileId, kinds: ['portfolio', 'trades'] }))
-      .catch((error: unknown) => ctx.log.warn(`ledger prices: ${String(error)}`))
-      .finally(() => fetching.delete(profileId));
-  };
-
-  /** Fetches the finer candles a range of the value history lacks; the history is read again. */
-  const finerInBackground = (
-    profileId: string,
-    symbols: string[],
-    from: number,
-    interval: KlineInterval,
-  ) => {
-    const { client } = ctx.session.require();
-    const key = `${profileId}\u0000${interval}`;
-    const now = ctx.now();
-    if (fetching.has(key) || now - (lastPriceFetch.get(key) ?? 0) < PRICE_RETRY_MS) return;
-    lastPriceFetch.set(key, now);
-    fetching.add(key);
-    void fetchCloses(ctx.store, client, profileId, symbols, from, now, interval)
-      .then(() => ctx.emit('data.changed', { profileId, kinds: ['portfolio'] }))
-      .catch((error: unknown) => ctx.log.warn(`history candles: ${String(error)}`))
-      .finally(() => fetching.delete(key));
-  };
+  const pricesInBackground = (profileId: string, choice: LedgerChoice, missing = false) =>
+    ctx.candles.prices(profileId, ctx.session.require().client, choice, missing);
 
   const built = (profileId: string, choice = choiceOf(profileId)) => {
     try {
-      return serviceOf(ctx).ledger(profileId, choice);
+      return ctx.ledger.ledger(profileId, choice);
     } catch (error) {
       if (error instanceof MissingPriceError) {
         throw new AppError('invalid-input', `${error.message}. Choose another currency.`);
@@ -134,7 +81,7 @@ export function ledgerHandlers(ctx: ApiContext) {
       if (range === undefined) return view;
       // The service's range P&L keeps the ledger before the range's start instead of replaying
       // every entry on each ask (the P&L card asks after every live batch).
-      const pnl = serviceOf(ctx).rangePnl(ledger, {
+      const pnl = ctx.ledger.rangePnl(ledger, {
         from: now - HISTORY_RANGES[range].spanMs,
         to: now,
         ...(account !== undefined ? { account } : {}),
@@ -179,7 +126,13 @@ export function ledgerHandlers(ctx: ApiContext) {
       });
       if (view.pending.prices.length > 0) pricesInBackground(profile.id, choice, true);
       if (interval && view.pending.finer.length > 0) {
-        finerInBackground(profile.id, view.pending.finer, from, interval);
+        ctx.candles.finer(
+          profile.id,
+          ctx.session.require().client,
+          view.pending.finer,
+          from,
+          interval,
+        );
       }
       return view;
     },
@@ -201,7 +154,7 @@ export function ledgerHandlers(ctx: ApiContext) {
       };
       if (annotation.costBasis) {
         // The basis must be worth something in the reporting currency at the entry's time.
-        const probe = serviceOf(ctx).ledger(profile.id, choiceOf(profile.id)).prices;
+        const probe = ctx.ledger.ledger(profile.id, choiceOf(profile.id)).prices;
         const price = probe.priceAt(
           annotation.costBasis.currency,
           ctx.settings().quoteAsset,

@@ -14,4 +14,5 @@ export * from './reports';
 export * from './prices';
 export * from './source';
 export * from './service';
+export * from './candle-scheduler';
 export * from './views';

@@ -1,0 +1,88 @@
+/**
+ * Fetches, in the background, the candles the ledger's prices of the time need, and the finer
+ * ones a range of the value history lacks; the screens read again once they are kept (a
+ * `data.changed`). What is kept is never fetched twice, so a look is cheap; the waits between
+ * looks only keep a screen that asks often from asking the exchange as often.
+ */
+import type { KlineInterval } from '../../shared/market';
+import type { Clock } from '../core/clock';
+import type { Emit } from '../core/events';
+import type { Logger } from '../core/logger';
+import type { ExchangeClient } from '../exchange/client';
+import type { Store } from '../store';
+import { fetchCloses } from './prices';
+import type { LedgerChoice, LedgerService } from './service';
+
+/** Candles are looked for again at most this often (what is kept is never fetched twice). */
+export const PRICE_FETCH_EVERY_MS = 10 * 60_000;
+/** ... and this often while an answer lacks them. */
+export const PRICE_RETRY_MS = 30_000;
+
+export interface CandleSchedulerDeps {
+  store: Store;
+  ledger: LedgerService;
+  emit: Emit;
+  log: Logger;
+  clock: Clock;
+}
+
+type Client = Pick<ExchangeClient, 'market'>;
+
+export class CandleScheduler {
+  private readonly lastLook = new Map<string, number>();
+  private readonly fetching = new Set<string>();
+
+  constructor(private readonly deps: CandleSchedulerDeps) {}
+
+  /**
+   * The candles the prices of the time need. `missing`: an answer lacks candles (a market first
+   * traded since the last look, found by the trade import), so the wait is short.
+   */
+  prices(profileId: string, client: Client, choice: LedgerChoice, missing = false): void {
+    const wait = missing ? PRICE_RETRY_MS : PRICE_FETCH_EVERY_MS;
+    this.inBackground(profileId, wait, 'ledger prices', ['portfolio', 'trades'], () =>
+      this.deps.ledger.fetchPrices(profileId, client, choice),
+    );
+  }
+
+  /** The finer candles a range of the value history lacks; the history is read again. */
+  finer(
+    profileId: string,
+    client: Client,
+    symbols: string[],
+    from: number,
+    interval: KlineInterval,
+  ): void {
+    const key = `${profileId}\u0000${interval}`;
+    this.inBackground(key, PRICE_RETRY_MS, 'history candles', ['portfolio'], () =>
+      fetchCloses(
+        this.deps.store,
+        client,
+        profileId,
+        symbols,
+        from,
+        this.deps.clock.now(),
+        interval,
+      ),
+    );
+  }
+
+  private inBackground(
+    key: string,
+    wait: number,
+    what: string,
+    kinds: ('portfolio' | 'trades')[],
+    fetch: () => Promise<void>,
+  ): void {
+    const { clock, emit, log } = this.deps;
+    const now = clock.now();
+    if (this.fetching.has(key) || now - (this.lastLook.get(key) ?? 0) < wait) return;
+    this.lastLook.set(key, now);
+    this.fetching.add(key);
+    const profileId = key.split('\u0000')[0]!;
+    void fetch()
+      .then(() => emit('data.changed', { profileId, kinds }))
+      .catch((error: unknown) => log.warn(`${what}: ${String(error)}`))
+      .finally(() => this.fetching.delete(key));
+  }
+}
