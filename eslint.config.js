@@ -25,6 +25,7 @@ const FOLDER_LAYERS = [
   ['ledger', 'electron/ledger'],
   ['alerts', 'electron/alerts'],
   ['market', 'electron/market'],
+  ['rules', 'electron/rules'],
   ['session', 'electron/session'],
   ['api', 'electron/api'],
   ['shell', 'electron/shell'],
@@ -62,7 +63,17 @@ const layers = (...names) => names.flatMap((name) => LAYER[name]);
 
 /** What each layer may import, besides its own files. */
 const FOUNDATION = ['exchange', 'store', 'secrets', 'log', 'pricing', 'core', 'shared'];
-const FEATURES = ['demo', 'sync', 'live', 'ledger', 'alerts', 'market', 'journal', 'export'];
+const FEATURES = [
+  'demo',
+  'sync',
+  'live',
+  'ledger',
+  'alerts',
+  'market',
+  'journal',
+  'export',
+  'rules',
+];
 const PRODUCT = ['api', 'session', ...FEATURES, ...FOUNDATION];
 const MAY_IMPORT = {
   core: ['shared'],
@@ -84,6 +95,8 @@ const MAY_IMPORT = {
   journal: FOUNDATION,
   // CSV: the format, and the export of the cached history.
   export: ['sync', ...FOUNDATION],
+  // Checks against what the exchange lists (decimals, assets), made before a request is sent.
+  rules: FOUNDATION,
   // Market data as the screens ask for it, kept for when the exchange does not answer.
   market: ['sync', ...FOUNDATION],
   // The active profile's session wires a client, sync, the streams, alerts and the journal.

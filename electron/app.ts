@@ -21,6 +21,7 @@ import type { Notifier } from './core/notifier';
 import { MarketWatch } from './live/market-watch';
 import { CandleScheduler, LedgerService } from './ledger';
 import { MarketCache } from './market/cache';
+import { ExchangeRules } from './rules/exchange-rules';
 import { createLogger } from './log';
 import {
   DemoSecretStore,
@@ -186,6 +187,7 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
     marketCache: new MarketCache({ store, emit, log, clock }),
     ledger,
     candles: new CandleScheduler({ store, ledger, emit, log, clock }),
+    rules: new ExchangeRules(clock),
     notifier,
     lock,
     now,

@@ -16,7 +16,6 @@ import type { SymbolInfo } from '../exchange/wire';
 import { storePort } from '../sync/store-port';
 import type { ApiContext, HandlerGroup } from './context';
 import { AppError } from './errors';
-import { checkQuoteAsset, listedSymbols } from './exchange-rules';
 import type { ActiveSession } from '../session/manager';
 
 export function toAlertView(record: AlertRecord): AlertView {
@@ -68,7 +67,7 @@ async function knownMarkets(
   session: ActiveSession,
 ): Promise<Pick<SymbolInfo, 'symbol' | 'baseAsset' | 'quoteAsset'>[]> {
   try {
-    return await listedSymbols(session.client, ctx.now());
+    return await ctx.rules.listedSymbols(session.client);
   } catch (error) {
     if (!(error instanceof ExchangeError) || error.kind !== 'network') throw error;
     return storePort(ctx.store).symbolAssets(session.profile.id);
@@ -116,7 +115,7 @@ async function checkTarget(
     }
     case 'portfolio':
       try {
-        await checkQuoteAsset(session.client, ctx.now(), target.asset);
+        await ctx.rules.checkQuoteAsset(session.client, target.asset);
       } catch (error) {
         if (error instanceof AppError) throw new AppError(error.kind, error.message, 'asset');
         throw error;

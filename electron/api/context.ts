@@ -11,6 +11,7 @@ import type { Notifier } from '../core/notifier';
 import type { MarketWatch } from '../live/market-watch';
 import type { CandleScheduler, LedgerService } from '../ledger';
 import type { MarketCache } from '../market/cache';
+import type { ExchangeRules } from '../rules/exchange-rules';
 import type { Store } from '../store';
 import type { AppLock } from './lock';
 import type { SessionManager } from '../session/manager';
@@ -34,6 +35,8 @@ export interface ApiContext {
   readonly ledger: LedgerService;
   /** Candles the ledger's prices and the value history need, fetched in the background. */
   readonly candles: CandleScheduler;
+  /** Checks against what the exchange lists, made before a request is sent. */
+  readonly rules: ExchangeRules;
   readonly notifier?: Notifier | undefined;
   /** The app lock: while locked the dispatcher answers only the lock's own methods. */
   readonly lock: AppLock;

@@ -14,7 +14,6 @@ import type { NewOrder } from '../exchange/client';
 import type { Order } from '../exchange/wire';
 import type { ApiContext, HandlerGroup } from './context';
 import { AppError } from './errors';
-import { checkOrderDecimals, listedSymbols } from './exchange-rules';
 import { marketRules, reviewOrder } from './order-review';
 
 type OrderInput = MethodParsedInput<'orders.place'>;
@@ -91,8 +90,8 @@ export function ordersHandlers(ctx: ApiContext) {
     },
     'orders.test': async (input) => {
       const { client } = ctx.session.requireTrade('test orders');
-      await checkOrderDecimals(client, ctx.now(), input);
-      const market = (await listedSymbols(client, ctx.now())).find(
+      await ctx.rules.checkOrderDecimals(client, input);
+      const market = (await ctx.rules.listedSymbols(client)).find(
         (s) => s.symbol.toLowerCase() === input.symbol,
       );
       if (!market) throw new AppError('invalid-input', 'The market is gone', 'symbol');
@@ -126,7 +125,7 @@ export function ordersHandlers(ctx: ApiContext) {
     },
     'orders.place': async (input) => {
       const { profile, client, journal } = ctx.session.requireTrade('place orders');
-      await checkOrderDecimals(client, ctx.now(), input);
+      await ctx.rules.checkOrderDecimals(client, input);
       // Journaled under its clientOrderId before it is sent: if the app dies before the answer,
       // the next start looks the order up instead of leaving the user to guess.
       const order = await journal.placeOrder(toNewOrder(input));

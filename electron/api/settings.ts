@@ -3,7 +3,6 @@ import { settingsInput } from '../../shared/contract-schemas';
 import type { Settings } from '../../shared/types';
 import type { JsonValue } from '../store/types';
 import type { ApiContext, HandlerGroup } from './context';
-import { checkQuoteAsset } from './exchange-rules';
 
 export const DEFAULT_SETTINGS: Settings = {
   quoteAsset: 'usdt',
@@ -54,7 +53,7 @@ export function settingsHandlers(ctx: ApiContext) {
     'settings.update': async (input) => {
       const previous = ctx.settings();
       if (input.quoteAsset !== undefined && input.quoteAsset !== previous.quoteAsset) {
-        await checkQuoteAsset(ctx.session.require().client, ctx.now(), input.quoteAsset);
+        await ctx.rules.checkQuoteAsset(ctx.session.require().client, input.quoteAsset);
       }
       const next = writeSettings(ctx.store.settings, input);
       ctx.emit('data.changed', { profileId: ctx.session.activeProfileId(), kinds: ['settings'] });

@@ -19,7 +19,6 @@ import { valueHoldings } from '../sync';
 import { NothingMovedError } from '../journal/money-journal';
 import type { ApiContext, HandlerGroup } from './context';
 import { AppError, syncFailure } from './errors';
-import { checkTransferDecimals } from './exchange-rules';
 import { PARENT_EMAIL_KEY, type ActiveSession } from '../session/manager';
 
 /**
@@ -174,7 +173,7 @@ export async function transfer(ctx: ApiContext, input: TransferInput): Promise<T
     );
   }
 
-  await checkTransferDecimals(session.client, ctx.now(), input);
+  await ctx.rules.checkTransferDecimals(session.client, input);
   const available = freeBalance(ctx, session, from, asset, parent, subs);
   if (available.lt(amount)) {
     throw new AppError(

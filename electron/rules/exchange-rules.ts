@@ -5,32 +5,19 @@
  * the amounts ("007.50" is "7.5"), so the digits counted are the ones that matter.
  *
  * The exchange's symbol list is read at most once a minute per client: placing an order right
- * after testing it must not wait for the list's own rate limit.
+ * after testing it must not wait for the list's own rate limit. One ExchangeRules, built in
+ * app.ts, keeps those reads.
  */
 import { fractionDigits, normalizeDecimalText } from '../../shared/decimal';
 import { assetKey } from '../../shared/market';
 import type { ExchangeClient } from '../exchange/client';
 import type { SymbolInfo } from '../exchange/wire';
-import { AppError } from './errors';
+import { AppError } from '../core/app-error';
+import type { Clock } from '../core/clock';
 
 const SYMBOLS_FRESH_MS = 60_000;
 
 type SymbolSource = Pick<ExchangeClient, 'general'>;
-
-const listed = new WeakMap<SymbolSource, { at: number; symbols: Promise<SymbolInfo[]> }>();
-
-/** The exchange's symbols, from a read no older than a minute. */
-export function listedSymbols(client: SymbolSource, now: number): Promise<SymbolInfo[]> {
-  const cached = listed.get(client);
-  if (cached && now - cached.at < SYMBOLS_FRESH_MS) return cached.symbols;
-  const symbols = client.general.exchangeInfo().then((info) => info.symbols);
-  listed.set(client, { at: now, symbols });
-  // A failed read is not kept: the next check asks again.
-  symbols.catch(() => {
-    if (listed.get(client)?.symbols === symbols) listed.delete(client);
-  });
-  return symbols;
-}
 
 function tooManyDecimals(
   field: string,
@@ -65,12 +52,7 @@ export interface OrderAmounts {
 }
 
 /** Refuses an order whose amounts have more decimals than its market allows. */
-export async function checkOrderDecimals(
-  client: SymbolSource,
-  now: number,
-  order: OrderAmounts,
-): Promise<void> {
-  const symbols = await listedSymbols(client, now);
+function checkOrderDecimals(symbols: SymbolInfo[], order: OrderAmounts): void {
   const market = symbols.find((s) => s.symbol.toLowerCase() === order.symbol);
   if (!market) {
     throw new AppError(
@@ -106,23 +88,17 @@ export function assetDecimals(symbols: SymbolInfo[], asset: string): number | un
 }
 
 /** Refuses a transfer amount with more decimals than the asset has. */
-export async function checkTransferDecimals(
-  client: SymbolSource,
-  now: number,
+function checkTransferDecimals(
+  symbols: SymbolInfo[],
   transfer: { asset: string; amount: string },
-): Promise<void> {
-  const places = assetDecimals(await listedSymbols(client, now), transfer.asset);
+): void {
+  const places = assetDecimals(symbols, transfer.asset);
   // An asset no market trades has no precision the exchange states: it judges the amount itself.
   if (places !== undefined) tooManyDecimals('amount', transfer.amount, places, transfer.asset);
 }
 
 /** Refuses a quote asset that no market of the exchange trades. */
-export async function checkQuoteAsset(
-  client: SymbolSource,
-  now: number,
-  quoteAsset: string,
-): Promise<void> {
-  const symbols = await listedSymbols(client, now);
+function checkQuoteAsset(symbols: SymbolInfo[], quoteAsset: string): void {
   const key = assetKey(quoteAsset);
   const traded = symbols.some(
     (market) => assetKey(market.baseAsset) === key || assetKey(market.quoteAsset) === key,
@@ -136,4 +112,45 @@ export async function checkQuoteAsset(
     `The exchange lists no asset ${quoteAsset.toUpperCase()}${examples}`,
     'quoteAsset',
   );
+}
+
+export class ExchangeRules {
+  private readonly listed = new WeakMap<
+    SymbolSource,
+    { at: number; symbols: Promise<SymbolInfo[]> }
+  >();
+
+  constructor(private readonly clock: Clock) {}
+
+  /** The exchange's symbols, from a read no older than a minute. */
+  listedSymbols(client: SymbolSource): Promise<SymbolInfo[]> {
+    const now = this.clock.now();
+    const cached = this.listed.get(client);
+    if (cached && now - cached.at < SYMBOLS_FRESH_MS) return cached.symbols;
+    const symbols = client.general.exchangeInfo().then((info) => info.symbols);
+    this.listed.set(client, { at: now, symbols });
+    // A failed read is not kept: the next check asks again.
+    symbols.catch(() => {
+      if (this.listed.get(client)?.symbols === symbols) this.listed.delete(client);
+    });
+    return symbols;
+  }
+
+  /** Refuses an order whose amounts have more decimals than its market allows. */
+  async checkOrderDecimals(client: SymbolSource, order: OrderAmounts): Promise<void> {
+    checkOrderDecimals(await this.listedSymbols(client), order);
+  }
+
+  /** Refuses a transfer amount with more decimals than the asset has. */
+  async checkTransferDecimals(
+    client: SymbolSource,
+    transfer: { asset: string; amount: string },
+  ): Promise<void> {
+    checkTransferDecimals(await this.listedSymbols(client), transfer);
+  }
+
+  /** Refuses a quote asset that no market of the exchange trades. */
+  async checkQuoteAsset(client: SymbolSource, quoteAsset: string): Promise<void> {
+    checkQuoteAsset(await this.listedSymbols(client), quoteAsset);
+  }
 }
