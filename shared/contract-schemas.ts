@@ -257,6 +257,14 @@ export const methodSchemas = {
     })
     .strict(),
   'profiles.remove': z.object({ id: profileIdInput }).strict(),
+  'profiles.removed': none,
+  'profiles.restore': z
+    .object({
+      id: profileIdInput,
+      apiKey: z.string().trim().min(8, 'The API key looks too short').max(256),
+      secretKey: z.string().trim().min(8, 'The secret key looks too short').max(256),
+    })
+    .strict(),
   'profiles.activate': z.object({ id: profileIdInput }).strict(),
   'profiles.enterDemo': none,
   'profiles.orphanedKeys': none,

@@ -47,6 +47,7 @@ import type {
   PortfolioSummary,
   ProfileView,
   PublicTradeView,
+  RemovedProfileView,
   Settings,
   SubAccountsView,
   SubTransferView,
@@ -92,6 +93,10 @@ export const methods = {
     reattachKey: returns<ProfileView>(),
     /** Deletes an orphaned entry from the keychain. */
     deleteOrphanedKey: returns<{ deleted: true }>(),
+    /** Profiles the user removed, whose record rows are kept: restorable. */
+    removed: returns<RemovedProfileView[]>(),
+    /** Brings a removed profile back with all it had, given its key again (verified first). */
+    restore: returns<ProfileView>(),
   },
   portfolio: {
     summary: returns<PortfolioSummary>(),

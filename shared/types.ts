@@ -49,6 +49,16 @@ export interface RestStatus {
   message?: string;
 }
 
+/** A profile the user removed: its record rows are kept, restorable with its key. */
+export interface RemovedProfileView {
+  id: string;
+  name: string;
+  baseUrl: string;
+  apiKeyMasked: string;
+  createdAt: number;
+  removedAt: number;
+}
+
 export interface ProfileView {
   id: string;
   name: string;

@@ -30,6 +30,8 @@ export const readsOf: Readonly<Record<MethodName, readonly DataKind[]>> = {
   'profiles.orphanedKeys': ['profiles'],
   'profiles.reattachKey': [],
   'profiles.deleteOrphanedKey': [],
+  'profiles.removed': ['profiles'],
+  'profiles.restore': [],
   'portfolio.summary': ['funds', 'prices', 'portfolio', 'subAccounts', 'settings'],
   'funds.list': ['funds', 'prices', 'settings'],
   'funds.refresh': [],

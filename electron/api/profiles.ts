@@ -1,6 +1,6 @@
 /**
  * profiles.*: list, add and update (the key, REST and stream addresses verified with the exchange
- * first), remove, activate, enter demo; keychain entries whose profile is gone, offered back to
+ * first), remove (softly: restorable from the removed list), activate, enter demo; keychain entries whose profile is gone, offered back to
  * re-attach or delete (see key-entries.ts).
  */
 import type { ApiContext, HandlerGroup } from './context';
@@ -16,5 +16,7 @@ export function profilesHandlers(ctx: ApiContext) {
     'profiles.orphanedKeys': () => ctx.session.orphanedKeys(),
     'profiles.reattachKey': (input) => ctx.session.reattachKey(input),
     'profiles.deleteOrphanedKey': ({ id }) => ctx.session.deleteOrphanedKey(id),
+    'profiles.removed': async () => ctx.session.removedProfiles(),
+    'profiles.restore': (input) => ctx.session.restoreRemoved(input),
   } satisfies HandlerGroup<'profiles'>;
 }

@@ -5,7 +5,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { MethodParsedInput } from '../../shared/contract';
-import type { ConnectionState, OrphanedKeyView, ProfileView } from '../../shared/types';
+import type {
+  ConnectionState,
+  OrphanedKeyView,
+  ProfileView,
+  RemovedProfileView,
+} from '../../shared/types';
 import type { Settings } from '../../shared/types';
 import { AppError } from '../core/app-error';
 import { SystemClock, type Clock, type TimerHandle } from '../core/clock';
@@ -22,10 +27,13 @@ import type { Store } from '../store';
 import { maskApiKey } from '../store/profiles';
 import type { ProfileRow } from '../store/types';
 import { SyncEngine } from '../sync';
-import { MoneyJournal } from '../journal/money-journal';
+import { factsOf, MoneyJournal } from '../journal/money-journal';
 import { storedAccountInfo } from '../sync/store-port';
 import { deleteOrphanedKey, keptKey, orphanedKeys, orphanedSecret } from './key-entries';
 import { verifyPrivateStream } from './stream-check';
+
+/** Journal entries whose money may be between accounts: a profile holding one is not removed. */
+const UNFINISHED_STATUSES = ['in-progress', 'unknown', 'stopped'] as const;
 
 /** What demo mode starts its sandbox with (tests: a seed, the simulation off). */
 export type DemoOptions = NonNullable<Parameters<typeof startDemoExchange>[0]>;
@@ -340,13 +348,29 @@ export class SessionManager {
       const { store, log } = this.deps;
       const row = store.profiles.get(id);
       if (!row) throw new AppError('not-found', 'That profile does not exist (any more).', 'id');
+      // Money that may be between accounts must be settled first: a removed profile's entries
+      // are no longer checked with the exchange.
+      const unfinished = store.journal.withStatus(id, UNFINISHED_STATUSES);
+      if (unfinished.length > 0) {
+        const facts = unfinished.map((entry) => entry.facts ?? factsOf(entry)).join(' ');
+        throw new AppError(
+          'invalid-input',
+          `"${row.name}" has ${unfinished.length === 1 ? 'a money movement' : `${unfinished.length} money movements`} ` +
+            `not finished: ${facts} Finish ${unfinished.length === 1 ? 'it' : 'them'} or leave the funds where they are ` +
+            `(Money movements to check, with this profile active), then remove the profile.`,
+          'id',
+        );
+      }
       // Before anything is touched: a backup that fails stops the removal.
       if (!row.isDemo) await store.backupBefore('profile-removal');
       const wasActive = this.active?.profile.id === id;
       if (wasActive) await this.stopSession();
       await this.closeClient(id);
       await this.secretsFor(row).delete(id);
-      store.profiles.delete(id);
+      // The demo's rows belong to its built-in exchange, which is gone; the user's are archived,
+      // restorable from Settings.
+      if (row.isDemo) store.profiles.delete(id);
+      else store.profiles.archive(id, this.clock.now());
       if (row.isDemo) await this.stopDemo();
       log.info(`Removed profile ${id}`);
       this.deps.emit('data.changed', { profileId: id, kinds: ['profiles'] });
@@ -357,6 +381,64 @@ export class SessionManager {
         else store.settings.delete(ACTIVE_PROFILE_KEY);
       }
       return { removed: true as const };
+    });
+  }
+
+  /** Profiles the user removed, restorable with their key. */
+  removedProfiles(): RemovedProfileView[] {
+    return this.deps.store.profiles
+      .removed()
+      .map(({ id, name, baseUrl, apiKeyMasked, createdAt, removedAt }) => ({
+        id,
+        name,
+        baseUrl,
+        apiKeyMasked,
+        createdAt,
+        removedAt,
+      }));
+  }
+
+  /**
+   * Brings a removed profile back with every row it had (labels, cost bases, alerts, journal).
+   * Its keychain entry went with the removal, so its key is given again: the same key as before
+   * (its masked form must match), verified with the exchange as on adding.
+   */
+  restoreRemoved(input: MethodParsedInput<'profiles.restore'>): Promise<ProfileView> {
+    return this.serial(async () => {
+      const { store, secrets, log } = this.deps;
+      const row = store.profiles.removed().find((p) => p.id === input.id);
+      if (!row) {
+        throw new AppError('not-found', 'That removed profile does not exist (any more).', 'id');
+      }
+      if (maskApiKey(input.apiKey) !== row.apiKeyMasked) {
+        throw new AppError(
+          'invalid-input',
+          `This is not the key "${row.name}" had (${row.apiKeyMasked}). Add a new key as a new profile instead.`,
+          'apiKey',
+        );
+      }
+      log.secrets.add(input.apiKey, input.secretKey);
+      const verifier = new ExchangeClient({
+        baseUrl: row.baseUrl,
+        apiKey: input.apiKey,
+        secretKey: input.secretKey,
+      });
+      let info;
+      try {
+        info = await verifier.account.info();
+        await verifyPrivateStream({ streamUrl: row.streamUrl, client: verifier });
+      } finally {
+        await verifier.close();
+      }
+      await secrets.set(row.id, { apiKey: input.apiKey, secretKey: input.secretKey });
+      const restored = store.profiles.restore(row.id, {
+        canTrade: info.canTrade,
+        canWithdraw: info.canWithdraw,
+      });
+      log.info(`Restored the removed profile ${row.id}`);
+      this.deps.emit('data.changed', { profileId: row.id, kinds: ['profiles'] });
+      if (!this.active || this.active.profile.isDemo) await this.switchTo(restored);
+      return this.toView(restored);
     });
   }
 

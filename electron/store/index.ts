@@ -27,8 +27,9 @@
  * // store.db: the record is schema `main`, the cache is attached as `cache`; table names are unique
  * // across both, so SQL names them plainly. A transaction spanning both commits in each file.
  *
- * store.profiles      create(p) get(id) list() update(id, patch) delete(id)  (delete removes the
- *                     profile's rows from the record, by cascade, and from the cache)
+ * store.profiles      create(p) get(id) list() update(id, patch) archive(id, at) removed()
+ *                     restore(id, patch) delete(id)  (archive: removed softly, its record rows
+ *                     kept, its cache rows cleared; delete: the record's rows too, by cascade)
  *                     maskApiKey(key) -> 'AbCd…wxyz' (exported function)
  * store.settings      get(key, profileId?) set(key, json, profileId?) delete(key, profileId?) all(profileId?)
  * store.funds         replaceAll(pid, funds, asOf) applyBalanceChanges(pid, [{asset,free,locked}], at)

@@ -400,8 +400,11 @@ function prepareCache(
 ): { movedTo: string; reason: string } | undefined {
   let emptied: { movedTo: string; reason: string } | undefined;
   if (fileSize(paths.cache) === 0) {
-    const profiles = (record.prepare('SELECT count(*) AS n FROM profiles').get() as { n: number })
-      .n;
+    const profiles = (
+      record.prepare('SELECT count(*) AS n FROM profiles WHERE removed_at IS NULL').get() as {
+        n: number;
+      }
+    ).n;
     if (profiles > 0) {
       emptied = {
         movedTo: moveAside(paths.cache, 'corrupt', now()),

@@ -39,6 +39,9 @@ export class ProfilesRepository {
   private readonly updateStatement;
   private readonly getStatement;
   private readonly listStatement;
+  private readonly removedStatement;
+  private readonly setRemovedStatement;
+  private readonly existsStatement;
   private readonly deleteStatement;
 
   constructor(private readonly db: Database.Database) {
@@ -49,10 +52,20 @@ export class ProfilesRepository {
       stream_url = @streamUrl, api_key_masked = @apiKeyMasked, can_trade = @canTrade,
       can_withdraw = @canWithdraw, is_demo = @isDemo WHERE id = @id`);
     this.getStatement = db.prepare<[string], ProfileDbRow>(
-      `SELECT ${COLUMNS} FROM profiles WHERE id = ?`,
+      `SELECT ${COLUMNS} FROM profiles WHERE id = ? AND removed_at IS NULL`,
     );
     this.listStatement = db.prepare<[], ProfileDbRow>(
-      `SELECT ${COLUMNS} FROM profiles ORDER BY created_at, id`,
+      `SELECT ${COLUMNS} FROM profiles WHERE removed_at IS NULL ORDER BY created_at, id`,
+    );
+    this.removedStatement = db.prepare<[], ProfileDbRow & { removedAt: number }>(
+      `SELECT ${COLUMNS}, removed_at AS removedAt FROM profiles WHERE removed_at IS NOT NULL
+       ORDER BY removed_at DESC, id`,
+    );
+    this.setRemovedStatement = db.prepare<[number | null, string]>(
+      'UPDATE profiles SET removed_at = ? WHERE id = ?',
+    );
+    this.existsStatement = db.prepare<[string], { one: number }>(
+      'SELECT 1 AS one FROM profiles WHERE id = ?',
     );
     this.deleteStatement = db.prepare<[string]>('DELETE FROM profiles WHERE id = ?');
   }
@@ -61,7 +74,9 @@ export class ProfilesRepository {
   create(profile: ProfileInput): ProfileRow {
     if (!profile.id) throw new StoreInputError('profile id must not be empty');
     integerMs(profile.createdAt, 'createdAt');
-    if (this.get(profile.id)) throw new StoreInputError(`profile ${profile.id} exists already`);
+    if (this.existsStatement.get(profile.id)) {
+      throw new StoreInputError(`profile ${profile.id} exists already`);
+    }
     this.insertStatement.run(this.params(profile));
     return this.require(profile.id);
   }
@@ -82,18 +97,51 @@ export class ProfilesRepository {
   }
 
   /**
-   * Removes the profile, its record rows (by cascade) and its cache rows: a foreign key cannot
-   * reach into the cache's file, so every cache table with a profile_id column is cleared of it.
-   * Returns false if absent.
+   * Removes the profile softly: it is no longer listed or used, and every row of its own in the
+   * record stays, so restore() brings it back whole. Its cache rows go (the exchange gives them
+   * back). Returns false if absent or removed already.
+   */
+  archive(id: string, at: number): boolean {
+    integerMs(at, 'removedAt');
+    return this.db.transaction(() => {
+      if (!this.get(id)) return false;
+      this.setRemovedStatement.run(at, id);
+      this.clearCache(id);
+      return true;
+    })();
+  }
+
+  /** Profiles removed softly, the newest removal first, with when. */
+  removed(): (ProfileRow & { removedAt: number })[] {
+    return this.removedStatement.all().map((row) => ({ ...toRow(row), removedAt: row.removedAt }));
+  }
+
+  /** Lists a removed profile again, with what changed meanwhile (its key's permissions). */
+  restore(id: string, patch: ProfilePatch = {}): ProfileRow {
+    if (!this.removed().some((row) => row.id === id)) {
+      throw new StoreInputError(`profile ${id} is not a removed profile`);
+    }
+    this.setRemovedStatement.run(null, id);
+    return this.update(id, patch);
+  }
+
+  /**
+   * Deletes the profile for good with its record rows (by cascade) and its cache rows: only for
+   * a demo profile and the reset, which takes a kept backup first. Returns false if absent.
    */
   delete(id: string): boolean {
     return this.db.transaction(() => {
       const removed = this.deleteStatement.run(id).changes > 0;
-      for (const table of cacheTablesWithProfileId(this.db)) {
-        this.db.prepare(`DELETE FROM cache."${table}" WHERE profile_id = ?`).run(id);
-      }
+      this.clearCache(id);
       return removed;
     })();
+  }
+
+  /** A foreign key cannot reach into the cache's file: every table with a profile_id is cleared. */
+  private clearCache(id: string): void {
+    for (const table of cacheTablesWithProfileId(this.db)) {
+      this.db.prepare(`DELETE FROM cache."${table}" WHERE profile_id = ?`).run(id);
+    }
   }
 
   private require(id: string): ProfileRow {

@@ -1,8 +1,10 @@
 /**
  * The record's schema: what the exchange cannot give back. Losing a row here loses something for
  * good, so the record is backed up before every migration and at every start (see backups.ts).
- * Per-profile tables reference profiles(id) ON DELETE CASCADE; the cache's rows of a deleted
- * profile are removed by ProfilesRepository.delete (a foreign key cannot cross files).
+ * Per-profile tables reference profiles(id) ON DELETE CASCADE, which only a demo profile's
+ * removal and the reset (after a kept backup) reach: a profile the user removes is marked
+ * removed_at and keeps its rows (ProfilesRepository.archive). The cache's rows of a removed
+ * profile are cleared by the repository (a foreign key cannot cross files).
  *
  * Add a migration at the end with the next version; see migrations.ts.
  */
@@ -171,6 +173,16 @@ export const RECORD_MIGRATIONS: readonly Migration[] = [
         updated_at    INTEGER NOT NULL
       );
       CREATE INDEX alerts_by_profile ON alerts (profile_id, kind);
+    `,
+  },
+  {
+    version: 5,
+    name: 'profiles removed softly: removed_at keeps a removed profile and its rows restorable',
+    up: `
+      -- A removed profile keeps its row and every row of its own in the record (labels, cost
+      -- bases, alerts, observations, journal entries) so that it can be restored; only a profile
+      -- with removed_at NULL is listed and used. Its cache rows are cleared on removal.
+      ALTER TABLE profiles ADD COLUMN removed_at INTEGER;
     `,
   },
 ];

@@ -262,6 +262,16 @@ describe('the whole contract over browser mode', () => {
       ok: false,
       error: { kind: 'not-found', field: 'id' },
     });
+    // Nothing removed yet; a profile that was never removed cannot be restored.
+    expect(await ok<unknown[]>('profiles.removed')).toEqual([]);
+    called.add('profiles.restore');
+    expect(
+      await client.call('profiles.restore', {
+        id: 'no-such-profile',
+        apiKey: 'abcdefghijkl',
+        secretKey: 'abcdefghijkl',
+      }),
+    ).toMatchObject({ ok: false, error: { kind: 'not-found', field: 'id' } });
     called.add('profiles.reattachKey');
     expect(
       await client.call('profiles.reattachKey', {

@@ -56,3 +56,28 @@ test('adds a sandbox API key, verified first, and sees its funds', async ({ page
   await page.getByTestId('funds-search').fill('');
   await screenshot(page, 'funds');
 });
+
+test('a removed profile is kept under Removed profiles and restored with its key', async ({
+  page,
+}) => {
+  await page.goto(stack.url);
+  await goTo(page, 'settings');
+  await page.getByTestId('profile-Sandbox parent').getByTestId('profile-remove').click();
+  const confirm = page.getByTestId('profile-remove-confirm');
+  await expect(confirm).toContainText('listed under Removed profiles');
+  await confirm.getByRole('button', { name: 'Remove', exact: true }).click();
+  // With no profile left the app opens its welcome screen, which lists the removed profile too.
+  await expect(page.getByTestId('screen-onboarding')).toBeVisible();
+  const removed = page.getByTestId('removed-profile-Sandbox parent');
+  await expect(removed).toBeVisible();
+  await removed.getByTestId('removed-restore').click();
+  const key = tradingKey(stack);
+  await removed.getByTestId('removed-apiKey').fill(key.apiKey);
+  await removed.getByTestId('removed-secretKey').fill(key.secretKey);
+  await screenshot(page, 'onboarding-removed-profiles');
+  await removed.getByTestId('removed-save').click();
+  await expect(page.getByTestId('active-profile')).toHaveText('Sandbox parent');
+  await expect(page.getByTestId('removed-profiles')).toHaveCount(0);
+  await goTo(page, 'settings');
+  await expect(page.getByTestId('profile-Sandbox parent')).toBeVisible();
+});

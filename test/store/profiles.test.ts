@@ -53,6 +53,7 @@ describe('profiles', () => {
       'can_withdraw',
       'is_demo',
       'created_at',
+      'removed_at',
     ]);
     store.close();
   });

@@ -4,6 +4,7 @@ import { useApp } from '../context';
 import { bridge } from '../lib/bridge';
 import { ErrorBox, PageHeader } from '../components/common';
 import { ProfileCapabilities, ProfileForm } from '../components/ProfileForm';
+import { RemovedProfiles } from '../components/RemovedProfiles';
 
 /**
  * The first start, and the way from the demo to one's own key: try the demo, or add an exchange
@@ -85,6 +86,8 @@ export function Onboarding() {
             {demoBusy ? 'Starting the sandbox…' : inDemo ? 'Back to the demo' : 'Try the demo'}
           </button>
         </div>
+        {/* With no profile left the app opens here: a removed one can be restored from here too. */}
+        <RemovedProfiles />
       </div>
     </section>
   );

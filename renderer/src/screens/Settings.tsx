@@ -7,6 +7,7 @@ import { useBridgeQuery } from '../lib/query';
 import { ErrorBox, InlineError, Modal, PageHeader } from '../components/common';
 import { ProfileCapabilities, ProfileEditor, ProfileForm } from '../components/ProfileForm';
 import { LockSettings } from '../components/LockSettings';
+import { RemovedProfiles } from '../components/RemovedProfiles';
 import { CostMethodSetting } from '../components/CostMethodSetting';
 
 const notificationLabels: Record<keyof NotificationSettings, string> = {
@@ -246,6 +247,7 @@ export function SettingsScreen() {
             <InlineError error={{ kind: 'no-profile', message: 'No profile yet' }} />
           )}
         </div>
+        <RemovedProfiles />
         <LockSettings />
       </div>
       {removing && (
@@ -255,8 +257,10 @@ export function SettingsScreen() {
           testId="profile-remove-confirm"
         >
           <p>
-            The key is deleted from the keychain and its cached data from this computer. The
-            exchange account is not touched.
+            The key is deleted from the keychain and the exchange&apos;s data from this computer.
+            Its labels, cost bases, alerts, value history and money movements are kept: it is listed
+            under Removed profiles, where it can be restored with its key. The exchange account is
+            not touched.
           </p>
           <div className="form-actions">
             <button type="button" onClick={() => setRemoving(null)} data-autofocus autoFocus>

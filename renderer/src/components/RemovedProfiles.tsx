@@ -1,0 +1,121 @@
+/**
+ * Profiles the user removed (Settings): their labels, cost bases, alerts, history and journal
+ * stay on this computer, and each can be restored. The key went from the keychain with the
+ * removal, so restoring asks for it again (the same key; the exchange checks it first).
+ */
+import { useState, type FormEvent } from 'react';
+import type { RemovedProfileView } from '../../../shared/types';
+import { formatDateTime } from '../../../shared/format';
+import { useApp } from '../context';
+import { bridge, errorInfo } from '../lib/bridge';
+import { useBridgeQuery } from '../lib/query';
+import { InlineError } from './common';
+
+export function RemovedProfiles() {
+  const removed = useBridgeQuery('profiles.removed');
+  const list = removed.data ?? [];
+  if (list.length === 0) return null;
+  return (
+    <div className="card" data-testid="removed-profiles">
+      <div className="card-header">
+        <h2>Removed profiles</h2>
+      </div>
+      <p className="muted small-text">
+        What these profiles had (labels, cost bases, alerts, value history, money movements) is kept
+        on this computer. Restore one with its API key.
+      </p>
+      <ul className="profiles">
+        {list.map((profile) => (
+          <RemovedProfile key={profile.id} profile={profile} onRestored={removed.reload} />
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function RemovedProfile({
+  profile,
+  onRestored,
+}: {
+  profile: RemovedProfileView;
+  onRestored: () => void;
+}) {
+  const { reloadProfiles, toast } = useApp();
+  const [form, setForm] = useState<{ apiKey: string; secretKey: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const fieldError = error ? errorInfo(error) : null;
+
+  const restore = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!form) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await bridge().profiles.restore({ id: profile.id, ...form });
+      setForm(null);
+      onRestored();
+      await reloadProfiles();
+      toast({ title: `Restored ${profile.name}`, tone: 'success' });
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const field = (name: 'apiKey' | 'secretKey', label: string) => (
+    <label className="field">
+      <span>{label}</span>
+      <input
+        name={name}
+        type={name === 'secretKey' ? 'password' : 'text'}
+        autoComplete="off"
+        value={form?.[name] ?? ''}
+        onChange={(event) => setForm((f) => f && { ...f, [name]: event.target.value })}
+        aria-invalid={fieldError?.field === name || undefined}
+        data-testid={`removed-${name}`}
+        required
+      />
+      {fieldError?.field === name && <small className="field-error">{fieldError.message}</small>}
+    </label>
+  );
+
+  return (
+    <li data-testid={`removed-profile-${profile.name}`}>
+      <div>
+        <strong>{profile.name}</strong>
+        <div className="muted small-text">
+          {profile.apiKeyMasked} · {profile.baseUrl} · removed{' '}
+          {formatDateTime(profile.removedAt).slice(0, 16)}
+        </div>
+        {form !== null && (
+          <form onSubmit={(event) => void restore(event)} data-testid="removed-form">
+            {field('apiKey', 'API key')}
+            {field('secretKey', 'Secret key')}
+            <div className="form-actions">
+              <button type="button" onClick={() => setForm(null)} disabled={busy}>
+                Cancel
+              </button>
+              <button type="submit" className="primary" disabled={busy} data-testid="removed-save">
+                {busy ? 'Checking the key…' : 'Check and restore'}
+              </button>
+            </div>
+          </form>
+        )}
+        {error !== null && !fieldError?.field && <InlineError error={error} />}
+      </div>
+      {form === null && (
+        <div className="profile-actions">
+          <button
+            type="button"
+            className="small primary"
+            onClick={() => setForm({ apiKey: '', secretKey: '' })}
+            data-testid="removed-restore"
+          >
+            Restore…
+          </button>
+        </div>
+      )}
+    </li>
+  );
+}
