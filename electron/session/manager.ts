@@ -458,7 +458,8 @@ export class SessionManager {
       await this.stopSession();
       await Promise.all([...this.clients.keys()].map((id) => this.closeClient(id)));
       await this.stopDemo();
-      const rows = store.profiles.list();
+      // Profiles removed earlier go too: the reset leaves no profile's data (the backup has it).
+      const rows = [...store.profiles.list(), ...store.profiles.removed()];
       store.transaction(() => {
         for (const row of rows) store.profiles.delete(row.id);
         store.settings.delete(ACTIVE_PROFILE_KEY);

@@ -209,10 +209,15 @@ describe('before an action that removes what the user wrote', () => {
         profiles: [{ name: 'First' }],
         alerts: [{ profileId: first.id, threshold: '1000000' }],
       });
+      // The first profile was removed softly: its rows were still in the record at the reset.
       expect(contents(beforeReset!)).toEqual({
-        profiles: [{ name: 'Second' }],
-        alerts: [{ profileId: second.id, threshold: '1000000' }],
+        profiles: [{ name: 'First' }, { name: 'Second' }],
+        alerts: [
+          { profileId: first.id, threshold: '1000000' },
+          { profileId: second.id, threshold: '1000000' },
+        ],
       });
+      expect(await app.handlers['profiles.removed']({})).toEqual([]);
     } finally {
       await app.close();
     }
