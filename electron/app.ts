@@ -30,6 +30,7 @@ import {
   type SecretStore,
 } from './secrets';
 import { SessionManager, type DemoOptions } from './session/manager';
+import { storePort } from './sync/store-port';
 import { scheduleBackups, startStore, StoreUnavailableError, type OpenStoreResult } from './store';
 
 export interface AppOptions {
@@ -162,7 +163,11 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
   const keychainProbed = probeKeychain(secrets).then((status) => {
     keychain = status;
   });
+  // Sync's port onto the store: built here once, shared by every service that reads what sync
+  // keeps (no module-level cache of it anywhere).
+  const syncPort = storePort(store);
   const session = new SessionManager({
+    port: syncPort,
     store,
     secrets,
     demoSecrets: new DemoSecretStore(),
@@ -184,7 +189,8 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
     emit,
     session,
     market,
-    marketCache: new MarketCache({ store, emit, log, clock }),
+    marketCache: new MarketCache({ store, port: syncPort, emit, log, clock }),
+    syncPort,
     ledger,
     candles: new CandleScheduler({ store, ledger, emit, log, clock }),
     rules: new ExchangeRules(clock),

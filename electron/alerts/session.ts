@@ -28,6 +28,7 @@ import { notify, type NotifyDeps } from '../live/notify';
 import type { AlertsRepository, Store } from '../store';
 import { PriceBook, type PriceTicker } from '../pricing/price-book';
 import { priceTickers } from '../sync/valuation';
+import type { SyncStorePort } from '../sync/port';
 import { storePort } from '../sync/store-port';
 import { AlertEngine, WITHDRAWAL_MEMORY_MS, type AlertFiring, type PriceTick } from './engine';
 import type { MarketAssets } from './texts';
@@ -51,6 +52,8 @@ const VALUE_PLACES = 8;
 
 export interface AlertSessionDeps {
   store: Store;
+  /** Sync's port onto the store, built once in app.ts. Default: one onto `store`. */
+  port?: SyncStorePort;
   profileId: string;
   streamUrl: string;
   client: Pick<ExchangeClient, 'market'>;
@@ -86,8 +89,11 @@ export class AlertSession {
   /** The latest ticker of each market from the stream, for the portfolio's value. */
   private readonly livePrices = new Map<string, PriceTicker>();
 
+  private readonly port: SyncStorePort;
+
   constructor(private readonly deps: AlertSessionDeps) {
     this.repository = deps.store.alerts;
+    this.port = deps.port ?? storePort(deps.store);
     this.notifyDeps = {
       store: deps.store,
       profileId: deps.profileId,
@@ -380,9 +386,8 @@ export class AlertSession {
     try {
       const { profileId, store } = this.deps;
       const { rows } = store.funds.list(profileId);
-      const port = storePort(store);
       const tickers = new Map<string, PriceTicker>();
-      for (const ticker of priceTickers(port, profileId, [
+      for (const ticker of priceTickers(this.port, profileId, [
         ...quotes,
         ...rows.map((r) => r.asset),
       ])) {
@@ -420,9 +425,7 @@ export class AlertSession {
   }
 
   private readonly marketAssets: MarketAssets = (symbol) =>
-    storePort(this.deps.store)
-      .symbolAssets(this.deps.profileId)
-      .find((s) => s.symbol === symbol);
+    this.port.symbolAssets(this.deps.profileId).find((s) => s.symbol === symbol);
 
   private scheduleFlush(): void {
     this.flushTimer = this.deps.clock.setTimeout(() => {

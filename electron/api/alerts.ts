@@ -13,7 +13,6 @@ import { formatDecimal } from '../core/decimal';
 import { describeTarget } from '../alerts/texts';
 import { ExchangeError } from '../exchange/errors';
 import type { SymbolInfo } from '../exchange/wire';
-import { storePort } from '../sync/store-port';
 import type { ApiContext, HandlerGroup } from './context';
 import { AppError } from './errors';
 import type { ActiveSession } from '../session/manager';
@@ -70,7 +69,7 @@ async function knownMarkets(
     return await ctx.rules.listedSymbols(session.client);
   } catch (error) {
     if (!(error instanceof ExchangeError) || error.kind !== 'network') throw error;
-    return storePort(ctx.store).symbolAssets(session.profile.id);
+    return ctx.syncPort.symbolAssets(session.profile.id);
   }
 }
 

@@ -3,6 +3,7 @@
  * emitter, the settings and the logger. Handlers never reach the exchange or the keychain except
  * through the session.
  */
+import type { SyncStorePort } from '../sync/port';
 import type { BridgeHandlers, MethodName, Namespace } from '../../shared/contract';
 import type { KeychainStatus, Settings, StoreNotice } from '../../shared/types';
 import type { Emit } from '../core/events';
@@ -37,6 +38,8 @@ export interface ApiContext {
   readonly candles: CandleScheduler;
   /** Checks against what the exchange lists, made before a request is sent. */
   readonly rules: ExchangeRules;
+  /** Sync's port onto the store (what sync keeps, in sync's words), built once in app.ts. */
+  readonly syncPort: SyncStorePort;
   readonly notifier?: Notifier | undefined;
   /** The app lock: while locked the dispatcher answers only the lock's own methods. */
   readonly lock: AppLock;

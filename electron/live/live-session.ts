@@ -26,12 +26,15 @@ import type { AccountPositionEvent, OrderUpdateEvent, OwnTradeEvent } from '../e
 import type { Store } from '../store';
 import type { BalanceChange, OrderInput, OwnTradeInput } from '../store/types';
 import type { SyncEngine } from '../sync';
+import type { SyncStorePort } from '../sync/port';
 import { storePort } from '../sync/store-port';
 import { BatchCoalescer, type LiveBatch } from './coalescer';
 import { BalanceNotices, notify, type NotifyDeps } from './notify';
 
 export interface LiveSessionDeps {
   store: Store;
+  /** Sync's port onto the store, built once in app.ts. Default: one onto `store`. */
+  port?: SyncStorePort;
   profileId: string;
   streamUrl: string;
   client: ExchangeClient;
@@ -115,7 +118,10 @@ export class LiveSession {
   private writes = newWrites();
   private closed = false;
 
+  private readonly port: SyncStorePort;
+
   constructor(private readonly deps: LiveSessionDeps) {
+    this.port = deps.port ?? storePort(deps.store);
     this.dataChanged = new Throttle(deps.clock, DATA_CHANGED_EVERY_MS, () =>
       this.flushDataChanged(),
     );
@@ -302,7 +308,7 @@ export class LiveSession {
 
   /** The market's base and quote asset, as sync last read them; undefined when not known. */
   private assetsOf(symbol: string): { baseAsset: string; quoteAsset: string } | undefined {
-    return storePort(this.deps.store)
+    return this.port
       .symbolAssets(this.deps.profileId)
       .find((s) => s.symbol === symbol.toLowerCase());
   }

@@ -26,6 +26,7 @@ import {
 } from '../exchange/wire';
 import type { AnswerKind, Store } from '../store';
 import { PriceBook } from '../pricing/price-book';
+import type { SyncStorePort } from '../sync/port';
 import { storePort } from '../sync/store-port';
 import { toDepthView, toKlineView, toSymbolView, toTickerView } from './views';
 
@@ -70,12 +71,8 @@ export function withQuoteVolumeValues(tickers: TickerView[], quoteAsset: string)
 }
 
 /** The tickers as the cache last saw them (REST or the ticker stream), each with its time. */
-function cachedTickers(store: Store, profileId: string): TickerView[] {
-  const assets = new Map(
-    storePort(store)
-      .symbolAssets(profileId)
-      .map((s) => [s.symbol, s]),
-  );
+function cachedTickers(store: Store, port: SyncStorePort, profileId: string): TickerView[] {
+  const assets = new Map(port.symbolAssets(profileId).map((s) => [s.symbol, s]));
   const views: TickerView[] = [];
   for (const row of store.prices.list(profileId)) {
     const pair = assets.get(row.symbol);
@@ -106,13 +103,19 @@ export interface MarketSession {
 
 export interface MarketCacheDeps {
   store: Store;
+  /** Sync's port onto the store, built once in app.ts. Default: one onto `store`. */
+  port?: SyncStorePort;
   emit: Emit;
   log: Logger;
   clock: Clock;
 }
 
 export class MarketCache {
-  constructor(private readonly deps: MarketCacheDeps) {}
+  private readonly port: SyncStorePort;
+
+  constructor(private readonly deps: MarketCacheDeps) {
+    this.port = deps.port ?? storePort(deps.store);
+  }
 
   symbols({ profile, client }: MarketSession): Promise<SymbolView[]> {
     return this.orCached(
@@ -130,7 +133,7 @@ export class MarketCache {
     try {
       const tickers = await client.market.tickers();
       // With each market's assets, which price paths, texts and the offline copy need.
-      storePort(store).replaceTickers(profile.id, tickers, clock.now());
+      this.port.replaceTickers(profile.id, tickers, clock.now());
       // Other answers valued at these prices are stale; this one is the new prices themselves.
       emit('data.changed', {
         profileId: profile.id,
@@ -139,7 +142,7 @@ export class MarketCache {
       });
       return withQuoteVolumeValues(tickers.map(toTickerView), quoteAsset);
     } catch (error) {
-      const last = unreachable(error) ? cachedTickers(store, profile.id) : [];
+      const last = unreachable(error) ? cachedTickers(store, this.port, profile.id) : [];
       if (last.length === 0) throw error;
       return withQuoteVolumeValues(last, quoteAsset);
     }

@@ -3,6 +3,7 @@
  * sync engine and its live stream. Every change of the active profile (add, activate, remove,
  * enter demo) runs one at a time, so two clicks can never leave two sessions running.
  */
+import type { SyncStorePort } from '../sync/port';
 import { randomUUID } from 'node:crypto';
 import type { MethodParsedInput } from '../../shared/contract';
 import type {
@@ -57,6 +58,8 @@ export interface ActiveSession {
 
 export interface SessionDeps {
   store: Store;
+  /** Sync's port onto the store, built once in app.ts; sync, live and alerts share it. */
+  port: SyncStorePort;
   secrets: SecretStore;
   demoSecrets: SecretStore;
   emit: Emit;
@@ -537,6 +540,7 @@ export class SessionManager {
     const client = this.clientFor(row, credentials);
     const alerts = new AlertSession({
       store,
+      port: this.deps.port,
       profileId: row.id,
       streamUrl: row.streamUrl,
       client,
@@ -554,6 +558,7 @@ export class SessionManager {
     };
     const sync = new SyncEngine({
       store,
+      port: this.deps.port,
       client,
       profileId: row.id,
       emit: sessionEmit,
@@ -563,6 +568,7 @@ export class SessionManager {
     });
     const live = new LiveSession({
       store,
+      port: this.deps.port,
       profileId: row.id,
       streamUrl: row.streamUrl,
       client,

@@ -50,6 +50,8 @@ export type SyncKind =
 
 export interface SyncDeps {
   store: Store;
+  /** Sync's port onto the store, built once in app.ts. Default: one onto `store`. */
+  port?: SyncStorePort;
   client: ExchangeClient;
   profileId: string;
   emit: <E extends EventName>(e: E, p: EventPayloads[E]) => void;
@@ -159,7 +161,7 @@ export class SyncEngine {
   private signalStopped: (reason: SyncStoppedError) => void = () => undefined;
 
   constructor(private readonly deps: SyncDeps) {
-    this.port = storePort(deps.store);
+    this.port = deps.port ?? storePort(deps.store);
     const stopped = new Promise<never>((_resolve, reject) => {
       this.signalStopped = reject;
     });

@@ -38,17 +38,6 @@ export const ANSWERS = {
 /** The span of candle open times fetched for one symbol and interval (closes in kline_closes). */
 const klinesKey = (symbol: string, interval: string) => `klines.${symbol}.${interval}`;
 
-const ports = new WeakMap<Store, SyncStorePort>();
-
-export function storePort(store: Store): SyncStorePort {
-  let port = ports.get(store);
-  if (!port) {
-    port = createPort(store);
-    ports.set(store, port);
-  }
-  return port;
-}
-
 /** The account info sync stored (canTrade, canWithdraw, ...), or null before the first refresh. */
 export function storedAccountInfo(
   store: Store,
@@ -58,7 +47,12 @@ export function storedAccountInfo(
   return kept ? { info: kept.answer, fetchedAt: kept.fetchedAt } : null;
 }
 
-function createPort(store: Store): SyncStorePort {
+/**
+ * Sync's port onto `store`: a stateless adapter, so building one costs a few closures and keeps
+ * nothing. app.ts builds the one the long-lived services share (sync, live, alerts, the market
+ * cache, the handlers); functions that are handed only the store adapt it where they read.
+ */
+export function storePort(store: Store): SyncStorePort {
   const state: SyncStorePort['state'] = {
     get: (profileId, key) => store.syncState.get(profileId, key),
     set: (profileId, key, cursor, at) => store.syncState.set(profileId, key, cursor, at),
