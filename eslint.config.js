@@ -26,6 +26,7 @@ const FOLDER_LAYERS = [
   ['alerts', 'electron/alerts'],
   ['market', 'electron/market'],
   ['rules', 'electron/rules'],
+  ['orders', 'electron/orders'],
   ['session', 'electron/session'],
   ['api', 'electron/api'],
   ['shell', 'electron/shell'],
@@ -73,6 +74,7 @@ const FEATURES = [
   'journal',
   'export',
   'rules',
+  'orders',
 ];
 const PRODUCT = ['api', 'session', ...FEATURES, ...FOUNDATION];
 const MAY_IMPORT = {
@@ -97,6 +99,8 @@ const MAY_IMPORT = {
   export: ['sync', ...FOUNDATION],
   // Checks against what the exchange lists (decimals, assets), made before a request is sent.
   rules: FOUNDATION,
+  // An order reviewed before it is sent: the market's rules, the funds, the exchange's test.
+  orders: ['rules', ...FOUNDATION],
   // Market data as the screens ask for it, kept for when the exchange does not answer.
   market: ['sync', ...FOUNDATION],
   // The active profile's session wires a client, sync, the streams, alerts and the journal.

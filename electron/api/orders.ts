@@ -4,33 +4,12 @@
  * clientOrderId) before it answers, so a retry by the user never doubles an order silently.
  * Testing, placing and canceling need a key with the trade permission: without it the answer
  * says what the key may do before anything is sent. A test is a review: local checks with their
- * numbers first (see order-review.ts), the exchange's test endpoint only when they all pass.
+ * numbers first (see orders/review.ts), the exchange's test endpoint only when they all pass.
  */
-import { Decimal } from '../../shared/exact-decimal';
-import type { MethodParsedInput } from '../../shared/contract';
-import { sameAsset } from '../core/market';
 import { toOrderView } from '../core/views';
-import type { NewOrder } from '../exchange/client';
 import type { Order } from '../exchange/wire';
+import { testOrder, toNewOrder } from '../orders/review';
 import type { ApiContext, HandlerGroup } from './context';
-import { AppError } from './errors';
-import { marketRules, reviewOrder } from './order-review';
-
-type OrderInput = MethodParsedInput<'orders.place'>;
-
-function toNewOrder(input: OrderInput): NewOrder {
-  const order: NewOrder = {
-    symbol: input.symbol,
-    side: input.side,
-    type: input.type,
-    quantity: input.quantity,
-    price: input.price,
-  };
-  // The exchange accepts a stop price only on stop-limit orders.
-  if (input.type === 'stop_limit' && input.stopPrice !== undefined)
-    order.stopPrice = input.stopPrice;
-  return order;
-}
 
 export function ordersHandlers(ctx: ApiContext) {
   const remember = (profileId: string, orders: Order[]): void => {
@@ -88,41 +67,8 @@ export function ordersHandlers(ctx: ApiContext) {
         feesByAsset: ctx.store.orders.feesByAsset(profile.id, query),
       };
     },
-    'orders.test': async (input) => {
-      const { client } = ctx.session.requireTrade('test orders');
-      await ctx.rules.checkOrderDecimals(client, input);
-      const market = (await ctx.rules.listedSymbols(client)).find(
-        (s) => s.symbol.toLowerCase() === input.symbol,
-      );
-      if (!market) throw new AppError('invalid-input', 'The market is gone', 'symbol');
-      const rules = marketRules(market);
-      const paying = input.side === 'buy' ? market.quoteAsset : market.baseAsset;
-      // Read now, not from the cache: the review is the last look before money moves.
-      const [funds, ticker] = await Promise.all([
-        client.account.funds(),
-        input.type === 'stop_limit' ? client.market.ticker({ symbol: input.symbol }) : null,
-      ]);
-      const fund = funds.find((f) => sameAsset(f.asset, paying));
-      const checks = reviewOrder(input, rules, {
-        free: new Decimal(fund?.free ?? '0'),
-        lastPrice: ticker ? new Decimal(ticker.lastPrice) : null,
-      });
-      if (checks.some((check) => check.status === 'failed')) {
-        checks.push({
-          check: 'exchange',
-          status: 'skipped',
-          text: "Not sent to the exchange's test: the checks above refused the order",
-        });
-        return { ok: false, checks };
-      }
-      await client.trading.testOrder(toNewOrder(input));
-      checks.push({
-        check: 'exchange',
-        status: 'passed',
-        text: "The exchange's test endpoint accepts the order's form (it does not check funds)",
-      });
-      return { ok: true, checks };
-    },
+    'orders.test': (input) =>
+      testOrder(ctx.rules, ctx.session.requireTrade('test orders').client, input),
     'orders.place': async (input) => {
       const { profile, client, journal } = ctx.session.requireTrade('place orders');
       await ctx.rules.checkOrderDecimals(client, input);

@@ -8,8 +8,13 @@
  */
 import { Decimal } from '../../shared/exact-decimal';
 import { formatAmount } from '../../shared/format';
-import type { OrderCheck, OrderSide, OrderType } from '../../shared/types';
+import type { MethodParsedInput } from '../../shared/contract';
+import type { OrderCheck, OrderReview, OrderSide, OrderType } from '../../shared/types';
+import { AppError } from '../core/app-error';
+import { sameAsset } from '../core/market';
+import type { ExchangeClient, NewOrder } from '../exchange/client';
 import type { SymbolInfo } from '../exchange/wire';
+import type { ExchangeRules } from '../rules/exchange-rules';
 
 /**
  * The exchange's fees, charged in the asset the order receives (see docs/exchange-notes.md): the
@@ -244,4 +249,63 @@ export function reviewOrder(
   if (order.type === 'stop_limit') checks.push(stopCheck(order, rules, facts.lastPrice));
   checks.push(balanceCheck(order, rules, facts.free));
   return checks;
+}
+
+export type OrderInput = MethodParsedInput<'orders.place'>;
+
+/** The order as the client sends it. */
+export function toNewOrder(input: OrderInput): NewOrder {
+  const order: NewOrder = {
+    symbol: input.symbol,
+    side: input.side,
+    type: input.type,
+    quantity: input.quantity,
+    price: input.price,
+  };
+  // The exchange accepts a stop price only on stop-limit orders.
+  if (input.type === 'stop_limit' && input.stopPrice !== undefined)
+    order.stopPrice = input.stopPrice;
+  return order;
+}
+
+/**
+ * A test is a review: local checks with their numbers first, the exchange's test endpoint only
+ * when they all pass.
+ */
+export async function testOrder(
+  rules: ExchangeRules,
+  client: Pick<ExchangeClient, 'general' | 'account' | 'market' | 'trading'>,
+  input: OrderInput,
+): Promise<OrderReview> {
+  await rules.checkOrderDecimals(client, input);
+  const market = (await rules.listedSymbols(client)).find(
+    (s) => s.symbol.toLowerCase() === input.symbol,
+  );
+  if (!market) throw new AppError('invalid-input', 'The market is gone', 'symbol');
+  const paying = input.side === 'buy' ? market.quoteAsset : market.baseAsset;
+  // Read now, not from the cache: the review is the last look before money moves.
+  const [funds, ticker] = await Promise.all([
+    client.account.funds(),
+    input.type === 'stop_limit' ? client.market.ticker({ symbol: input.symbol }) : null,
+  ]);
+  const fund = funds.find((f) => sameAsset(f.asset, paying));
+  const checks = reviewOrder(input, marketRules(market), {
+    free: new Decimal(fund?.free ?? '0'),
+    lastPrice: ticker ? new Decimal(ticker.lastPrice) : null,
+  });
+  if (checks.some((check) => check.status === 'failed')) {
+    checks.push({
+      check: 'exchange',
+      status: 'skipped',
+      text: "Not sent to the exchange's test: the checks above refused the order",
+    });
+    return { ok: false, checks };
+  }
+  await client.trading.testOrder(toNewOrder(input));
+  checks.push({
+    check: 'exchange',
+    status: 'passed',
+    text: "The exchange's test endpoint accepts the order's form (it does not check funds)",
+  });
+  return { ok: true, checks };
 }

@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import { describe, expect, it } from 'vitest';
-import { marketRules, reviewOrder, type ReviewedOrder } from '../../electron/api/order-review';
+import { marketRules, reviewOrder, type ReviewedOrder } from '../../electron/orders/review';
 import type { SymbolInfo } from '../../electron/exchange/wire';
 
 /** BTCUSDT as the sandbox lists it: a price filter only, 6 decimals of quantity. */
