@@ -81,12 +81,14 @@ export function ordersHandlers(ctx: ApiContext) {
     },
     'orders.cancel': async ({ symbol, orderId }) => {
       const { profile, client } = ctx.session.requireTrade('cancel orders');
+      await ctx.rules.checkListedSymbol(client, symbol);
       const order = await client.trading.cancelOrder({ symbol, orderId });
       remember(profile.id, [order]);
       return toOrderView(order);
     },
     'orders.cancelAll': async ({ symbol }) => {
       const { profile, client } = ctx.session.requireTrade('cancel orders');
+      await ctx.rules.checkListedSymbol(client, symbol);
       const canceled = await client.trading.cancelAllOrders({ symbol });
       remember(profile.id, canceled);
       return { canceled: canceled.map(toOrderView) };

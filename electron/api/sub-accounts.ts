@@ -175,6 +175,14 @@ export async function transfer(ctx: ApiContext, input: TransferInput): Promise<T
 
   await ctx.rules.checkTransferDecimals(session.client, input);
   const available = freeBalance(ctx, session, from, asset, parent, subs);
+  // Nothing held and no market trading it: an asset the exchange does not know, not a shortfall.
+  if (available.isZero() && !(await ctx.rules.tradesAsset(session.client, asset))) {
+    throw new AppError(
+      'invalid-input',
+      `${asset.toUpperCase()} is not an asset of this exchange: no market trades it and ${from} holds none.`,
+      'asset',
+    );
+  }
   if (available.lt(amount)) {
     throw new AppError(
       'insufficient-balance',

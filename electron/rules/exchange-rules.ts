@@ -51,16 +51,22 @@ export interface OrderAmounts {
   stopPrice?: string | undefined;
 }
 
-/** Refuses an order whose amounts have more decimals than its market allows. */
-function checkOrderDecimals(symbols: SymbolInfo[], order: OrderAmounts): void {
-  const market = symbols.find((s) => s.symbol.toLowerCase() === order.symbol);
+/** The market of a symbol, or a refusal naming the field: nothing is sent for an unknown one. */
+function requireMarket(symbols: SymbolInfo[], symbol: string): SymbolInfo {
+  const market = symbols.find((s) => s.symbol.toLowerCase() === symbol.toLowerCase());
   if (!market) {
     throw new AppError(
       'invalid-input',
-      `${order.symbol.toUpperCase()} is not a market of this exchange`,
+      `${symbol.toUpperCase()} is not a market of this exchange`,
       'symbol',
     );
   }
+  return market;
+}
+
+/** Refuses an order whose amounts have more decimals than its market allows. */
+function checkOrderDecimals(symbols: SymbolInfo[], order: OrderAmounts): void {
+  const market = requireMarket(symbols, order.symbol);
   tooManyDecimals('quantity', order.quantity, market.baseAssetPrecision, order.symbol);
   const { places, why } = priceDecimals(market);
   tooManyDecimals('price', order.price, places, order.symbol, why);
@@ -139,6 +145,16 @@ export class ExchangeRules {
   /** Refuses an order whose amounts have more decimals than its market allows. */
   async checkOrderDecimals(client: SymbolSource, order: OrderAmounts): Promise<void> {
     checkOrderDecimals(await this.listedSymbols(client), order);
+  }
+
+  /** Refuses a symbol no market of the exchange has (a cancel names one, as a placement does). */
+  async checkListedSymbol(client: SymbolSource, symbol: string): Promise<void> {
+    requireMarket(await this.listedSymbols(client), symbol);
+  }
+
+  /** Whether any market of the exchange trades the asset. */
+  async tradesAsset(client: SymbolSource, asset: string): Promise<boolean> {
+    return assetDecimals(await this.listedSymbols(client), asset) !== undefined;
   }
 
   /** Refuses a transfer amount with more decimals than the asset has. */

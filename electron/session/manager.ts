@@ -20,6 +20,7 @@ import type { Logger } from '../core/logger';
 import type { Notifier } from '../core/notifier';
 import { startDemoExchange, DEMO_PROFILE_NAME, type DemoExchange } from '../demo';
 import { ExchangeClient } from '../exchange/client';
+import { insecureUrlReason } from '../exchange/urls';
 import { AlertSession } from '../alerts/session';
 import { LiveSession } from '../live/live-session';
 import type { MarketWatch } from '../live/market-watch';
@@ -32,6 +33,26 @@ import { factsOf, MoneyJournal } from '../journal/money-journal';
 import { storedAccountInfo } from '../sync/store-port';
 import { deleteOrphanedKey, keptKey, orphanedKeys, orphanedSecret } from './key-entries';
 import { verifyPrivateStream } from './stream-check';
+
+/**
+ * Refuses, before any connection, a base or stream address that would carry the key unencrypted
+ * (plain http: or ws: to another machine): a refusal of Spotfolio's own, naming the field.
+ */
+function refuseInsecureAddresses(input: { baseUrl: string; streamUrl: string }): void {
+  for (const [field, kind, label] of [
+    ['baseUrl', 'rest', 'The REST base URL'],
+    ['streamUrl', 'stream', 'The stream URL'],
+  ] as const) {
+    const reason = insecureUrlReason(input[field], kind);
+    if (reason !== undefined) {
+      throw new AppError(
+        'invalid-input',
+        `Spotfolio refuses this address, nothing was sent: ${label} ${reason}.`,
+        field,
+      );
+    }
+  }
+}
 
 /** Journal entries whose money may be between accounts: a profile holding one is not removed. */
 const UNFINISHED_STATUSES = ['in-progress', 'unknown', 'stopped'] as const;
@@ -188,6 +209,7 @@ export class SessionManager {
   ): Promise<ProfileView> {
     return this.serial(async () => {
       const { store, secrets, log } = this.deps;
+      refuseInsecureAddresses(input);
       log.secrets.add(input.apiKey, input.secretKey);
       const verifier = new ExchangeClient({
         baseUrl: input.baseUrl,
@@ -305,6 +327,7 @@ export class SessionManager {
         );
       }
       let permissions: { canTrade: boolean; canWithdraw: boolean } | undefined;
+      if (urlsChanged) refuseInsecureAddresses(input);
       if (urlsChanged) {
         const credentials = await this.secretsFor(row).get(row.id);
         if (!credentials) {
