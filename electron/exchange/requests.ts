@@ -24,7 +24,7 @@ export const RECONCILE_TIME_SLACK_MS = 2000;
 
 export class Requests {
   /** Identical reads in flight share one request (see single-flight.ts). */
-  readonly reads = new SingleFlight();
+  readonly reads: SingleFlight;
 
   constructor(
     private readonly rest: RestTransport,
@@ -32,17 +32,24 @@ export class Requests {
     readonly recvWindow: number,
     /** What the reconciliation waits on between its reads. */
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.reads = new SingleFlight(() => clock.now());
+  }
 
+  /** `takeKept`: an answer of this read kept from the last few seconds will do (single-flight.ts). */
   get<S extends z.ZodType>(
     endpoint: EndpointWith<'GET'>,
     params: Params,
     schema: S,
+    options: { takeKept?: boolean } = {},
   ): Promise<z.output<S>> {
     return this.reads.run(
       readKey(endpoint, params),
       () => this.rest.call(endpoint, params, schema),
-      reusedFor[endpoint],
+      {
+        keepMs: reusedFor[endpoint],
+        takeKept: options.takeKept,
+      },
     );
   }
 

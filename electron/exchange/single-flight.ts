@@ -8,10 +8,11 @@
  * is after it, so it never joins a read that started before (a new order would be missing from an
  * open-orders answer read just before it was placed).
  *
- * The all-market tickers are also served again for a few seconds after they were answered
- * (`reusedFor`): sync reads them every 10 s and says the prices changed, upon which the Markets
- * screen asks for the tickers; that ask takes the answer sync just got instead of reading the
- * same thing again at the endpoint's one-per-second limit.
+ * The all-market tickers are also kept for a few seconds after they were answered (`reusedFor`):
+ * sync reads them every 10 s and says the prices changed, upon which the Markets screen asks for
+ * the tickers; that ask (`takeKept`) takes the answer sync just got instead of reading the same
+ * thing again at the endpoint's one-per-second limit. Sync itself never takes a kept answer: what
+ * it stores as read now must have been read now (with the exchange gone, its refresh fails).
  */
 import type { EndpointName } from './limits';
 import type { Params } from './rest';
@@ -28,20 +29,30 @@ export function readKey(endpoint: string, params: Params): string {
   return `${endpoint}?${fields.join('&')}`;
 }
 
+export interface ReadSharing {
+  /** How long (ms) the answer is kept for callers that take kept answers. */
+  keepMs?: number | undefined;
+  /** This caller takes an answer kept from a read that already finished. */
+  takeKept?: boolean | undefined;
+}
+
 export class SingleFlight {
-  /** Reads in flight, and answers still served again (`until` set once answered). */
+  /** Reads in flight, and answers kept (`until` set once answered). */
   private readonly inFlight = new Map<string, { read: Promise<unknown>; until?: number }>();
   private shared = 0;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(private readonly now: () => number) {}
 
   /**
-   * Runs `read`, or joins the identical read already in flight under `key` (or, within
-   * `reuseMs` of its answer, takes that answer).
+   * Runs `read`, or joins the identical read already in flight under `key` (or, for a caller
+   * that takes kept answers, the answer kept under `key`).
    */
-  run<T>(key: string, read: () => Promise<T>, reuseMs = 0): Promise<T> {
+  run<T>(key: string, read: () => Promise<T>, sharing: ReadSharing = {}): Promise<T> {
     const running = this.inFlight.get(key);
-    if (running && (running.until === undefined || this.now() < running.until)) {
+    const joinable =
+      running !== undefined &&
+      (running.until === undefined || (sharing.takeKept === true && this.now() < running.until));
+    if (joinable) {
       this.shared++;
       return running.read as Promise<T>;
     }
@@ -52,8 +63,9 @@ export class SingleFlight {
     const drop = () => {
       if (this.inFlight.get(key) === entry) this.inFlight.delete(key);
     };
+    const keepMs = sharing.keepMs ?? 0;
     started.then(() => {
-      if (reuseMs > 0 && this.inFlight.get(key) === entry) entry.until = this.now() + reuseMs;
+      if (keepMs > 0 && this.inFlight.get(key) === entry) entry.until = this.now() + keepMs;
       else drop();
     }, drop);
     return started;

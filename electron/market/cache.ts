@@ -131,7 +131,7 @@ export class MarketCache {
   async tickers({ profile, client }: MarketSession, quoteAsset: string): Promise<TickerView[]> {
     const { store, emit, clock } = this.deps;
     try {
-      const tickers = await client.market.tickers();
+      const tickers = await client.market.tickers({ takeKept: true });
       // With each market's assets, which price paths, texts and the offline copy need.
       this.port.replaceTickers(profile.id, tickers, clock.now());
       // Other answers valued at these prices are stale; this one is the new prices themselves.

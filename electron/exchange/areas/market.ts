@@ -24,7 +24,9 @@ export function generalArea(requests: Requests) {
 
 export function marketArea(requests: Requests) {
   return {
-    tickers: () => requests.get('tickers', {}, tickerListSchema),
+    /** `takeKept`: the answer another caller got in the last few seconds will do. */
+    tickers: (options: { takeKept?: boolean } = {}) =>
+      requests.get('tickers', {}, tickerListSchema, options),
     ticker: async (p: InputOf<'ticker'>) => {
       const v = validate('ticker', p, 'market.ticker');
       return requests.get('ticker', v, tickerSchema);
