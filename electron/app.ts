@@ -18,6 +18,7 @@ import { SystemClock, type Clock } from './core/clock';
 import type { Emit } from './core/events';
 import type { Logger } from './core/logger';
 import type { Notifier } from './core/notifier';
+import { timingsOf, type Timings } from './core/timings';
 import { MarketWatch } from './live/market-watch';
 import { CandleScheduler, LedgerService } from './ledger';
 import { MarketCache } from './market/cache';
@@ -57,6 +58,8 @@ export interface AppOptions {
   clock?: Clock;
   /** Receives log lines, already redacted. Default: the console. */
   log?: (line: string) => void;
+  /** How long the app waits before looking again for what it lacks (core/timings.ts). */
+  timings?: Partial<Timings>;
 }
 
 /** Receives every event the app emits, as the transports forward them to the renderer. */
@@ -90,6 +93,7 @@ async function probeKeychain(secrets: SecretStore): Promise<KeychainStatus> {
 
 export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
   const clock = options.clock ?? new SystemClock();
+  const timings = timingsOf(options.timings);
   const now = () => clock.now();
   const log = createLogger(options.log);
   const secrets = options.secrets ?? new KeytarSecretStore();
@@ -178,6 +182,7 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
     notifier,
     sandboxOptions: options.sandboxOptions,
     clock,
+    timings,
     describeError: (error) => toBridgeError(error).message,
   });
   const ledger = new LedgerService(store, now);
@@ -192,7 +197,14 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
     marketCache: new MarketCache({ store, port: syncPort, emit, log, clock }),
     syncPort,
     ledger,
-    candles: new CandleScheduler({ store, ledger, emit, log, clock }),
+    candles: new CandleScheduler({
+      store,
+      ledger,
+      emit,
+      log,
+      clock,
+      retryMs: timings.priceRetryMs,
+    }),
     rules: new ExchangeRules(clock),
     notifier,
     lock,

@@ -21,6 +21,7 @@ import { formatDecimal, parseDecimal } from '../core/decimal';
 import type { Emit } from '../core/events';
 import type { Logger } from '../core/logger';
 import type { Notifier } from '../core/notifier';
+import { DEFAULT_TIMINGS } from '../core/timings';
 import type { ExchangeClient } from '../exchange/client';
 import { StreamClient, type StreamTiming } from '../exchange/stream';
 import type { TickerEvent } from '../exchange/wire';
@@ -43,8 +44,6 @@ const PORTFOLIO_EVERY_MS = 250;
 const GAP_CANDLES = 1000;
 /** The trades read to cover a gap (the interface's largest page). */
 const GAP_TRADES = 1000;
-/** While a pending withdrawal is watched, the history is read this often. */
-const WITHDRAWAL_WATCH_MS = 30_000;
 /** A balance moved outside trading: the withdraw history is read this long after. */
 const WITHDRAWAL_HINT_MS = 2000;
 /** Values in the quote asset keep this many decimals. */
@@ -72,6 +71,8 @@ export interface AlertSessionDeps {
   refreshWithdrawals?: () => Promise<void>;
   /** The ticker stream's keep-alive and reconnect timing (tests slow the reconnect down). */
   streamTiming?: Partial<StreamTiming>;
+  /** How often a pending withdrawal is read while an alert waits on it. Default: 30 s. */
+  withdrawalWatchMs?: number;
 }
 
 export class AlertSession {
@@ -350,7 +351,8 @@ export class AlertSession {
       limit: 1000,
     });
     this.engine.observeWithdrawals(rows, now);
-    if (this.engine.watchesPendingWithdrawal()) this.scheduleWithdrawalRead(WITHDRAWAL_WATCH_MS);
+    if (this.engine.watchesPendingWithdrawal())
+      this.scheduleWithdrawalRead(this.deps.withdrawalWatchMs ?? DEFAULT_TIMINGS.withdrawalWatchMs);
   }
 
   /** Reads the withdraw history after `ms` (or sooner, if a read is due earlier already). */

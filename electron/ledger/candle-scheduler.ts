@@ -6,6 +6,7 @@
  */
 import type { KlineInterval } from '../../shared/market';
 import type { Clock } from '../core/clock';
+import { DEFAULT_TIMINGS } from '../core/timings';
 import type { Emit } from '../core/events';
 import type { Logger } from '../core/logger';
 import type { ExchangeClient } from '../exchange/client';
@@ -15,8 +16,6 @@ import type { LedgerChoice, LedgerService } from './service';
 
 /** Candles are looked for again at most this often (what is kept is never fetched twice). */
 export const PRICE_FETCH_EVERY_MS = 10 * 60_000;
-/** ... and this often while an answer lacks them. */
-export const PRICE_RETRY_MS = 30_000;
 
 export interface CandleSchedulerDeps {
   store: Store;
@@ -24,6 +23,8 @@ export interface CandleSchedulerDeps {
   emit: Emit;
   log: Logger;
   clock: Clock;
+  /** How soon candles an answer lacks are looked for again (timings.priceRetryMs). */
+  retryMs?: number;
 }
 
 type Client = Pick<ExchangeClient, 'market'>;
@@ -34,12 +35,16 @@ export class CandleScheduler {
 
   constructor(private readonly deps: CandleSchedulerDeps) {}
 
+  private get retryMs(): number {
+    return this.deps.retryMs ?? DEFAULT_TIMINGS.priceRetryMs;
+  }
+
   /**
    * The candles the prices of the time need. `missing`: an answer lacks candles (a market first
    * traded since the last look, found by the trade import), so the wait is short.
    */
   prices(profileId: string, client: Client, choice: LedgerChoice, missing = false): void {
-    const wait = missing ? PRICE_RETRY_MS : PRICE_FETCH_EVERY_MS;
+    const wait = missing ? this.retryMs : PRICE_FETCH_EVERY_MS;
     this.inBackground(profileId, wait, 'ledger prices', ['portfolio', 'trades'], () =>
       this.deps.ledger.fetchPrices(profileId, client, choice),
     );
@@ -54,7 +59,7 @@ export class CandleScheduler {
     interval: KlineInterval,
   ): void {
     const key = `${profileId}\u0000${interval}`;
-    this.inBackground(key, PRICE_RETRY_MS, 'history candles', ['portfolio'], () =>
+    this.inBackground(key, this.retryMs, 'history candles', ['portfolio'], () =>
       fetchCloses(
         this.deps.store,
         client,

@@ -7,13 +7,18 @@
  *
  *   --port N         listen on port N (default: any free port)
  *   --data-dir DIR   the app's data folder (default: $SPOTFOLIO_DATA_DIR, else the OS user data dir)
+ *   --timings FILE   a JSON object of the app's waits to use instead of the product's (see
+ *                    electron/core/timings.ts), e.g. {"priceRetryMs": 1000}; the end-to-end tests
+ *                    pass test/e2e/support/timings.json
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
 import type { SpotfolioApp } from '../app';
+import { DEFAULT_TIMINGS, type Timings } from '../core/timings';
 import { sleep, SystemClock } from '../core/clock';
 import { startBrowserMode } from './host';
 
@@ -37,11 +42,39 @@ export function defaultDataDir(
 export interface ServeArgs {
   port: number;
   dataDir: string;
+  timings: Partial<Timings>;
+}
+
+/** A wait of a --timings file: whole milliseconds, from 1 ms to a day. */
+const waitMs = z.int().min(1).max(86_400_000);
+const timingsFile = z
+  .object(Object.fromEntries(Object.keys(DEFAULT_TIMINGS).map((name) => [name, waitMs.optional()])))
+  .strict();
+
+/** The waits a --timings file sets; says which entry is wrong, and why, when one is. */
+export function readTimingsFile(path: string): Partial<Timings> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new Error(`--timings ${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const result = timingsFile.safeParse(parsed);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const where = issue.path.length > 0 ? issue.path.join('.') : 'the file';
+    const keys = issue.code === 'unrecognized_keys' ? ` (${issue.keys.join(', ')})` : '';
+    throw new Error(
+      `--timings ${path}: ${where}: ${issue.message}${keys}. Known waits: ${Object.keys(DEFAULT_TIMINGS).join(', ')}, in whole milliseconds`,
+    );
+  }
+  return result.data as Partial<Timings>;
 }
 
 export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): ServeArgs {
   let port = 0;
   let dataDir = env.SPOTFOLIO_DATA_DIR || defaultDataDir(process.platform, env);
+  let timings: Partial<Timings> = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const [flag, inline] = arg.includes('=') ? arg.split(/=(.*)/s, 2) : [arg, undefined];
@@ -58,11 +91,13 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
       }
     } else if (flag === '--data-dir') {
       dataDir = resolve(value());
+    } else if (flag === '--timings') {
+      timings = readTimingsFile(resolve(value()));
     } else {
-      throw new Error(`Unknown option "${arg}". Options: --port N, --data-dir DIR`);
+      throw new Error(`Unknown option "${arg}". Options: --port N, --data-dir DIR, --timings FILE`);
     }
   }
-  return { port, dataDir };
+  return { port, dataDir, timings };
 }
 
 /** Builds the renderer when out/renderer is missing (a fresh checkout). */
@@ -137,7 +172,12 @@ export async function serve(argv: string[]): Promise<void> {
   try {
     // Loaded only now: the host is up and the address printed before these modules are read.
     const { createApp } = await import('../app');
-    app = await createApp({ mode: 'browser', dataDir: args.dataDir, log: toStderr });
+    app = await createApp({
+      mode: 'browser',
+      dataDir: args.dataDir,
+      log: toStderr,
+      timings: args.timings,
+    });
   } catch (error) {
     appFailed(error);
     await host.close();

@@ -18,6 +18,7 @@ import { SystemClock, type Clock, type TimerHandle } from '../core/clock';
 import type { Emit } from '../core/events';
 import type { Logger } from '../core/logger';
 import type { Notifier } from '../core/notifier';
+import { DEFAULT_TIMINGS, type Timings } from '../core/timings';
 import { startDemoExchange, DEMO_PROFILE_NAME, type DemoExchange } from '../demo';
 import { ExchangeClient } from '../exchange/client';
 import { insecureUrlReason } from '../exchange/urls';
@@ -91,6 +92,8 @@ export interface SessionDeps {
   sandboxOptions?: DemoOptions;
   /** Time and timers of the sessions (sync, live stream). Default: the system clock. */
   clock?: Clock;
+  /** How long a session waits before looking again for what it lacks. Default: the product's. */
+  timings?: Timings;
   /** A failure in the words the user sees (the bridge's mapping), for the money journal's rows. */
   describeError: (error: unknown) => string;
 }
@@ -573,6 +576,7 @@ export class SessionManager {
       settings: this.deps.settings,
       notifier: this.deps.notifier,
       refreshWithdrawals: () => sync.refresh('withdrawals', { force: true }),
+      withdrawalWatchMs: (this.deps.timings ?? DEFAULT_TIMINGS).withdrawalWatchMs,
     });
     // Alerts hear what sync and the private stream tell (balances, funds, withdrawals) first-hand.
     const sessionEmit: Emit = (event, payload) => {

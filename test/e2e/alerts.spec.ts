@@ -253,7 +253,17 @@ test('a withdrawal alert fires when a withdrawal changes status', async ({ page 
     address: 'bc1qalertsjourney',
   });
   // The app sees it pending (the balance it took tells it to look), then settled.
-  await page.waitForTimeout(6000);
+  await expect
+    .poll(
+      () =>
+        page.evaluate(async (withdrawalId) => {
+          const api = (window as unknown as { spotfolio: SpotfolioBridge }).spotfolio;
+          const { rows } = await api.withdrawals.list({ filter: { coin: 'btc' } });
+          return rows.find((row) => row.id === withdrawalId)?.status ?? null;
+        }, id),
+      { timeout: 30_000 },
+    )
+    .not.toBeNull();
   sandbox.admin.settleWithdrawal(id, 'success');
   await expectToldAbout(page, 'Withdrawal success', 'Withdrawal of 0.01 BTC: pending → success');
   await goTo(page, 'alerts');

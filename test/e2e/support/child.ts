@@ -23,11 +23,25 @@ export const pickUrl = (line: string): string | undefined =>
 export function startBrowserMode(dataDir: string): Promise<StartedChild<string>> {
   return startChild(
     process.execPath,
-    ['scripts/start.mjs', '--browser', '--port', '0', '--data-dir', dataDir],
+    [
+      'scripts/start.mjs',
+      '--browser',
+      '--port',
+      '0',
+      '--data-dir',
+      dataDir,
+      // Waits for what the app lacks shortened (electron/core/timings.ts): a journey waits on
+      // the app looking again, not on the product's pace.
+      '--timings',
+      TEST_TIMINGS,
+    ],
     pickUrl,
     'Browser mode',
   );
 }
+
+/** The app's waits in the journeys. */
+export const TEST_TIMINGS = resolve(import.meta.dirname, 'timings.json');
 
 export interface StartedChild<T> {
   value: T;
