@@ -147,6 +147,13 @@ export const settingsInput = z
     privacyMode: z.boolean(),
     hideSmallBalances: z.boolean(),
     smallBalanceThreshold: decimalInput,
+    priceWarningPercent: z
+      .string({ error: 'Price warning distance must be a percentage like 10, as text' })
+      .trim()
+      .max(MAX_DECIMAL_LENGTH, 'Price warning distance is too long')
+      .regex(DECIMAL_PATTERN, 'Price warning distance must be a percentage like 10')
+      .transform(normalizeDecimalText)
+      .refine((value) => value !== '0', 'Price warning distance must be greater than 0 %'),
     notifications: z
       .object({
         fills: z.boolean(),

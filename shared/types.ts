@@ -382,9 +382,12 @@ export interface SymbolView {
 
 /** One check of an order made before it is placed, with the numbers it compared. */
 export interface OrderCheck {
-  check: 'tick' | 'step' | 'limits' | 'stop' | 'balance' | 'exchange';
-  /** 'skipped': not run, because an earlier check already refused the order. */
-  status: 'passed' | 'failed' | 'skipped';
+  check: 'tick' | 'step' | 'limits' | 'price' | 'stop' | 'balance' | 'exchange';
+  /**
+   * 'skipped': not run, because an earlier check already refused the order. 'warning': the order
+   * may be placed, but something in it deserves a second look (a price far from the last price).
+   */
+  status: 'passed' | 'warning' | 'failed' | 'skipped';
   text: string;
 }
 
@@ -465,6 +468,8 @@ export interface Settings {
   hideSmallBalances: boolean;
   /** Balances worth less than this (in the quote asset) are "small". */
   smallBalanceThreshold: DecimalText;
+  /** The order review warns when an order's price is more than this percentage from the last price. */
+  priceWarningPercent: DecimalText;
   notifications: NotificationSettings;
 }
 

@@ -6,6 +6,7 @@
  * says what the key may do before anything is sent. A test is a review: local checks with their
  * numbers first (see orders/review.ts), the exchange's test endpoint only when they all pass.
  */
+import { Decimal } from '../../shared/exact-decimal';
 import { toOrderView } from '../core/views';
 import type { Order } from '../exchange/wire';
 import { testOrder, toNewOrder } from '../orders/review';
@@ -68,7 +69,12 @@ export function ordersHandlers(ctx: ApiContext) {
       };
     },
     'orders.test': (input) =>
-      testOrder(ctx.rules, ctx.session.requireTrade('test orders').client, input),
+      testOrder(
+        ctx.rules,
+        ctx.session.requireTrade('test orders').client,
+        input,
+        new Decimal(ctx.settings().priceWarningPercent),
+      ),
     'orders.place': async (input) => {
       const { profile, client, journal } = ctx.session.requireTrade('place orders');
       await ctx.rules.checkOrderDecimals(client, input);

@@ -4,9 +4,11 @@
  * and then fails when placed. So the review checks here, with the numbers, what the exchange
  * would refuse: the price on the tick size, the quantity on its step, the market's minimum and
  * maximum, a stop price on the side of the last price where it waits (not one that would trigger
- * at once), and the free balance of the asset the order pays with.
+ * at once), and the free balance of the asset the order pays with. A price far from the last
+ * price is not refused (a far limit can be meant) but warned about, with what the order would
+ * cost or bring at the last price.
  */
-import { Decimal } from '../../shared/exact-decimal';
+import { Decimal, divide } from '../../shared/exact-decimal';
 import { formatAmount } from '../../shared/format';
 import type { MethodParsedInput } from '../../shared/contract';
 import type { OrderCheck, OrderReview, OrderSide, OrderType } from '../../shared/types';
@@ -47,6 +49,8 @@ export interface AccountFacts {
   free: Decimal;
   /** The market's last trade price; null when it could not be read. */
   lastPrice: Decimal | null;
+  /** Warn when a price is more than this percentage from the last price (Settings). */
+  priceWarningPercent: Decimal;
 }
 
 /**
@@ -207,6 +211,59 @@ function stopCheck(order: ReviewedOrder, rules: MarketRules, last: Decimal | nul
   };
 }
 
+/** |price − last| as a percentage of last, shown with one decimal (half-even, by divide()). */
+function distanceText(price: Decimal, last: Decimal): string {
+  const percent = divide(price.minus(last).abs().times(100), last, 1);
+  const where = price.gt(last) ? 'above' : price.lt(last) ? 'below' : 'at';
+  return `${percent.toFixed(1)} % ${where}`;
+}
+
+/**
+ * The order's price (and a stop-limit's stop price) against the last price: beyond the set
+ * distance it is a warning, never a refusal. The comparison is |price − last| × 100 > percent ×
+ * last, exact; only the shown distance goes through a division.
+ */
+function priceCheck(order: ReviewedOrder, rules: MarketRules, facts: AccountFacts): OrderCheck {
+  const last = facts.lastPrice;
+  const unit = rules.quoteAsset;
+  if (last === null || last.isZero()) {
+    return {
+      check: 'price',
+      status: 'warning',
+      text: "The last price could not be read, so the price's distance from it is not checked",
+    };
+  }
+  const prices: [string, Decimal][] = [['Price', new Decimal(order.price)]];
+  if (order.type === 'stop_limit' && order.stopPrice !== undefined)
+    prices.push(['Stop price', new Decimal(order.stopPrice)]);
+  const limit = facts.priceWarningPercent;
+  const far = prices.filter(([, value]) =>
+    value.minus(last).abs().times(100).gt(limit.times(last)),
+  );
+  const named = (list: [string, Decimal][]) =>
+    list
+      .map(([name, value]) => `${name} ${show(value)} ${unit} is ${distanceText(value, last)}`)
+      .join('; ');
+  if (far.length === 0) {
+    return {
+      check: 'price',
+      status: 'passed',
+      text: `${named(prices)} the last price ${show(last)} ${unit}, within ${show(limit)} %`,
+    };
+  }
+  const quantity = new Decimal(order.quantity);
+  const atLast = quantity.times(last);
+  const verb = order.side === 'buy' ? 'cost' : 'bring';
+  return {
+    check: 'price',
+    status: 'warning',
+    text:
+      `${named(far)} the last price ${show(last)} ${unit}, more than ${show(limit)} %. ` +
+      `At the last price this ${order.side} would ${verb} ${show(atLast)} ${unit} ` +
+      `(${show(quantity)} × ${show(last)}); at your price ${show(quantity.times(new Decimal(order.price)))} ${unit}`,
+  };
+}
+
 function balanceCheck(order: ReviewedOrder, rules: MarketRules, free: Decimal): OrderCheck {
   const price = new Decimal(order.price);
   const quantity = new Decimal(order.quantity);
@@ -245,7 +302,12 @@ export function reviewOrder(
   rules: MarketRules,
   facts: AccountFacts,
 ): OrderCheck[] {
-  const checks = [tickCheck(order, rules), stepCheck(order, rules), limitsCheck(order, rules)];
+  const checks = [
+    tickCheck(order, rules),
+    stepCheck(order, rules),
+    limitsCheck(order, rules),
+    priceCheck(order, rules, facts),
+  ];
   if (order.type === 'stop_limit') checks.push(stopCheck(order, rules, facts.lastPrice));
   checks.push(balanceCheck(order, rules, facts.free));
   return checks;
@@ -276,6 +338,7 @@ export async function testOrder(
   rules: ExchangeRules,
   client: Pick<ExchangeClient, 'general' | 'account' | 'market' | 'trading'>,
   input: OrderInput,
+  priceWarningPercent: Decimal,
 ): Promise<OrderReview> {
   await rules.checkOrderDecimals(client, input);
   const market = (await rules.listedSymbols(client)).find(
@@ -286,12 +349,13 @@ export async function testOrder(
   // Read now, not from the cache: the review is the last look before money moves.
   const [funds, ticker] = await Promise.all([
     client.account.funds(),
-    input.type === 'stop_limit' ? client.market.ticker({ symbol: input.symbol }) : null,
+    client.market.ticker({ symbol: input.symbol }),
   ]);
   const fund = funds.find((f) => sameAsset(f.asset, paying));
   const checks = reviewOrder(input, marketRules(market), {
     free: new Decimal(fund?.free ?? '0'),
-    lastPrice: ticker ? new Decimal(ticker.lastPrice) : null,
+    lastPrice: new Decimal(ticker.lastPrice),
+    priceWarningPercent,
   });
   if (checks.some((check) => check.status === 'failed')) {
     checks.push({

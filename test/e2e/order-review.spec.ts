@@ -74,17 +74,17 @@ test('the review checks funds, tick, step, limits and the stop side, and says so
 
   // A sound order: the review lists every check it passed, the exchange's test last.
   await page.getByTestId('order-type').selectOption('limit');
-  const price = facts.last.div(2).toDecimalPlaces(2, Decimal.ROUND_DOWN);
+  const price = facts.last.times('0.95').toDecimalPlaces(2, Decimal.ROUND_DOWN);
   await page.getByTestId('order-price').fill(price.toFixed());
   await page.getByTestId('order-quantity').fill('0.01');
   await page.getByTestId('order-review').click();
   const confirm = page.getByTestId('order-confirm');
   await expect(confirm).toBeVisible();
   const checks = confirm.getByTestId('order-check');
-  await expect(checks).toHaveCount(5);
+  await expect(checks).toHaveCount(6);
   expect(
     await checks.evaluateAll((items) => items.map((i) => i.getAttribute('data-check'))),
-  ).toEqual(['tick', 'step', 'limits', 'balance', 'exchange']);
+  ).toEqual(['tick', 'step', 'limits', 'price', 'balance', 'exchange']);
   for (const item of await checks.all())
     await expect(item).toHaveAttribute('data-status', 'passed');
   const cost = price.times('0.01');
@@ -93,6 +93,68 @@ test('the review checks funds, tick, step, limits and the stop side, and says so
   );
   await expect(confirm).not.toContainText('would accept it');
   await screenshot(page, 'order-review');
+  await expect(confirm.getByTestId('order-price-warning')).toHaveCount(0);
+  await confirm.getByRole('button', { name: 'Back' }).click();
+});
+
+test('a price far from the last price is warned about, and focus starts on Back', async ({
+  page,
+}) => {
+  await openWithSandboxProfile(page, shared.stack);
+  await goTo(page, 'orders');
+  await page.getByTestId('order-symbol').selectOption('btcusdt');
+  const facts = await sandboxFacts(shared.exchange, 'btcusdt');
+  const openBefore = await fromExchange(() =>
+    shared.exchange.trading.openOrders({ symbol: 'btcusdt' }),
+  );
+  const percent = (price: Decimal) =>
+    price
+      .minus(facts.last)
+      .abs()
+      .times(100)
+      .div(facts.last)
+      .toDecimalPlaces(1, Decimal.ROUND_HALF_EVEN)
+      .toFixed(1);
+
+  // A buy 47 % above the market: placeable, but the review says how far and what it would cost.
+  await page.getByTestId('order-side-buy').click();
+  const high = facts.last.times('1.47').toDecimalPlaces(2, Decimal.ROUND_DOWN);
+  await page.getByTestId('order-price').fill(high.toFixed());
+  await page.getByTestId('order-quantity').fill('0.01');
+  await page.getByTestId('order-review').click();
+  const confirm = page.getByTestId('order-confirm');
+  await expect(confirm).toBeVisible();
+  const warning = confirm.getByTestId('order-price-warning');
+  await expect(warning).toHaveText(
+    `Check the price: Price ${grouped(high)} USDT is ${percent(high)} % above the last price ` +
+      `${grouped(facts.last)} USDT, more than 10 %. At the last price this buy would cost ` +
+      `${grouped(facts.last.times('0.01'))} USDT (0.01 × ${grouped(facts.last)}); at your ` +
+      `price ${grouped(high.times('0.01'))} USDT`,
+  );
+  await expect(confirm.locator('[data-check="price"]')).toHaveAttribute('data-status', 'warning');
+  await screenshot(page, 'order-review-price-warning');
+
+  // Focus starts on Back: Enter goes back, nothing is placed.
+  await expect(confirm.getByRole('button', { name: 'Back' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(confirm).toHaveCount(0);
+  const openAfter = await fromExchange(() =>
+    shared.exchange.trading.openOrders({ symbol: 'btcusdt' }),
+  );
+  expect(openAfter.map((o) => o.id)).toEqual(openBefore.map((o) => o.id));
+
+  // A sell far below: what it would bring at the last price.
+  await page.getByTestId('order-side-sell').click();
+  const low = facts.last.times('0.49').toDecimalPlaces(2, Decimal.ROUND_DOWN);
+  await page.getByTestId('order-price').fill(low.toFixed());
+  await page.getByTestId('order-quantity').fill('0.002');
+  await page.getByTestId('order-review').click();
+  await expect(confirm.getByTestId('order-price-warning')).toContainText(
+    `Price ${grouped(low)} USDT is ${percent(low)} % below the last price ` +
+      `${grouped(facts.last)} USDT, more than 10 %. At the last price this sell would bring ` +
+      `${grouped(facts.last.times('0.002'))} USDT`,
+  );
+  await expect(confirm.getByRole('button', { name: 'Back' })).toBeFocused();
   await confirm.getByRole('button', { name: 'Back' }).click();
 });
 

@@ -1,7 +1,12 @@
 import Decimal from 'decimal.js';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp, type SpotfolioApp } from '../../electron/app';
 import { marketRules, reviewOrder, type ReviewedOrder } from '../../electron/orders/review';
 import type { SymbolInfo } from '../../electron/exchange/wire';
+import { startSandbox, type Sandbox } from '../../electron/sandbox';
+import { startBrowserMode, type BrowserModeHost } from '../../electron/serve/host';
+import type { OrderReview, Settings } from '../../shared/types';
+import { rendererDir, tempDir, testSecretStore, WireClient } from '../api/helpers';
 
 /** BTCUSDT as the sandbox lists it: a price filter only, 6 decimals of quantity. */
 const btcusdt: SymbolInfo = {
@@ -32,9 +37,10 @@ const buy = (quantity: string, price: string): ReviewedOrder => ({
   quantity,
   price,
 });
-const facts = (free: string, lastPrice: string | null = null) => ({
+const facts = (free: string, lastPrice: string | null = null, percent = '10') => ({
   free: new Decimal(free),
   lastPrice: lastPrice === null ? null : new Decimal(lastPrice),
+  priceWarningPercent: new Decimal(percent),
 });
 const byCheck = (checks: ReturnType<typeof reviewOrder>) =>
   Object.fromEntries(checks.map((c) => [c.check, c]));
@@ -42,7 +48,7 @@ const byCheck = (checks: ReturnType<typeof reviewOrder>) =>
 describe('order review', () => {
   it('refuses a buy beyond the free balance, with the numbers', () => {
     const checks = reviewOrder(buy('100', '50000'), marketRules(btcusdt), facts('100123.45678'));
-    expect(checks.map((c) => c.check)).toEqual(['tick', 'step', 'limits', 'balance']);
+    expect(checks.map((c) => c.check)).toEqual(['tick', 'step', 'limits', 'price', 'balance']);
     expect(byCheck(checks).balance).toEqual({
       check: 'balance',
       status: 'failed',
@@ -154,5 +160,155 @@ describe('order review', () => {
       'The price 0.5 is below the minimum 1; the total 0.5 USDT is below the minimum 10',
     );
     expect(review(buy('1', '100')).limits).toMatchObject({ status: 'passed' });
+  });
+});
+
+/** "61250.5" -> "61,250.5": the figure as the review writes it, every digit kept. */
+function grouped(value: Decimal): string {
+  const [integer = '0', fraction] = value.toFixed().split('.');
+  const digits = integer.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return fraction ? `${digits}.${fraction}` : digits;
+}
+
+/** |price − last| / last in percent, one decimal, half-even: computed here, not by the app. */
+function percentFrom(price: Decimal, last: Decimal): string {
+  return price
+    .minus(last)
+    .abs()
+    .times(100)
+    .div(last)
+    .toDecimalPlaces(1, Decimal.ROUND_HALF_EVEN)
+    .toFixed(1);
+}
+
+describe('the price warning, against the sandbox', () => {
+  let sandbox: Sandbox;
+  let app: SpotfolioApp;
+  let host: BrowserModeHost;
+  let client: WireClient;
+  let dir: ReturnType<typeof tempDir>;
+  let last: Decimal;
+
+  beforeAll(async () => {
+    dir = tempDir();
+    sandbox = await startSandbox({ seed: 11 });
+    const parent = sandbox.world.accounts.find((a) => a.role === 'parent')!;
+    const key = parent.keys.find((k) => k.canTrade)!;
+    // The sandbox's last BTCUSDT price over its own public endpoint, before the app's syncing
+    // shares the request limit. Without the market simulation no trade moves it afterwards.
+    const response = await fetch(`${sandbox.baseUrl}/sapi/v1/ticker/24hr?symbol=btcusdt`);
+    last = new Decimal(((await response.json()) as { lastPrice: string }).lastPrice);
+    app = await createApp({
+      dataDir: dir.path,
+      mode: 'browser',
+      secrets: testSecretStore().store,
+      demo: 'off',
+      log: () => undefined,
+    });
+    host = await startBrowserMode({ app, rendererDir: rendererDir(dir.path) });
+    client = await WireClient.connect(host.port, host.token);
+    await client.ok('profiles.add', {
+      name: 'Main',
+      apiKey: key.apiKey,
+      secretKey: key.secretKey,
+      baseUrl: sandbox.baseUrl,
+      streamUrl: sandbox.streamUrl,
+    });
+  });
+
+  afterAll(async () => {
+    client?.close();
+    await host?.close();
+    await app?.close();
+    await sandbox?.close();
+    dir?.remove();
+  });
+
+  const onTick = (value: Decimal) => value.toDecimalPlaces(2, Decimal.ROUND_DOWN);
+  const review = (side: 'buy' | 'sell', price: Decimal, quantity = '0.01') =>
+    client.ok<OrderReview>('orders.test', {
+      symbol: 'btcusdt',
+      side,
+      type: 'limit',
+      quantity,
+      price: price.toFixed(),
+    });
+  const priceCheck = (result: OrderReview) => result.checks.find((c) => c.check === 'price');
+
+  it('warns on a buy far above the last price, with the distance and the cost at the last price', async () => {
+    const price = onTick(last.times('1.47'));
+    const result = await review('buy', price);
+    expect(result.ok).toBe(true);
+    expect(result.checks.map((c) => [c.check, c.status])).toEqual([
+      ['tick', 'passed'],
+      ['step', 'passed'],
+      ['limits', 'passed'],
+      ['price', 'warning'],
+      ['balance', 'passed'],
+      ['exchange', 'passed'],
+    ]);
+    expect(priceCheck(result)!.text).toBe(
+      `Price ${grouped(price)} USDT is ${percentFrom(price, last)} % above the last price ` +
+        `${grouped(last)} USDT, more than 10 %. At the last price this buy would cost ` +
+        `${grouped(last.times('0.01'))} USDT (0.01 × ${grouped(last)}); at your price ` +
+        `${grouped(price.times('0.01'))} USDT`,
+    );
+  });
+
+  it('warns on a sell far below the last price, with what it would bring at the last price', async () => {
+    const price = onTick(last.times('0.49'));
+    const result = await review('sell', price, '0.002');
+    expect(result.ok).toBe(true);
+    expect(priceCheck(result)).toEqual({
+      check: 'price',
+      status: 'warning',
+      text:
+        `Price ${grouped(price)} USDT is ${percentFrom(price, last)} % below the last price ` +
+        `${grouped(last)} USDT, more than 10 %. At the last price this sell would bring ` +
+        `${grouped(last.times('0.002'))} USDT (0.002 × ${grouped(last)}); at your price ` +
+        `${grouped(price.times('0.002'))} USDT`,
+    });
+  });
+
+  it('passes a price within the distance, naming it', async () => {
+    const price = onTick(last.times('0.95'));
+    const result = await review('buy', price);
+    expect(priceCheck(result)).toEqual({
+      check: 'price',
+      status: 'passed',
+      text:
+        `Price ${grouped(price)} USDT is ${percentFrom(price, last)} % below the last price ` +
+        `${grouped(last)} USDT, within 10 %`,
+    });
+  });
+
+  it('follows the distance set in Settings, and refuses a bad one naming the field', async () => {
+    const settings = await client.ok<Settings>('settings.update', { priceWarningPercent: '50' });
+    expect(settings.priceWarningPercent).toBe('50');
+    const price = onTick(last.times('1.47'));
+    expect(priceCheck(await review('buy', price))).toMatchObject({
+      status: 'passed',
+      text: expect.stringContaining(`% above the last price ${grouped(last)} USDT, within 50 %`),
+    });
+    await client.ok('settings.update', { priceWarningPercent: '2.5' });
+    const near = onTick(last.times('0.97'));
+    expect(priceCheck(await review('buy', near))).toMatchObject({
+      status: 'warning',
+      text: expect.stringContaining(
+        `is ${percentFrom(near, last)} % below the last price ${grouped(last)} USDT, more than 2.5 %`,
+      ),
+    });
+    for (const bad of ['ten', '0', '-5']) {
+      const refused = await client.call('settings.update', { priceWarningPercent: bad });
+      expect(refused).toMatchObject({
+        ok: false,
+        error: {
+          kind: 'invalid-input',
+          field: 'priceWarningPercent',
+          message: expect.stringContaining('Price warning distance'),
+        },
+      });
+    }
+    expect((await client.ok<Settings>('settings.get')).priceWarningPercent).toBe('2.5');
   });
 });

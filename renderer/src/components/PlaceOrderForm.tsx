@@ -20,6 +20,7 @@ export interface PickedPrice {
 
 const checkMark: Record<OrderCheck['status'], string> = {
   passed: '✓',
+  warning: '!',
   failed: '✗',
   skipped: '–',
 };
@@ -313,9 +314,22 @@ export function PlaceOrderForm(props: { symbol?: string; pickedPrice?: PickedPri
             {quote.toUpperCase()}
             {confirm.order.stopPrice && <> when the price reaches {confirm.order.stopPrice}</>}.
           </p>
+          {confirm.checks
+            .filter((check) => check.status === 'warning')
+            .map((check) => (
+              <p
+                key={check.check}
+                className="banner warn"
+                role="alert"
+                data-testid="order-price-warning"
+              >
+                <strong>Check the price:</strong> {check.text}
+              </p>
+            ))}
           <p className="muted">Checked before placing:</p>
           <OrderChecks checks={confirm.checks} />
           <ConfirmActions
+            focusBack
             confirmLabel="Place order"
             busyLabel="Placing…"
             busy={placing}

@@ -25,6 +25,7 @@ export function SettingsScreen() {
   const [removing, setRemoving] = useState<ProfileView | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
   const [threshold, setThreshold] = useState(settings.smallBalanceThreshold);
+  const [priceWarning, setPriceWarning] = useState(settings.priceWarningPercent);
   const tickers = useBridgeQuery('market.tickers');
   const quotes = [
     ...new Set([
@@ -120,6 +121,22 @@ export function SettingsScreen() {
                 threshold !== settings.smallBalanceThreshold &&
                 void save({ smallBalanceThreshold: threshold.trim() })
               }
+            />
+          </label>
+          <h2>Orders</h2>
+          <label className="field">
+            <span>
+              Warn when an order&apos;s price is more than this far from the last price (%)
+            </span>
+            <input
+              inputMode="decimal"
+              value={priceWarning}
+              onChange={(e) => setPriceWarning(e.target.value)}
+              onBlur={() =>
+                priceWarning !== settings.priceWarningPercent &&
+                void save({ priceWarningPercent: priceWarning.trim() })
+              }
+              data-testid="price-warning-percent"
             />
           </label>
           <h2>Notifications</h2>

@@ -76,6 +76,7 @@ export const SETTINGS: Settings = {
   privacyMode: false,
   hideSmallBalances: false,
   smallBalanceThreshold: '1',
+  priceWarningPercent: '10',
   notifications: { fills: true, cancels: true, balances: true, transfers: true, alerts: true },
 };
 
