@@ -163,6 +163,9 @@ function startingPoint(
   return unknown;
 }
 
+/** Alerts per profile. */
+export const MAX_ALERTS_PER_PROFILE = 1000;
+
 export function alertsHandlers(ctx: ApiContext) {
   // The evaluation re-reads what it needs (candles since a market was last seen) in the
   // background: the answer does not wait on the exchange.
@@ -196,6 +199,14 @@ export function alertsHandlers(ctx: ApiContext) {
     'alerts.create': async (input) => {
       const session = ctx.session.require();
       const alert = input;
+      // A bound on the work each price tick and each change costs the main process.
+      if (session.alerts.repository.list(session.profile.id).length >= MAX_ALERTS_PER_PROFILE) {
+        throw new AppError(
+          'invalid-input',
+          `A profile can have at most ${MAX_ALERTS_PER_PROFILE} alerts; remove one to add another.`,
+          'kind',
+        );
+      }
       refuseDuplicate(session, alert);
       await checkTarget(ctx, session, alert);
       const record = session.alerts.repository.create(

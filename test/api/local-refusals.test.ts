@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type SpotfolioApp } from '../../electron/app';
 import { startSandbox, type TestSandbox as Sandbox } from '../../electron/sandbox/testing';
 import { DemoSecretStore } from '../../electron/secrets';
+import { openStore } from '../../electron/store';
 import { tempDir } from './helpers';
 
 let sandbox: Sandbox;
@@ -72,6 +73,46 @@ describe('refused locally', () => {
       kind: 'invalid-input',
       field: 'asset',
       message: `ZZZNOPE is not an asset of this exchange: no market trades it and ${parentEmail} holds none.`,
+    });
+  });
+
+  it('an alert beyond the 1,000 a profile may have', async () => {
+    const [profile] = await app.handlers['profiles.list']({});
+    const { store } = openStore({ dataDir: dir.path });
+    try {
+      store.transaction(() => {
+        for (let i = 1; i <= 1000; i++) {
+          store.alerts.create(
+            profile!.id,
+            {
+              kind: 'price',
+              symbol: 'btcusdt',
+              direction: 'above',
+              threshold: `${1_000_000 + i}`,
+              repeat: false,
+              cooldownMinutes: 60,
+            },
+            { lastSide: null, lastValue: null, lastSeenAt: null },
+            Date.now(),
+          );
+        }
+      });
+    } finally {
+      store.close();
+    }
+    await expect(
+      app.handlers['alerts.create']({
+        kind: 'price',
+        symbol: 'btcusdt',
+        direction: 'below',
+        threshold: '1',
+        repeat: false,
+        cooldownMinutes: 60,
+      }),
+    ).rejects.toMatchObject({
+      kind: 'invalid-input',
+      field: 'kind',
+      message: 'A profile can have at most 1000 alerts; remove one to add another.',
     });
   });
 
