@@ -3,6 +3,7 @@
  * bridge, the tray and the menu around the plain-Node app (electron/app.ts). Quitting closes
  * the app (store, streams, sync) before the process exits.
  */
+import { inBackground, keepServingOnUnexpectedErrors } from './core/background';
 import { app, BrowserWindow, session } from 'electron';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +32,9 @@ import {
 
 const here = dirname(fileURLToPath(import.meta.url));
 const logger = createLogger();
+// An error nobody caught is logged (through the app's logger once it exists: it knows the secrets
+// to strip) and the app keeps running.
+keepServingOnUnexpectedErrors((message, error) => (spotfolio?.log ?? logger).error(message, error));
 
 // The same folder name browser mode uses by default (~/.config/Spotfolio on Linux).
 app.setName('Spotfolio');
@@ -152,7 +156,7 @@ if (!app.requestSingleInstanceLock()) {
     // Close the store and streams first, then quit for real.
     event.preventDefault();
     closed = true;
-    void (async () => {
+    const closing = (async () => {
       try {
         unsubscribeEvents?.();
         removeLockHooks?.();
@@ -165,6 +169,7 @@ if (!app.requestSingleInstanceLock()) {
         app.quit();
       }
     })();
+    inBackground(closing, 'Quitting', logger.error);
   });
 
   app

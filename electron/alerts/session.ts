@@ -12,6 +12,7 @@
  * A firing is recorded as a notification (Activity), shown as a toast and, when the settings let
  * alerts through, as a desktop notification without amounts in privacy mode.
  */
+import { inBackground } from '../core/background';
 import { Decimal } from '../../shared/exact-decimal';
 import { KLINE_INTERVAL_MS, KLINE_INTERVALS, type KlineInterval } from '../../shared/market';
 import type { EventName, EventPayloads } from '../../shared/contract';
@@ -212,7 +213,11 @@ export class AlertSession {
     stream.on('state', (state) => this.onStreamState(state));
     stream.on('reconnected', () => {
       if (!this.closed && this.stream === stream)
-        void this.closeGapAfterReading(this.engine.symbolsNeedingMinutes());
+        inBackground(
+          this.closeGapAfterReading(this.engine.symbolsNeedingMinutes()),
+          'alerts: reading the candles missed while reconnecting',
+          this.deps.log.error,
+        );
     });
     stream.on('malformed', (error) =>
       this.deps.log.warn(`alerts: dropped a malformed ticker message: ${error.message}`),

@@ -9,6 +9,7 @@ import type { AlertTarget, AlertView } from '../../shared/alerts';
 import { assetKey } from '../../shared/market';
 import type { AlertObservation, AlertRecord } from '../store';
 import { changePercent, lineSide, moveSide } from '../alerts/rules';
+import { inBackground } from '../core/background';
 import { formatDecimal } from '../core/decimal';
 import { describeTarget } from '../alerts/texts';
 import { ExchangeError } from '../exchange/errors';
@@ -171,7 +172,7 @@ export function alertsHandlers(ctx: ApiContext) {
   // background: the answer does not wait on the exchange.
   const changed = (session: ActiveSession) => {
     ctx.emit('data.changed', { profileId: session.profile.id, kinds: ['alerts'] });
-    void session.alerts.changed();
+    inBackground(session.alerts.changed(), 'alerts: evaluating the changed alerts', ctx.log.error);
   };
   const refuseDuplicate = (session: ActiveSession, target: AlertTarget, except?: number) => {
     const twin = session.alerts.repository

@@ -4,6 +4,7 @@
  * the exchange now, and the two choices for a stopped transfer: finish it (send the missing leg)
  * or leave the funds where they are. Start-up and each reconnect run the check by themselves.
  */
+import { inBackground } from '../core/background';
 import type { JournalEntryView } from '../../shared/types';
 import { JournalActionError, toJournalView } from '../journal/money-journal';
 import type { ApiContext, HandlerGroup } from './context';
@@ -31,11 +32,15 @@ export function journalHandlers(ctx: ApiContext) {
       const { profile, journal, sync } = ctx.session.requireTrade('finish a stopped transfer');
       try {
         const entry = await journal.finish(id);
-        void Promise.all([
-          sync.refresh('subAccounts', { force: true }),
-          sync.refresh('transfers', { force: true }),
-          sync.refresh('funds', { force: true }),
-        ]);
+        inBackground(
+          Promise.all([
+            sync.refresh('subAccounts', { force: true }),
+            sync.refresh('transfers', { force: true }),
+            sync.refresh('funds', { force: true }),
+          ]),
+          'journal: re-reading the balances after a finished transfer',
+          ctx.log.error,
+        );
         ctx.emit('data.changed', {
           profileId: profile.id,
           kinds: ['journal', 'subAccounts', 'funds'],

@@ -9,6 +9,7 @@ import { Decimal } from '../../shared/exact-decimal';
 import type { MethodParsedInput } from '../../shared/contract';
 import { formatAmount, formatAmountWithUnit } from '../../shared/format';
 import type { SubAccountsView, TransferLeg, TransferOutcome } from '../../shared/types';
+import { inBackground } from '../core/background';
 import { formatDecimal, parseDecimal } from '../core/decimal';
 import { sameAsset } from '../core/market';
 import { notify } from '../live/notify';
@@ -217,11 +218,15 @@ export async function transfer(ctx: ApiContext, input: TransferInput): Promise<T
 
   announce(ctx, session, outcome, from, to);
   // The balances moved: re-read them in the background (sub-account endpoints are slow-paced).
-  void Promise.all([
-    session.sync.refresh('subAccounts', { force: true }),
-    session.sync.refresh('transfers', { force: true }),
-    session.sync.refresh('funds', { force: true }),
-  ]);
+  inBackground(
+    Promise.all([
+      session.sync.refresh('subAccounts', { force: true }),
+      session.sync.refresh('transfers', { force: true }),
+      session.sync.refresh('funds', { force: true }),
+    ]),
+    'sub-accounts: re-reading the balances after a transfer',
+    ctx.log.error,
+  );
   ctx.emit('data.changed', { profileId, kinds: ['subAccounts', 'funds'] });
   return outcome;
 }

@@ -14,6 +14,7 @@ import {
   type OrderDescription,
 } from '../../shared/format';
 import type { ConnectionState, DataKind, Settings } from '../../shared/types';
+import { inBackground } from '../core/background';
 import { Throttle, type Clock, type TimerHandle } from '../core/clock';
 import { formatDecimal, parseDecimal } from '../core/decimal';
 import type { Emit } from '../core/events';
@@ -331,10 +332,14 @@ export class LiveSession {
   private onReconnected(): void {
     if (this.closed) return;
     this.deps.log.info('private stream reconnected: re-reading funds and open orders');
-    void Promise.all([
-      this.deps.sync.refresh('funds', { force: true }),
-      this.deps.sync.refresh('openOrders', { force: true }),
-    ]);
+    inBackground(
+      Promise.all([
+        this.deps.sync.refresh('funds', { force: true }),
+        this.deps.sync.refresh('openOrders', { force: true }),
+      ]),
+      'live: re-reading funds and open orders after a reconnect',
+      this.deps.log.error,
+    );
   }
 
   /** The batch's events into the store, before the page hears of them. */

@@ -18,8 +18,10 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { SpotfolioApp } from '../app';
+import { inBackground, keepServingOnUnexpectedErrors, type ErrorLog } from '../core/background';
 import { DEFAULT_TIMINGS, type Timings } from '../core/timings';
 import { sleep, SystemClock } from '../core/clock';
+import { describeError } from '../core/logger';
 import { startBrowserMode } from './host';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -140,6 +142,10 @@ export async function serve(argv: string[]): Promise<void> {
   // The app's logger stamps each line and redacts every secret the app has loaded; the host logs
   // through it once it exists (before that, no secret has been loaded).
   const hostLog = (line: string) => (app ? app.log.line(line) : toStderr(line));
+  const errorLog: ErrorLog = (message, error) =>
+    app ? app.log.error(message, error) : toStderr(`${message}: ${describeError(error)}`);
+  // An error nobody caught is logged and browser mode keeps serving.
+  keepServingOnUnexpectedErrors(errorLog);
   const host = await startBrowserMode({
     app: appReady,
     rendererDir,
@@ -162,8 +168,8 @@ export async function serve(argv: string[]): Promise<void> {
       process.exit(0);
     }
   };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => inBackground(stop('SIGINT'), 'Stopping', errorLog));
+  process.on('SIGTERM', () => inBackground(stop('SIGTERM'), 'Stopping', errorLog));
 
   // A browser opened with the address at once (a script, the end-to-end tests) gets the page's
   // files before start-up ties up the event loop, and parses them while the app starts. Nobody
@@ -197,5 +203,9 @@ export function runCli(argv: string[]): Promise<void> {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  void runCli(process.argv.slice(2));
+  // runCli says why the app could not start itself; this only keeps a failure of that from
+  // passing unnoticed.
+  inBackground(runCli(process.argv.slice(2)), 'Spotfolio', (message, error) =>
+    process.stderr.write(`${message}: ${describeError(error)}\n`),
+  );
 }

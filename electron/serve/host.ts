@@ -10,6 +10,7 @@
  * and offers it as a WebSocket subprotocol value (see tokenProtocolPrefix). The built renderer's
  * files are public, so they are served without it; the bridge refuses any connection without it.
  */
+import { inBackground, lineErrorLog } from '../core/background';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import {
   createServer,
@@ -317,7 +318,7 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
 
     const run = (call: WireCall) => {
       pending++;
-      void ready
+      const answered = ready
         .then(
           (dispatch) => dispatch(call.method, call.input),
           () => notStarted,
@@ -327,6 +328,7 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
           // A page gone meanwhile is told nothing (send checks the socket is still open).
           send(ws, { id: call.id, outcome });
         });
+      inBackground(answered, `Answering ${call.method}`, lineErrorLog(log));
     };
 
     ws.on('error', (error) => log(`Bridge connection error: ${error.message}`));

@@ -13,6 +13,7 @@ import type {
   RemovedProfileView,
 } from '../../shared/types';
 import type { Settings } from '../../shared/types';
+import { inBackground } from '../core/background';
 import { AppError } from '../core/app-error';
 import { SystemClock, type Clock, type TimerHandle } from '../core/clock';
 import type { Emit } from '../core/events';
@@ -620,7 +621,7 @@ export class SessionManager {
     store.settings.set(ACTIVE_PROFILE_KEY, row.id);
     sync.start();
     live.start();
-    void alerts.start();
+    inBackground(alerts.start(), 'alerts: starting', this.deps.log.error);
     this.checkJournal(journal);
     emit('data.changed', { profileId: row.id, kinds: ['profiles'] });
   }

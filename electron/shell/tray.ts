@@ -3,6 +3,7 @@
  * not even read while the app is locked), re-read whenever the data changes, plus "Show", "Lock"
  * (when a password is set) and "Quit".
  */
+import { inBackground, lineErrorLog } from '../core/background';
 import { Menu, Tray, nativeImage } from 'electron';
 import type { BridgeHandlers, EventName } from '../../shared/contract';
 import { formatValue, privacyMask } from '../../shared/format';
@@ -81,14 +82,16 @@ export function createTray(options: TrayOptions): AppTray {
 
   tray.on('click', () => options.onShow());
   render('Total: …', false);
-  void refresh();
+  const errorLog = lineErrorLog(log);
+  inBackground(refresh(), 'Tray: reading the total', errorLog);
   const unsubscribe = options.onEvent((event) => {
     // Locking hides the amount at once, not after the pacing's wait.
-    if (event === 'lock.changed') return void refresh();
+    if (event === 'lock.changed')
+      return inBackground(refresh(), 'Tray: reading the total', errorLog);
     if (event !== 'data.changed' || timer) return;
     timer = clock.setTimeout(() => {
       timer = null;
-      void refresh();
+      inBackground(refresh(), 'Tray: reading the total', errorLog);
     }, refreshIntervalMs);
   });
 

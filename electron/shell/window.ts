@@ -9,6 +9,7 @@
  *    https links whose host is allow-listed open in the user's browser, nothing else opens;
  *  - webviews: attaching one is prevented.
  */
+import { inBackground, lineErrorLog } from '../core/background';
 import {
   BrowserWindow,
   shell,
@@ -109,7 +110,7 @@ export function hardenWebContents(contents: WebContents, security: WindowSecurit
   });
   contents.setWindowOpenHandler(({ url }) => {
     if (isAllowedExternalUrl(url, hosts)) {
-      void shell.openExternal(url);
+      inBackground(shell.openExternal(url), `Opening ${url}`, lineErrorLog(log));
     } else {
       log(`Blocked opening ${url}`);
     }
@@ -138,6 +139,10 @@ export function createMainWindow(options: MainWindowOptions): BrowserWindow {
   });
   hardenWebContents(window.webContents, options);
   window.once('ready-to-show', () => window.show());
-  void window.loadURL(options.url);
+  inBackground(
+    window.loadURL(options.url),
+    'Loading the page',
+    lineErrorLog(options.log ?? (() => undefined)),
+  );
   return window;
 }

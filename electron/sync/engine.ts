@@ -6,6 +6,7 @@
  * retried with back-off; nothing here throws into the app, and offline the store keeps serving
  * the cached rows.
  */
+import { inBackground, lineErrorLog } from '../core/background';
 import { ExchangeError, type EndpointName, type ExchangeClient, type Order } from '../exchange';
 import type { Store } from '../store';
 import type { EventName, EventPayloads } from '../../shared/contract';
@@ -190,6 +191,8 @@ export class SyncEngine {
     }
   }
 
+  private readonly logError = lineErrorLog((line) => this.deps.log?.(line));
+
   // ---- Lifecycle --------------------------------------------------------------------------
 
   start(): void {
@@ -200,7 +203,7 @@ export class SyncEngine {
     // A backfill interrupted by a restart (or a kill) continues where its last commit left it.
     const coverage = readCoverage(this.port, this.profileId);
     if (coverage.backfill.state === 'running' || coverage.backfill.state === 'error') {
-      void this.backfillWithdrawals();
+      inBackground(this.backfillWithdrawals(), 'withdraw backfill', this.logError);
     }
   }
 
@@ -453,11 +456,11 @@ export class SyncEngine {
       const focusB = focusActive && this.focused.kinds.has(b) ? 0 : 1;
       return focusA - focusB || this.jobs.get(a)!.nextDueAt - this.jobs.get(b)!.nextDueAt;
     });
-    let running = SYNC_KINDS.filter((kind) => this.jobs.get(kind)!.running).length;
+    let running = SYNC_KINDS.filter((kind) => this.jobs.get(kind)!.running !== null).length;
     for (const kind of due) {
       if (running >= MAX_CONCURRENT_JOBS) break;
       running += 1;
-      void this.runJob(kind);
+      inBackground(this.runJob(kind), `sync ${kind}`, this.logError);
     }
     this.scheduleTick(TICK_MS);
   }

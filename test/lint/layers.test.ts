@@ -6,7 +6,8 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ESLint } from 'eslint';
+import type { ESLint } from 'eslint';
+import { untypedEslint } from './untyped-eslint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -31,7 +32,7 @@ const TARGETS = [
 let eslint: ESLint;
 
 beforeAll(() => {
-  eslint = new ESLint({ cwd: root, overrideConfigFile: join(root, 'eslint.config.js') });
+  eslint = untypedEslint();
 });
 
 /** The layer rules' findings (and any parse error) for `code` linted as the file at `path`. */

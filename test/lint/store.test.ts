@@ -5,7 +5,8 @@
  */
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ESLint } from 'eslint';
+import type { ESLint } from 'eslint';
+import { untypedEslint } from './untyped-eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -14,7 +15,7 @@ const RULE = 'no-restricted-properties';
 let eslint: ESLint;
 
 beforeAll(() => {
-  eslint = new ESLint({ cwd: root, overrideConfigFile: join(root, 'eslint.config.js') });
+  eslint = untypedEslint();
 });
 
 async function findings(path: string, code: string): Promise<string[]> {
