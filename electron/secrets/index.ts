@@ -5,15 +5,22 @@
  * - KeytarSecretStore: the real store (service 'Spotfolio', one JSON entry per profile); failures
  *   reject with SecretStoreUnavailableError whose message says what to start or unlock.
  * - DemoSecretStore: in-memory, for the demo profile's sandbox key only (never a fallback).
+ * - Keychain: the keychain as text (read/write/remove/all); KeytarSecretStore and DemoSecretStore
+ *   are both.
+ * - KeyVault: a data folder's key pairs on a Keychain, under its install id, sealed with the lock
+ *   password's key when one is set (SecretsSealedError until it is given).
  * - redact(text, secrets): strips secrets from log lines.
  */
 export {
   SecretFormatError,
+  SecretsSealedError,
   SecretStoreUnavailableError,
   type ApiSecret,
+  type Keychain,
   type SecretEntry,
   type SecretStore,
 } from './secret-store';
 export { KEYCHAIN_SERVICE, KeytarSecretStore, type KeytarSecretStoreOptions } from './keytar';
 export { DemoSecretStore } from './memory';
 export { redact, REDACTED } from './redact';
+export { isSealed, KeyVault, type SealKey, type VaultOptions } from './vault';

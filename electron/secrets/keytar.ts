@@ -9,9 +9,12 @@
  */
 import {
   checkSecret,
-  SecretFormatError,
+  encodeKeyPair,
+  parseKeyPair,
+  readKeyPair,
   SecretStoreUnavailableError,
   type ApiSecret,
+  type Keychain,
   type SecretEntry,
   type SecretStore,
 } from './secret-store';
@@ -40,7 +43,7 @@ async function importKeytar(): Promise<KeytarApi> {
   return loaded.default ?? loaded;
 }
 
-export class KeytarSecretStore implements SecretStore {
+export class KeytarSecretStore implements SecretStore, Keychain {
   private readonly service: string;
   private readonly load: () => Promise<KeytarApi>;
   private readonly platform: NodeJS.Platform;
@@ -54,13 +57,13 @@ export class KeytarSecretStore implements SecretStore {
 
   async set(profileId: string, secret: ApiSecret): Promise<void> {
     checkSecret(profileId, secret);
-    const password = JSON.stringify({ apiKey: secret.apiKey, secretKey: secret.secretKey });
+    const password = encodeKeyPair(secret);
     await this.call((k) => k.setPassword(this.service, profileId, password));
   }
 
   async get(profileId: string): Promise<ApiSecret | null> {
     const password = await this.call((k) => k.getPassword(this.service, profileId));
-    return password === null ? null : parseEntry(profileId, password);
+    return password === null ? null : parseKeyPair(profileId, password);
   }
 
   async delete(profileId: string): Promise<boolean> {
@@ -75,8 +78,25 @@ export class KeytarSecretStore implements SecretStore {
   async entries(): Promise<SecretEntry[]> {
     const credentials = await this.call((k) => k.findCredentials(this.service));
     return credentials
-      .map(({ account, password }) => ({ id: account, secret: readEntry(account, password) }))
+      .map(({ account, password }) => ({ id: account, secret: readKeyPair(account, password) }))
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  read(account: string): Promise<string | null> {
+    return this.call((k) => k.getPassword(this.service, account));
+  }
+
+  async write(account: string, text: string): Promise<void> {
+    await this.call((k) => k.setPassword(this.service, account, text));
+  }
+
+  remove(account: string): Promise<boolean> {
+    return this.call((k) => k.deletePassword(this.service, account));
+  }
+
+  async all(): Promise<{ account: string; text: string }[]> {
+    const credentials = await this.call((k) => k.findCredentials(this.service));
+    return credentials.map(({ account, password }) => ({ account, text: password }));
   }
 
   /** Resolves when the keychain answers; rejects with SecretStoreUnavailableError otherwise. */
@@ -104,38 +124,6 @@ export class KeytarSecretStore implements SecretStore {
       throw unavailable(error, this.platform);
     }
   }
-}
-
-/** The entry's key pair, or null when it holds something else (it is then shown, never parsed). */
-function readEntry(profileId: string, password: string): ApiSecret | null {
-  try {
-    return parseEntry(profileId, password);
-  } catch (error) {
-    if (error instanceof SecretFormatError) return null;
-    throw error;
-  }
-}
-
-function parseEntry(profileId: string, password: string): ApiSecret {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(password);
-  } catch {
-    parsed = undefined;
-  }
-  const entry = parsed as Partial<ApiSecret> | undefined;
-  if (
-    typeof entry?.apiKey !== 'string' ||
-    typeof entry.secretKey !== 'string' ||
-    entry.apiKey === '' ||
-    entry.secretKey === ''
-  ) {
-    // The entry's content is not echoed: it may be a secret in another shape.
-    throw new SecretFormatError(
-      `The keychain entry of profile ${profileId} is not a Spotfolio API key pair; enter the keys again.`,
-    );
-  }
-  return { apiKey: entry.apiKey, secretKey: entry.secretKey };
 }
 
 /** Turns a keychain failure into the message that says what to start or unlock. */

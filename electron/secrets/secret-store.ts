@@ -20,6 +20,19 @@ export interface SecretStore {
   entries(): Promise<SecretEntry[]>;
 }
 
+/**
+ * The keychain as text: one entry per account under the app's service. The vault (vault.ts) keeps
+ * the key pairs on top of it, sealed or not, under this data folder's accounts.
+ */
+export interface Keychain {
+  read(account: string): Promise<string | null>;
+  write(account: string, text: string): Promise<void>;
+  /** Returns false when there was no such entry. */
+  remove(account: string): Promise<boolean>;
+  /** Every entry under the service, in one search. */
+  all(): Promise<{ account: string; text: string }[]>;
+}
+
 /** One entry of the store: `secret` is null when the entry is not a Spotfolio key pair. */
 export interface SecretEntry {
   id: string;
@@ -41,6 +54,19 @@ export class SecretStoreUnavailableError extends Error {
   }
 }
 
+/**
+ * The keys are sealed with the lock password and the password has not been given since the app
+ * started: nothing can be signed until the app is unlocked.
+ */
+export class SecretsSealedError extends Error {
+  constructor(
+    message = 'The API keys are sealed with your lock password: unlock Spotfolio first.',
+  ) {
+    super(message);
+    this.name = 'SecretsSealedError';
+  }
+}
+
 /** A keychain entry or an argument that is not a valid API key pair. */
 export class SecretFormatError extends Error {
   constructor(message: string) {
@@ -59,4 +85,41 @@ export function checkSecret(profileId: string, secret: ApiSecret): void {
   if (typeof secret.secretKey !== 'string' || secret.secretKey.trim() === '') {
     throw new SecretFormatError(`secret key of profile ${profileId} must be a non-empty string`);
   }
+}
+
+/** A key pair as a keychain entry holds it when it is not sealed. */
+export function encodeKeyPair(secret: ApiSecret): string {
+  return JSON.stringify({ apiKey: secret.apiKey, secretKey: secret.secretKey });
+}
+
+/** The entry's key pair, or null when it holds something else (it is then shown, never parsed). */
+export function readKeyPair(profileId: string, password: string): ApiSecret | null {
+  try {
+    return parseKeyPair(profileId, password);
+  } catch (error) {
+    if (error instanceof SecretFormatError) return null;
+    throw error;
+  }
+}
+
+export function parseKeyPair(profileId: string, password: string): ApiSecret {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(password);
+  } catch {
+    parsed = undefined;
+  }
+  const entry = parsed as Partial<ApiSecret> | undefined;
+  if (
+    typeof entry?.apiKey !== 'string' ||
+    typeof entry.secretKey !== 'string' ||
+    entry.apiKey === '' ||
+    entry.secretKey === ''
+  ) {
+    // The entry's content is not echoed: it may be a secret in another shape.
+    throw new SecretFormatError(
+      `The keychain entry of profile ${profileId} is not a Spotfolio API key pair; enter the keys again.`,
+    );
+  }
+  return { apiKey: entry.apiKey, secretKey: entry.secretKey };
 }
