@@ -28,6 +28,7 @@ const FOLDER_LAYERS = [
   ['rules', 'electron/rules'],
   ['orders', 'electron/orders'],
   ['session', 'electron/session'],
+  ['lock', 'electron/lock'],
   ['api', 'electron/api'],
   ['shell', 'electron/shell'],
   ['serve', 'electron/serve'],
@@ -75,6 +76,7 @@ const FEATURES = [
   'export',
   'rules',
   'orders',
+  'lock',
 ];
 const PRODUCT = ['api', 'session', ...FEATURES, ...FOUNDATION];
 const MAY_IMPORT = {
@@ -105,6 +107,8 @@ const MAY_IMPORT = {
   market: ['sync', ...FOUNDATION],
   // The active profile's session wires a client, sync, the streams, alerts and the journal.
   session: [...FEATURES, ...FOUNDATION],
+  // The app lock knows the record, the keychain's vault and core; nothing of the features.
+  lock: FOUNDATION,
   api: PRODUCT.slice(1),
   app: PRODUCT,
   shell: ['app', ...PRODUCT],

@@ -3,6 +3,7 @@
  * profile), sync, live, api handlers. Electron's main process and browser mode both build the app
  * here and bind `handlers` and `onEvent` to their transport; nothing else wires parts together.
  */
+import { randomBytes } from 'node:crypto';
 import packageJson from '../package.json';
 import { methodNames, type BridgeHandlers, type EventPayloads } from '../shared/contract';
 import type { AppStatus, KeychainStatus, RecordUnavailable } from '../shared/types';
@@ -11,7 +12,7 @@ import type { ApiContext } from './api/context';
 import { toBridgeError } from './api/errors';
 import { createHandlers } from './api/handlers';
 import type { LockGate } from './api/dispatch';
-import { AppLock } from './api/lock';
+import { lockGate } from './api/lock';
 import { readSettings } from './api/settings';
 import { AppError } from './core/app-error';
 import { SystemClock, type Clock } from './core/clock';
@@ -21,14 +22,16 @@ import type { Notifier } from './core/notifier';
 import { timingsOf, type Timings } from './core/timings';
 import { MarketWatch } from './live/market-watch';
 import { CandleScheduler, LedgerService } from './ledger';
+import { AppLock } from './lock';
 import { MarketCache } from './market/cache';
 import { ExchangeRules } from './rules/exchange-rules';
 import { createLogger } from './log';
 import {
   DemoSecretStore,
   KeytarSecretStore,
+  KeyVault,
   SecretStoreUnavailableError,
-  type SecretStore,
+  type Keychain,
 } from './secrets';
 import { SessionManager, type DemoOptions } from './session/manager';
 import { storePort } from './sync/store-port';
@@ -38,8 +41,11 @@ export interface AppOptions {
   /** The app's data folder (the SQLite file lives here). */
   dataDir: string;
   mode: 'desktop' | 'browser';
-  /** Default: KeytarSecretStore (the OS keychain). */
-  secrets?: SecretStore;
+  /**
+   * The keychain the API keys are kept in (this data folder's entries, through a KeyVault).
+   * Default: KeytarSecretStore (the OS keychain).
+   */
+  secrets?: Keychain;
   /** Desktop: native notifications (shell); browser: none (the 'notification' event reaches the page). */
   notifier?: Notifier;
   /**
@@ -70,18 +76,24 @@ export interface SpotfolioApp {
   handlers: BridgeHandlers;
   /** The app's logger: it knows every secret loaded so far, so the transports log through it. */
   log: Logger;
-  /** The transports' dispatchers ask it before every call: while locked only lock.* is answered. */
+  /**
+   * The transports' dispatchers ask it before every call: while locked only lock.* is answered,
+   * and a sensitive call may have to wait for the password to be given again.
+   */
   lock: LockGate;
   onEvent(listener: EventListener): () => void;
   close(): Promise<void>;
 }
 
+/** Where the record keeps this data folder's install id (in its keychain entries' names). */
+const INSTALL_ID_KEY = 'installId';
+
 /** Asks the keychain once at start-up whether it answers; the status bar shows the result. */
-async function probeKeychain(secrets: SecretStore): Promise<KeychainStatus> {
+async function probeKeychain(secrets: Keychain): Promise<KeychainStatus> {
   try {
     const probe = (secrets as { probe?: () => Promise<void> }).probe;
     if (probe) await probe.call(secrets);
-    else await secrets.list();
+    else await secrets.all();
     return { available: true };
   } catch (error) {
     if (error instanceof SecretStoreUnavailableError) {
@@ -104,8 +116,8 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
       now,
       // Entries in the keychain mean profiles were added: an empty record file is then damage.
       recordExpected: () =>
-        secrets.list().then(
-          (ids) => ids.length > 0,
+        secrets.all().then(
+          (entries) => entries.length > 0,
           () => false,
         ),
     });
@@ -115,6 +127,19 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
     return unavailableApp(options, log, error.details);
   }
   const { store, notices, recovered } = opened;
+  // This data folder's keychain entries are named after its install id, kept in its record.
+  let installId = store.settings.get<string>(INSTALL_ID_KEY);
+  if (typeof installId !== 'string' || !/^[0-9a-f]{32}$/.test(installId)) {
+    installId = randomBytes(16).toString('hex');
+    store.settings.set(INSTALL_ID_KEY, installId);
+  }
+  const vault = new KeyVault({ keychain: secrets, installId });
+  try {
+    const claimed = await vault.claim(new Set(store.profiles.list().map((p) => p.id)));
+    if (claimed.length > 0) log.info(`Keychain entries of ${claimed.join(', ')} claimed`);
+  } catch (error) {
+    log.warn(`The keychain's older entries could not be claimed now: ${String(error)}`);
+  }
   for (const notice of notices) {
     if (notice.kind === 'cache-rebuilt') {
       log.warn(`The cache was unreadable (${notice.reason}); moved to ${notice.movedTo}, rebuilt`);
@@ -155,7 +180,16 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
     clock,
     emit,
     log,
+    vault,
+    backup: async () => (await store.backup()).path,
     forgetProfiles: () => session.forgetLocalData(),
+    // After a start with a password set, the profile's session waits for the first unlock.
+    onKeysAvailable: () => {
+      if (session.current()) return;
+      session.start('off').catch((error: unknown) => {
+        log.error('The profile could not be resumed after unlocking', error);
+      });
+    },
   });
   const notifier = lock.guardNotifier(options.notifier);
   const settings = () => readSettings(store.settings);
@@ -173,7 +207,7 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
   const session = new SessionManager({
     port: syncPort,
     store,
-    secrets,
+    secrets: vault,
     demoSecrets: new DemoSecretStore(),
     emit,
     log,
@@ -233,7 +267,7 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
   return {
     handlers,
     log,
-    lock,
+    lock: lockGate(ctx),
     onEvent(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

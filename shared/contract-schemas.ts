@@ -154,6 +154,7 @@ export const settingsInput = z
       .regex(DECIMAL_PATTERN, 'Price warning distance must be a percentage like 10')
       .transform(normalizeDecimalText)
       .refine((value) => value !== '0', 'Price warning distance must be greater than 0 %'),
+    confirmOrdersAbove: decimalInput,
     notifications: z
       .object({
         fills: z.boolean(),
@@ -418,6 +419,7 @@ export const methodSchemas = {
         .max(MAX_LOCK_PASSWORD_LENGTH),
     })
     .strict(),
+  'lock.confirm': z.object({ password: z.string().max(MAX_LOCK_PASSWORD_LENGTH) }).strict(),
   'lock.removePassword': z.object({ current: z.string().max(MAX_LOCK_PASSWORD_LENGTH) }).strict(),
   'lock.setIdle': z
     .object({

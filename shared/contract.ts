@@ -57,7 +57,7 @@ import type {
   TransferOutcome,
   WithdrawView,
 } from './types';
-import type { LockStatus, UnlockResult } from './lock';
+import type { ConfirmResult, LockStatus, UnlockResult } from './lock';
 
 /** A method's entry: its result type, carried only at the type level. */
 export interface Returns<R> {
@@ -179,11 +179,13 @@ export const methods = {
     lock: returns<LockStatus>(),
     /** Sets or changes the password (the current one is asked for when one is set). */
     setPassword: returns<LockStatus>(),
+    /** The password given again before a sensitive action (see shared/lock.ts). */
+    confirm: returns<ConfirmResult>(),
     removePassword: returns<LockStatus>(),
     setIdle: returns<LockStatus>(),
     /** The user did something: the idle timer starts again. */
     activity: returns<{ ok: true }>(),
-    /** Forgotten password: removes the password and every profile's local data (not the keys). */
+    /** Forgotten password: a kept backup, then the keys, every profile's local data and the password go. */
     reset: returns<LockStatus>(),
   },
   alerts: {

@@ -23,6 +23,20 @@ export interface UnlockResult {
   status: LockStatus;
 }
 
+/** The password given again before a sensitive action. */
+export interface ConfirmResult {
+  confirmed: boolean;
+  reason?: 'wrong-password' | 'too-soon';
+  status: LockStatus;
+}
+
+/**
+ * A sensitive action (a transfer, an order above the threshold in Settings, re-attaching a key,
+ * changing a profile's addresses, removing a profile, exporting a report) asks for the password
+ * again when it was last given longer ago than this.
+ */
+export const REAUTH_AFTER_MS = 3 * 60_000;
+
 /** The idle times the Settings screen offers, in minutes; 0 turns the idle lock off. */
 export const LOCK_IDLE_MINUTES = [0, 1, 5, 15, 30, 60] as const;
 export const DEFAULT_LOCK_IDLE_MINUTES = 15;
@@ -47,10 +61,18 @@ export function answeredWhileLocked(method: string): boolean {
 
 /** What the user is told before resetting a forgotten password, word for word. */
 export const LOCK_RESET_EXPLANATION =
-  'Resetting removes the password and every profile’s local data from this computer: the ' +
-  'profiles, their cached balances, orders and history, value snapshots, notifications and ' +
-  'ledger notes. Your API keys stay in the system keychain, and Spotfolio offers to attach them ' +
-  'again afterwards. Nothing changes on the exchange.';
+  'Your API keys are sealed with this password, so without it they cannot be opened: resetting ' +
+  'deletes them from the system keychain, and you will enter your API keys again. It also ' +
+  'removes the password and every profile’s local data from this computer (the profiles, ' +
+  'their cached balances, orders and history, value snapshots, notifications, alerts, ledger ' +
+  'notes and transfer journal) after keeping a backup copy of it in the backups folder. ' +
+  'Nothing changes on the exchange.';
+
+/** What Settings says once a password is set. */
+export const LOCK_SEALED_NOTE =
+  'Your API keys are sealed with this password in the system keychain. After Spotfolio starts, ' +
+  'nothing is synced or signed until you unlock it the first time; while it is locked after ' +
+  'that, sync and alerts go on.';
 
 /** Words for a wait, e.g. "8 s" or "2 min". */
 export function lockWaitText(ms: number): string {

@@ -23,6 +23,11 @@ export type ErrorKind =
   | 'no-profile'
   /** The app is locked: only the lock's own methods are answered until it is unlocked. */
   | 'locked'
+  /**
+   * A sensitive action while a lock password is set and it was last given more than a few
+   * minutes ago: give it again (lock.confirm), then repeat the call.
+   */
+  | 'confirm-password'
   | 'internal';
 
 /** What a failed bridge call carries to the renderer. */
@@ -471,6 +476,11 @@ export interface Settings {
   /** The order review warns when an order's price is more than this percentage from the last price. */
   priceWarningPercent: DecimalText;
   notifications: NotificationSettings;
+  /**
+   * With a lock password set, placing an order worth more than this (in the quote asset) asks for
+   * the password again when it was last given more than a few minutes ago.
+   */
+  confirmOrdersAbove: DecimalText;
 }
 
 export type NotificationKind = 'fill' | 'cancel' | 'balance' | 'transfer' | 'order' | 'alert';

@@ -11,7 +11,7 @@ import { startSandbox, type Sandbox } from '../electron/sandbox';
 import { DemoSecretStore, KeytarSecretStore } from '../electron/secrets';
 import { openStore } from '../electron/store';
 import type { ProfileView } from '../shared/types';
-import { eventually, tempDir } from './api/helpers';
+import { eventually, folderKeys, tempDir } from './api/helpers';
 
 /** Log lines of these tests are not inspected here (test/api/bridge.test.ts searches them). */
 const quiet = (): void => undefined;
@@ -75,7 +75,7 @@ describe('demo mode', () => {
     });
     expect(real).toMatchObject({ isDemo: false, active: true, canTrade: key.canTrade });
     expect((await app.handlers['app.status']({})).demo).toBe(false);
-    expect(await userSecrets.list()).toEqual([real.id]);
+    expect(await folderKeys(dir.path, userSecrets).list()).toEqual([real.id]);
 
     const demoUrl = demo!.baseUrl;
     expect((await fetch(`${demoUrl}/sapi/v1/ping`)).ok).toBe(true);

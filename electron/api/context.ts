@@ -14,7 +14,7 @@ import type { CandleScheduler, LedgerService } from '../ledger';
 import type { MarketCache } from '../market/cache';
 import type { ExchangeRules } from '../rules/exchange-rules';
 import type { Store } from '../store';
-import type { AppLock } from './lock';
+import type { AppLock } from '../lock';
 import type { SessionManager } from '../session/manager';
 
 /** The handlers of one contract area, e.g. HandlerGroup<'orders'> for orders.*. */

@@ -5,7 +5,7 @@
  * BridgeErrorPayload. It never throws.
  */
 import { z, type ZodError } from 'zod';
-import type { BridgeHandlers, CallOutcome } from '../../shared/contract';
+import type { BridgeHandlers, CallOutcome, MethodName } from '../../shared/contract';
 import { methodSchema } from '../../shared/contract-schemas';
 import { answeredWhileLocked } from '../../shared/lock';
 import type { BridgeErrorPayload } from '../../shared/types';
@@ -26,6 +26,11 @@ export interface DispatcherOptions {
 
 export interface LockGate {
   isLocked(): boolean;
+  /**
+   * Whether this call must wait for the password to be given again (lock.confirm): the action in
+   * words ("move funds") when it is sensitive and the password was last given too long ago.
+   */
+  confirmNeeded?(method: MethodName, input: unknown): Promise<string | null>;
 }
 
 export const LOCKED_MESSAGE = 'Spotfolio is locked. Unlock it with your password first.';
@@ -174,6 +179,13 @@ export function createDispatcher(handlers: BridgeHandlers, options: DispatcherOp
         error: bridgeInputErrorMap,
       });
       if (!parsed.success) return { ok: false, error: inputErrorPayload(parsed.error) };
+      const action = await options.lock?.confirmNeeded?.(method as MethodName, parsed.data);
+      if (action) {
+        return {
+          ok: false,
+          error: { kind: 'confirm-password', message: `Enter your password again to ${action}.` },
+        };
+      }
       const value = await handler(parsed.data);
       return { ok: true, value };
     } catch (error) {

@@ -7,7 +7,7 @@ import { ZodError } from 'zod';
 import type { BridgeErrorPayload } from '../../shared/types';
 import { AppError } from '../core/app-error';
 import { ExchangeError } from '../exchange/errors';
-import { SecretStoreUnavailableError } from '../secrets';
+import { SecretsSealedError, SecretStoreUnavailableError } from '../secrets';
 import type { SyncEngine, SyncKind } from '../sync';
 
 export { AppError };
@@ -54,6 +54,7 @@ export function isExpectedError(error: unknown): boolean {
     error instanceof ZodError ||
     error instanceof ExchangeError ||
     error instanceof SecretStoreUnavailableError ||
+    error instanceof SecretsSealedError ||
     error instanceof AppError
   );
 }
@@ -74,6 +75,7 @@ export function toBridgeError(error: unknown): BridgeErrorPayload {
   if (error instanceof SecretStoreUnavailableError) {
     return { kind: 'keychain', message: error.message };
   }
+  if (error instanceof SecretsSealedError) return { kind: 'locked', message: error.message };
   return { kind: 'internal', message: INTERNAL_ERROR_MESSAGE };
 }
 

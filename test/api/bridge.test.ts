@@ -664,10 +664,13 @@ describe('the whole contract over browser mode', () => {
     expect(await ok('lock.unlock', { password: 'bridge test pw 2' })).toMatchObject({
       unlocked: true,
     });
+    expect(await ok('lock.confirm', { password: 'bridge test pw 2' })).toMatchObject({
+      confirmed: true,
+    });
     expect(await ok('lock.removePassword', { current: 'bridge test pw 2' })).toMatchObject({
       enabled: false,
     });
-    // Last: the reset removes the profile's local data (its key stays in the keychain).
+    // Last: the reset removes the profile's local data and its key, after a backup.
     expect(await ok('lock.reset', { confirm: true })).toMatchObject({ enabled: false });
     expect(await ok('profiles.list')).toEqual([]);
   });

@@ -7,9 +7,16 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
+import { openStore } from '../../electron/store';
 import type { CallOutcome, EventName, EventPayloads } from '../../shared/contract';
 import { bridgeProtocols } from '../../shared/bridge-client';
-import { DemoSecretStore, KeytarSecretStore, type SecretStore } from '../../electron/secrets';
+import {
+  DemoSecretStore,
+  KeytarSecretStore,
+  KeyVault,
+  type Keychain,
+  type SecretStore,
+} from '../../electron/secrets';
 
 export function tempDir(prefix = 'spotfolio-app-'): { path: string; remove(): void } {
   const path = mkdtempSync(join(tmpdir(), prefix));
@@ -25,12 +32,27 @@ export function rendererDir(root: string): string {
 }
 
 /** The keychain under test when a keyring session is running, else memory (never on disk). */
-export function testSecretStore(): { store: SecretStore; kind: 'keychain' | 'memory' } {
+export function testSecretStore(): { store: SecretStore & Keychain; kind: 'keychain' | 'memory' } {
   if (process.env.SPOTFOLIO_KEYRING === '1') {
     const service = `Spotfolio-test-${process.pid}-${Math.random().toString(36).slice(2)}`;
     return { store: new KeytarSecretStore({ service }), kind: 'keychain' };
   }
   return { store: new DemoSecretStore(), kind: 'memory' };
+}
+
+/**
+ * The keys of one data folder as the app sees them: its entries in `keychain` under the install id
+ * its record keeps (read with a second connection; the app may hold the first).
+ */
+export function folderKeys(dataDir: string, keychain: Keychain): KeyVault {
+  const { store } = openStore({ dataDir });
+  try {
+    const installId = store.settings.get<string>('installId');
+    if (typeof installId !== 'string') throw new Error(`No install id in the record of ${dataDir}`);
+    return new KeyVault({ keychain, installId });
+  } finally {
+    store.close();
+  }
 }
 
 export interface RecordedEvent {

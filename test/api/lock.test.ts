@@ -4,33 +4,62 @@
  * over browser mode's real WebSocket bridge with the sandbox exchange: while locked, data methods
  * called directly are refused and no data event reaches the page.
  */
+import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { methodNames, type EventName, type EventPayloads } from '../../shared/contract';
-import { METHODS_WHILE_LOCKED, type LockStatus, type UnlockResult } from '../../shared/lock';
+import {
+  METHODS_WHILE_LOCKED,
+  REAUTH_AFTER_MS,
+  type LockStatus,
+  type UnlockResult,
+} from '../../shared/lock';
+import type { AlertView } from '../../shared/alerts';
 import type { ProfileView } from '../../shared/types';
-import { AppLock, LOCK_KEYS, LOCKED_NOTIFICATION, verifyPassword } from '../../electron/api/lock';
+import { AppLock, LOCK_KEYS, LOCKED_NOTIFICATION, verifyPassword } from '../../electron/lock';
 import { createApp, type SpotfolioApp } from '../../electron/app';
 import { ManualClock } from '../../electron/core/clock';
 import type { DesktopNotification } from '../../electron/core/notifier';
 import { startSandbox, type Sandbox } from '../../electron/sandbox';
 import { startBrowserMode, type BrowserModeHost } from '../../electron/serve/host';
-import { DemoSecretStore } from '../../electron/secrets';
+import { DemoSecretStore, isSealed, KeyVault } from '../../electron/secrets';
 import { openStore, type Store } from '../../electron/store';
-import { eventually, rendererDir, tempDir, WireClient } from './helpers';
+import { listBackups } from '../../electron/store/backups';
+import { eventually, rendererDir, tempDir, testSecretStore, WireClient } from './helpers';
 
 const minute = 60_000;
 
 interface Harness {
   lock: AppLock;
   clock: ManualClock;
+  vault: KeyVault;
   events: { event: EventName; payload: unknown }[];
   forgotten: number;
+  backups: string[];
 }
 
+/** The keychain the harnesses share, as a restarted app finds it. */
+const harnessKeychain = new DemoSecretStore();
+const pair = { apiKey: 'harness-key-0123456789', secretKey: 'harness-secret-0123456789' };
+
 function harness(store: Store, clock = new ManualClock(0)): Harness {
-  const result: Harness = { lock: undefined as never, clock, events: [], forgotten: 0 };
+  const vault = new KeyVault({ keychain: harnessKeychain, installId: 'harness' });
+  const result: Harness = {
+    lock: undefined as never,
+    clock,
+    vault,
+    events: [],
+    forgotten: 0,
+    backups: [],
+  };
   result.lock = new AppLock({
+    vault,
+    backup: async () => {
+      const { path } = await store.backup();
+      result.backups.push(path);
+      return path;
+    },
     record: store.settings,
     clock,
     // The app's emit passes events through the lock first; so does this one.
@@ -59,7 +88,9 @@ describe('AppLock over a real record', () => {
   });
 
   it('keeps only a scrypt hash with a random salt, and locks on the idle time of a manual clock', async () => {
-    const { lock, clock, events } = harness(store);
+    const { lock, clock, events, vault } = harness(store);
+    await vault.set('p1', pair);
+    expect(await harnessKeychain.read('harness/p1')).toBe(JSON.stringify(pair));
     expect(lock.status()).toEqual({
       enabled: false,
       locked: false,
@@ -78,6 +109,12 @@ describe('AppLock over a real record', () => {
     expect(await verifyPassword('correct horse batterY', stored as never)).toBe(false);
     store.db.pragma('wal_checkpoint(TRUNCATE)');
     expect(readFileSync(store.path).includes('correct horse battery')).toBe(false);
+    // The key pair in the keychain was sealed when the password was set.
+    const sealed = (await harnessKeychain.read('harness/p1'))!;
+    expect(isSealed(sealed)).toBe(true);
+    expect(sealed).not.toContain(pair.secretKey);
+    expect(sealed).not.toContain(pair.apiKey);
+    expect(await vault.get('p1')).toEqual(pair);
 
     expect(lock.isLocked()).toBe(false);
     clock.advance(4 * minute);
@@ -111,8 +148,12 @@ describe('AppLock over a real record', () => {
     });
     lock.dispose();
 
-    // A restart does not wipe the count or the wait.
+    // A restart does not wipe the count or the wait; the keys stay sealed until the first unlock.
     const again = harness(store, clock);
+    let keysAvailable = 0;
+    (again.lock as unknown as { options: { onKeysAvailable(): void } }).options.onKeysAvailable =
+      () => keysAvailable++;
+    await expect(again.vault.get('p1')).rejects.toThrow(/sealed with your lock password/);
     expect(again.lock.status()).toMatchObject({
       locked: true,
       failedAttempts: 3,
@@ -122,6 +163,13 @@ describe('AppLock over a real record', () => {
     const right = await again.lock.unlock('correct horse battery');
     expect(right).toMatchObject({ unlocked: true, status: { locked: false, failedAttempts: 0 } });
     expect(store.settings.get(LOCK_KEYS.failures)).toBeUndefined();
+    expect(await again.vault.get('p1')).toEqual(pair);
+    expect(keysAvailable).toBe(1);
+    // An idle lock keeps the key in memory: sync and alerts go on signing.
+    again.lock.lock('idle');
+    expect(await again.vault.get('p1')).toEqual(pair);
+    await again.lock.unlock('correct horse battery');
+    expect(keysAvailable).toBe(1);
     again.lock.dispose();
   });
 
@@ -155,9 +203,33 @@ describe('AppLock over a real record', () => {
     lock.dispose();
   });
 
-  it('asks for the current password to change or remove it; reset forgets the profiles', async () => {
+  it('asks for the password again before a sensitive action once a few minutes have passed', async () => {
+    const h = harness(store, new ManualClock(5_000_000));
+    expect(h.lock.confirmNeeded()).toBe(true);
+    await h.lock.unlock('correct horse battery');
+    expect(h.lock.confirmNeeded()).toBe(false);
+    h.clock.advance(REAUTH_AFTER_MS);
+    expect(h.lock.confirmNeeded()).toBe(false);
+    h.clock.advance(1);
+    expect(h.lock.confirmNeeded()).toBe(true);
+    expect(await h.lock.confirm('not it')).toMatchObject({
+      confirmed: false,
+      reason: 'wrong-password',
+      status: { failedAttempts: 1, locked: false },
+    });
+    expect(h.lock.confirmNeeded()).toBe(true);
+    expect(await h.lock.confirm('correct horse battery')).toMatchObject({
+      confirmed: true,
+      status: { failedAttempts: 0 },
+    });
+    expect(h.lock.confirmNeeded()).toBe(false);
+    h.lock.dispose();
+  });
+
+  it('asks for the current password to change or remove it, re-sealing the keys each time', async () => {
     const h = harness(store);
     await h.lock.unlock('correct horse battery');
+    const before = await harnessKeychain.read('harness/p1');
     await expect(h.lock.setPassword('new password 1', 'wrong one')).rejects.toMatchObject({
       kind: 'invalid-input',
       field: 'current',
@@ -165,14 +237,39 @@ describe('AppLock over a real record', () => {
     expect(h.lock.status().failedAttempts).toBe(1);
     await h.lock.setPassword('new password 1', 'correct horse battery');
     expect(h.lock.status().failedAttempts).toBe(0);
-    await expect(h.lock.removePassword('correct horse battery')).rejects.toMatchObject({
+    const after = (await harnessKeychain.read('harness/p1'))!;
+    expect(isSealed(after)).toBe(true);
+    expect(after).not.toBe(before);
+    // A restart: only the new password opens the keys.
+    h.lock.dispose();
+    const next = harness(store);
+    expect((await next.lock.unlock('new password 1')).unlocked).toBe(true);
+    expect(await next.vault.get('p1')).toEqual(pair);
+    await expect(next.lock.removePassword('correct horse battery')).rejects.toMatchObject({
       field: 'current',
     });
+    await next.lock.removePassword('new password 1');
+    expect(await harnessKeychain.read('harness/p1')).toBe(JSON.stringify(pair));
+    expect(store.settings.get(LOCK_KEYS.seal)).toBeUndefined();
+    next.lock.dispose();
+  });
+
+  it('a reset without the password forgets the keys, after a backup of the record', async () => {
+    const h = harness(store);
+    await h.lock.setPassword('forgotten one 9');
+    expect(isSealed((await harnessKeychain.read('harness/p1'))!)).toBe(true);
+    // Another data folder's entry is not this folder's to forget.
+    await harnessKeychain.write('elsewhere/p9', JSON.stringify(pair));
     expect(h.lock.lock('user')).toBe(true);
     const reset = await h.lock.reset();
     expect(reset).toMatchObject({ enabled: false, locked: false, failedAttempts: 0 });
     expect(h.forgotten).toBe(1);
+    expect(h.backups).toHaveLength(1);
+    expect(readFileSync(h.backups[0]!).length).toBeGreaterThan(0);
     expect(store.settings.get(LOCK_KEYS.password)).toBeUndefined();
+    expect(await harnessKeychain.read('harness/p1')).toBeNull();
+    expect(await h.vault.list()).toEqual([]);
+    expect(await harnessKeychain.read('elsewhere/p9')).toBe(JSON.stringify(pair));
     h.lock.dispose();
   });
 });
@@ -184,14 +281,15 @@ describe('the app locked, over the browser-mode bridge', () => {
   let client: WireClient;
   let sandbox: Sandbox;
   let profile: ProfileView;
-  // The user's keychain, in memory: what the reset must leave alone.
-  const secrets = new DemoSecretStore();
+  let key: { apiKey: string; secretKey: string };
+  // The user's keychain: the real one in a keyring session (scripts/test.sh), else in memory.
+  const secrets = testSecretStore().store;
 
   beforeAll(async () => {
     dir = tempDir('spotfolio-lock-app-');
     sandbox = await startSandbox({ seed: 7 });
     const parent = sandbox.world.accounts.find((a) => a.role === 'parent')!;
-    const key = parent.keys.find((k) => k.canTrade)!;
+    key = parent.keys.find((k) => k.canTrade)!;
     app = await createApp({
       dataDir: dir.path,
       mode: 'browser',
@@ -278,8 +376,28 @@ describe('the app locked, over the browser-mode bridge', () => {
     );
   });
 
-  it('resets a forgotten password by removing the profiles, leaving the keys in the keychain', async () => {
+  it('a reset without the password only forgets: no key is left to re-attach, the record is backed up', async () => {
+    const alert = await client.ok<AlertView>('alerts.create', {
+      kind: 'price',
+      symbol: 'BTCUSDT',
+      direction: 'above',
+      threshold: '999999.5',
+    });
+    // The keychain holds this folder's entry sealed: neither the API key nor its secret is in it.
+    const raw = await secrets.all();
+    expect(raw.map((e) => e.account)).toEqual([
+      expect.stringMatching(new RegExp(`/${profile.id}$`)),
+    ]);
+    expect(isSealed(raw[0]!.text)).toBe(true);
+    expect(raw[0]!.text).not.toContain(key.secretKey);
+    expect(raw[0]!.text).not.toContain(key.apiKey);
+
     await client.ok('lock.lock');
+    const place = { name: 'Elsewhere', baseUrl: sandbox.baseUrl, streamUrl: sandbox.streamUrl };
+    expect(await client.call('profiles.reattachKey', { id: profile.id, ...place })).toMatchObject({
+      ok: false,
+      error: { kind: 'locked' },
+    });
     expect(await client.call('lock.reset', {})).toMatchObject({
       ok: false,
       error: { kind: 'invalid-input', field: 'confirm' },
@@ -288,7 +406,23 @@ describe('the app locked, over the browser-mode bridge', () => {
     expect(status).toMatchObject({ enabled: false, locked: false });
     expect(await client.ok<ProfileView[]>('profiles.list')).toEqual([]);
     expect(await client.ok('app.status')).toMatchObject({ activeProfileId: null });
-    expect(await secrets.list()).toContain(profile.id);
-    expect(await secrets.get(profile.id)).toBeTruthy();
+
+    // The walk-around of the probe: nothing is offered back, nothing can be re-attached.
+    expect(await client.ok('profiles.orphanedKeys')).toEqual([]);
+    expect(await client.call('profiles.reattachKey', { id: profile.id, ...place })).toMatchObject({
+      ok: false,
+      error: { kind: 'not-found' },
+    });
+    expect(await secrets.all()).toEqual([]);
+
+    // What the user wrote is in a backup taken before anything was removed.
+    const backups = listBackups(join(dir.path, 'backups'));
+    const kept = new Database(backups[0]!.path, { readonly: true });
+    try {
+      expect(kept.prepare('SELECT id FROM profiles').all()).toEqual([{ id: profile.id }]);
+      expect(kept.prepare('SELECT id FROM alerts').all()).toEqual([{ id: alert.id }]);
+    } finally {
+      kept.close();
+    }
   });
 });

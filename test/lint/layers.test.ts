@@ -56,6 +56,11 @@ describe('the layer rules', () => {
         "import { createHandlers } from '../api/handlers';\nexport const handlers = createHandlers;\n",
       ],
       [
+        'the lock importing the session it guards',
+        'electron/lock/lint-fixture.ts',
+        "import { SessionManager } from '../api/session';\nexport const Session = SessionManager;\n",
+      ],
+      [
         'the exchange client importing the store',
         'electron/exchange/lint-fixture.ts',
         "import { openStore } from '../store';\nexport const open = openStore;\n",

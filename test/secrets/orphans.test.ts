@@ -2,7 +2,9 @@
  * Keychain entries without a profile, with the real keychain (a private Secret Service session
  * from scripts/test.sh) and the app against the sandbox: found at start-up, re-attached (verified
  * as on adding, on the same entry) or deleted; adding a key the keychain holds makes no second
- * entry; removing a profile removes its entry.
+ * entry; removing a profile removes its entry. Only this data folder's entries (under its install
+ * id) are seen: another folder's keys are never offered, and an older version's entry is claimed
+ * by the folder whose record has its profile.
  */
 import keytar from 'keytar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +14,7 @@ import { startSandbox, type Sandbox } from '../../electron/sandbox';
 import { KeytarSecretStore } from '../../electron/secrets';
 import { maskApiKey, openStore } from '../../electron/store';
 import type { OrphanedKeyView, ProfileView } from '../../shared/types';
-import { tempDir } from '../api/helpers';
+import { folderKeys, tempDir } from '../api/helpers';
 
 const keyringSession = process.env.SPOTFOLIO_KEYRING === '1';
 const REAL_KEYCHAIN = keyringSession
@@ -50,6 +52,10 @@ describe.skipIf(!keyringSession)(REAL_KEYCHAIN, () => {
     store.close();
   };
   const entries = () => keytar.findCredentials(service);
+  /** This folder's install id, from its record (known once the app has opened it). */
+  let installId = '';
+  const account = (id: string) => `${installId}/${id}`;
+  const ids = async () => (await entries()).map((e) => e.account.slice(installId.length + 1));
   const place = () => ({ baseUrl: sandbox.baseUrl, streamUrl: sandbox.streamUrl });
 
   beforeAll(async () => {
@@ -76,8 +82,22 @@ describe.skipIf(!keyringSession)(REAL_KEYCHAIN, () => {
     ]);
   });
 
+  it("sees only this data folder's entries; another folder's are never offered", async () => {
+    await open();
+    installId = folderKeys(dir.path, secrets).account('').slice(0, -1);
+    // Entries of older versions whose profiles this record does not have: another folder's.
+    expect(await (await restart())('profiles.orphanedKeys', {})).toEqual({ ok: true, value: [] });
+    expect((await entries()).map((e) => e.account).sort()).toEqual(['entry-a', 'entry-b']);
+    for (const id of ['entry-a', 'entry-b']) {
+      const text = (await keytar.getPassword(service, id))!;
+      await keytar.deletePassword(service, id);
+      await keytar.setPassword(service, account(id), text);
+    }
+    await keytar.setPassword(service, 'other-install/entry-c', JSON.stringify(key));
+  });
+
   it('finds the entries without a profile at start-up and deletes them on request', async () => {
-    const dispatch = await open();
+    const dispatch = await restart();
     const orphans = await dispatch('profiles.orphanedKeys', {});
     expect(orphans).toEqual({
       ok: true,
@@ -96,7 +116,8 @@ describe.skipIf(!keyringSession)(REAL_KEYCHAIN, () => {
         value: { deleted: true },
       });
     }
-    expect(await entries()).toEqual([]);
+    expect((await entries()).map((e) => e.account)).toEqual(['other-install/entry-c']);
+    await keytar.deletePassword(service, 'other-install/entry-c');
     expect(await dispatch('profiles.deleteOrphanedKey', { id: 'entry-a' })).toMatchObject({
       ok: false,
       error: { kind: 'not-found' },
@@ -108,10 +129,12 @@ describe.skipIf(!keyringSession)(REAL_KEYCHAIN, () => {
     const added = await dispatch('profiles.add', { name: 'Main', ...key, ...place() });
     expect(added).toMatchObject({ ok: true });
     const profile = (added as { value: ProfileView }).value;
-    expect(await entries()).toEqual([{ account: profile.id, password: expect.any(String) }]);
+    expect(await entries()).toEqual([
+      { account: account(profile.id), password: expect.any(String) },
+    ]);
     const again = await dispatch('profiles.add', { name: 'Main again', ...key, ...place() });
     expect(again).toMatchObject({ ok: true, value: { id: profile.id, name: 'Main' } });
-    expect((await entries()).map((e) => e.account)).toEqual([profile.id]);
+    expect(await ids()).toEqual([profile.id]);
     const listed = await dispatch('profiles.list', {});
     expect((listed as { value: ProfileView[] }).value.map((p) => p.id)).toEqual([profile.id]);
     // The entry a profile uses is not an orphan and cannot be deleted as one.
@@ -122,8 +145,19 @@ describe.skipIf(!keyringSession)(REAL_KEYCHAIN, () => {
     });
   });
 
+  it("claims an older version's entry (no install id) at the start of the folder that has its profile", async () => {
+    const [id] = await ids();
+    const text = (await keytar.getPassword(service, account(id!)))!;
+    await app?.close();
+    await keytar.deletePassword(service, account(id!));
+    await keytar.setPassword(service, id!, text);
+    const dispatch = await open();
+    expect(await entries()).toEqual([{ account: account(id!), password: text }]);
+    expect(await dispatch('profiles.orphanedKeys', {})).toEqual({ ok: true, value: [] });
+  });
+
   it('a key whose profile is gone is re-added on its own entry, not a new one', async () => {
-    const id = (await entries())[0]!.account;
+    const id = (await ids())[0]!;
     await dropProfileRow(id);
     const dispatch = await open();
     expect(await dispatch('profiles.orphanedKeys', {})).toEqual({
@@ -132,12 +166,12 @@ describe.skipIf(!keyringSession)(REAL_KEYCHAIN, () => {
     });
     const readded = await dispatch('profiles.add', { name: 'Back', ...key, ...place() });
     expect(readded).toMatchObject({ ok: true, value: { id, name: 'Back', active: true } });
-    expect((await entries()).map((e) => e.account)).toEqual([id]);
+    expect(await ids()).toEqual([id]);
     expect(await dispatch('profiles.orphanedKeys', {})).toEqual({ ok: true, value: [] });
   });
 
   it('re-attaches an orphaned entry: verified with the exchange first, same entry kept', async () => {
-    const id = (await entries())[0]!.account;
+    const id = (await ids())[0]!;
     await dropProfileRow(id);
     const dispatch = await open();
     // An exchange that does not answer: nothing is made, the entry stays for another try.
@@ -148,15 +182,18 @@ describe.skipIf(!keyringSession)(REAL_KEYCHAIN, () => {
       streamUrl: 'ws://127.0.0.1:1/ws',
     });
     expect(unreachable).toMatchObject({ ok: false, error: { kind: 'network' } });
-    expect((await entries()).map((e) => e.account)).toEqual([id]);
+    expect(await ids()).toEqual([id]);
 
     const attached = await dispatch('profiles.reattachKey', { id, name: 'Again', ...place() });
     expect(attached).toMatchObject({
       ok: true,
       value: { id, name: 'Again', apiKeyMasked: maskApiKey(key.apiKey), canTrade: true },
     });
-    expect((await entries()).map((e) => e.account)).toEqual([id]);
-    expect(await secrets.get(id)).toEqual({ apiKey: key.apiKey, secretKey: key.secretKey });
+    expect(await ids()).toEqual([id]);
+    expect(await folderKeys(dir.path, secrets).get(id)).toEqual({
+      apiKey: key.apiKey,
+      secretKey: key.secretKey,
+    });
     const orphans = (await dispatch('profiles.orphanedKeys', {})) as { value: OrphanedKeyView[] };
     expect(orphans.value).toEqual([]);
   });
@@ -169,6 +206,6 @@ describe.skipIf(!keyringSession)(REAL_KEYCHAIN, () => {
       value: { removed: true },
     });
     expect(await entries()).toEqual([]);
-    expect(await keytar.getPassword(service, profile!.id)).toBeNull();
+    expect(await keytar.getPassword(service, account(profile!.id))).toBeNull();
   });
 });

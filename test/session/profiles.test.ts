@@ -7,13 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDispatcher } from '../../electron/api/dispatch';
 import { createApp, type SpotfolioApp } from '../../electron/app';
 import { startSandbox, type Sandbox } from '../../electron/sandbox';
-import type { SecretStore } from '../../electron/secrets';
+import type { Keychain, SecretStore } from '../../electron/secrets';
 import { openStore } from '../../electron/store';
 import type { ProfileView } from '../../shared/types';
-import { eventually, tempDir, testSecretStore } from '../api/helpers';
+import { eventually, folderKeys, tempDir, testSecretStore } from '../api/helpers';
 
 let sandbox: Sandbox;
 let app: SpotfolioApp;
+let keychain: Keychain;
+/** This data folder's keys (under its install id). */
 let secrets: SecretStore;
 let dir: ReturnType<typeof tempDir>;
 let dispatch: ReturnType<typeof createDispatcher>;
@@ -22,15 +24,16 @@ const logLines: string[] = [];
 beforeAll(async () => {
   dir = tempDir();
   sandbox = await startSandbox({ seed: 21 });
-  secrets = testSecretStore().store;
+  keychain = testSecretStore().store;
   app = await createApp({
     dataDir: dir.path,
     mode: 'browser',
-    secrets,
+    secrets: keychain,
     demo: 'off',
     log: (line) => logLines.push(line),
   });
   dispatch = createDispatcher(app.handlers);
+  secrets = folderKeys(dir.path, keychain);
 });
 
 afterAll(async () => {

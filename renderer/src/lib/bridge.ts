@@ -39,6 +39,7 @@ const adviceByKind: Record<ErrorKind | 'unknown', string> = {
   keychain: 'The system keychain is locked or not running. Unlock it and try again.',
   'no-profile': 'Add an API key or start the demo first.',
   locked: 'Spotfolio is locked. Unlock it with your password.',
+  'confirm-password': 'Enter your lock password again to go on.',
   internal:
     'Something went wrong inside the app. Try again; if it keeps happening, restart Spotfolio.',
   unknown: 'Try again; if it keeps happening, restart Spotfolio.',

@@ -1,0 +1,23 @@
+/**
+ * The app lock. Public API:
+ * - AppLock: the lock's service (password, state, sealing key, confirmation before sensitive
+ *   actions, what is held back while locked); LOCK_KEYS, LOCKED_NOTIFICATION, LockVault.
+ * - hashPassword / verifyPassword / deriveSealKey and their scrypt parameters.
+ */
+export {
+  AppLock,
+  LOCK_KEYS,
+  LOCKED_NOTIFICATION,
+  type AppLockOptions,
+  type LockRecord,
+  type LockVault,
+} from './service';
+export {
+  deriveSealKey,
+  hashPassword,
+  SCRYPT_PARAMETERS,
+  verifyPassword,
+  type PasswordHash,
+  type ScryptParameters,
+  type SealParameters,
+} from './password';
