@@ -1,6 +1,15 @@
 import { expect, test, type Page } from '@playwright/test';
+import keytar from 'keytar';
+import { isSealed, KEYCHAIN_SERVICE } from '../../electron/secrets';
 import { LOCK_RESET_EXPLANATION } from '../../shared/lock';
-import { goTo, openWithSandboxProfile, screenshot, startStack, type Stack } from './support/stack';
+import {
+  goTo,
+  openWithSandboxProfile,
+  screenshot,
+  startStack,
+  tradingKey,
+  type Stack,
+} from './support/stack';
 
 let stack: Stack;
 test.beforeAll(async () => {
@@ -92,7 +101,7 @@ test('sets a password, locks, is refused data while locked, unlocks after a wron
   await page.getByTestId('lock-forgot').click();
   await expect(page.getByTestId('lock-reset-explanation')).toHaveText(LOCK_RESET_EXPLANATION);
   await expect(page.getByTestId('lock-reset-explanation')).toContainText(
-    'Your API keys stay in the system keychain',
+    'deletes them from the system keychain',
   );
   await page.getByTestId('lock-reset-back').click();
 
@@ -109,4 +118,70 @@ test('sets a password, locks, is refused data while locked, unlocks after a wron
     ).spotfolio.lock.status(),
   );
   expect(status).toMatchObject({ enabled: true, locked: false, idleMinutes: 5, failedAttempts: 0 });
+});
+
+test('the keys are sealed in the keychain, and a reset without the password leaves none to re-attach', async ({
+  page,
+}) => {
+  // The first journey left a password set and the app unlocked.
+  await page.goto(stack.url);
+  await expect(page.getByTestId('active-profile')).toContainText('Sandbox');
+  const profileId = await page.evaluate(async () => {
+    const api = (
+      window as unknown as { spotfolio: import('../../shared/contract').SpotfolioBridge }
+    ).spotfolio;
+    return (await api.profiles.list()).find((p) => p.active)!.id;
+  });
+  // What the keychain itself holds for the profile (this run's private keyring) is not the secret.
+  const key = tradingKey(stack);
+  const entries = (await keytar.findCredentials(KEYCHAIN_SERVICE)).filter((e) =>
+    e.account.endsWith(`/${profileId}`),
+  );
+  expect(entries).toHaveLength(1);
+  expect(isSealed(entries[0]!.password)).toBe(true);
+  expect(entries[0]!.password).not.toContain(key.secretKey);
+  expect(entries[0]!.password).not.toContain(key.apiKey);
+
+  await page.getByTestId('lock-now').click();
+  await expect(page.getByTestId('lock-screen')).toBeVisible();
+  await page.getByTestId('lock-forgot').click();
+  await expect(page.getByTestId('lock-reset-explanation')).toContainText(
+    'you will enter your API keys again',
+  );
+  await page.getByTestId('lock-reset-confirm').click();
+  await expect(page.getByTestId('lock-screen')).toHaveCount(0);
+
+  // The probe's walk-around: nothing is offered back, and no profile that trades can be made.
+  const after = await page.evaluate(
+    async ({ id, baseUrl, streamUrl }) => {
+      const api = (
+        window as unknown as { spotfolio: import('../../shared/contract').SpotfolioBridge }
+      ).spotfolio;
+      const orphans = await api.profiles.orphanedKeys();
+      const reattach = await api.profiles
+        .reattachKey({ id, name: 'Taken', baseUrl, streamUrl })
+        .then(
+          (profile) => ({ made: profile.canTrade }),
+          (error: { kind?: string }) => ({ refused: error.kind }),
+        );
+      return {
+        orphans,
+        reattach,
+        profiles: await api.profiles.list(),
+        lock: await api.lock.status(),
+      };
+    },
+    { id: profileId, baseUrl: stack.world.baseUrl, streamUrl: stack.world.streamUrl },
+  );
+  expect(after).toEqual({
+    orphans: [],
+    reattach: { refused: 'not-found' },
+    profiles: [],
+    lock: expect.objectContaining({ enabled: false, locked: false }),
+  });
+  expect(
+    (await keytar.findCredentials(KEYCHAIN_SERVICE)).filter((e) =>
+      e.account.endsWith(`/${profileId}`),
+    ),
+  ).toEqual([]);
 });

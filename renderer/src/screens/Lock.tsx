@@ -208,7 +208,7 @@ function LockScreen(props: { status: LockStatus; onStatus: (status: LockStatus) 
             <p data-testid="lock-reset-explanation">{LOCK_RESET_EXPLANATION}</p>
             {error !== undefined && <ErrorBox error={error} testId="lock-error" />}
             <ConfirmActions
-              confirmLabel="Remove the local data and reset"
+              confirmLabel="Delete the keys and the local data, and reset"
               busyLabel="Removing…"
               busy={busy}
               danger
