@@ -75,6 +75,7 @@ export const readsOf: Readonly<Record<MethodName, readonly DataKind[]>> = {
   'lock.unlock': [],
   'lock.lock': [],
   'lock.setPassword': [],
+  'lock.confirm': [],
   'lock.removePassword': [],
   'lock.setIdle': [],
   'lock.activity': [],
