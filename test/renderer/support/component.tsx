@@ -77,6 +77,7 @@ export const SETTINGS: Settings = {
   hideSmallBalances: false,
   smallBalanceThreshold: '1',
   priceWarningPercent: '10',
+  confirmOrdersAbove: '1000',
   notifications: { fills: true, cancels: true, balances: true, transfers: true, alerts: true },
 };
 
