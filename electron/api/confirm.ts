@@ -8,11 +8,10 @@
 import type { MethodName, MethodParsedInput } from '../../shared/contract';
 import { Decimal } from '../../shared/exact-decimal';
 import type { ApiContext } from './context';
-import { listedSymbols } from './exchange-rules';
 
 /** The action in words ("to …"), or null when the call is not sensitive. */
 export async function sensitiveAction(
-  ctx: Pick<ApiContext, 'store' | 'session' | 'settings' | 'now'>,
+  ctx: Pick<ApiContext, 'store' | 'session' | 'settings' | 'rules'>,
   method: MethodName,
   input: unknown,
 ): Promise<string | null> {
@@ -57,7 +56,7 @@ export async function sensitiveAction(
  * between the two) counts as above it: the password is asked rather than skipped.
  */
 async function orderAboveThreshold(
-  ctx: Pick<ApiContext, 'store' | 'session' | 'settings' | 'now'>,
+  ctx: Pick<ApiContext, 'store' | 'session' | 'settings' | 'rules'>,
   order: MethodParsedInput<'orders.place'>,
 ): Promise<boolean> {
   const session = ctx.session.current();
@@ -67,7 +66,7 @@ async function orderAboveThreshold(
   const value = new Decimal(order.price).times(order.quantity);
   let market;
   try {
-    market = (await listedSymbols(session.client, ctx.now())).find(
+    market = (await ctx.rules.listedSymbols(session.client)).find(
       (s) => s.symbol.toLowerCase() === order.symbol,
     );
   } catch {
