@@ -181,7 +181,7 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
     emit,
     log,
     vault,
-    backup: async () => (await store.backup()).path,
+    backup: async () => (await store.backupBefore('reset')).path,
     forgetProfiles: () => session.forgetLocalData(),
     // After a start with a password set, the profile's session waits for the first unlock.
     onKeysAvailable: () => {
