@@ -23,6 +23,7 @@ import iconUrl from '../../resources/icon.png';
 import { Portfolio } from './screens/Portfolio';
 import { Funds } from './screens/Funds';
 import { AssetPage } from './screens/AssetPage';
+import { PasswordConfirmDialog } from './components/PasswordConfirm';
 import { LockGate } from './screens/Lock';
 
 // Screens other than the portfolio load on first visit, so the first paint needs less code.
@@ -258,6 +259,7 @@ function UnlockedApp() {
           <StoreNotices notices={context.status.storeNotices ?? []} />
           {context.status.activeProfileId && <MoneyJournalPanel />}
           <OrphanedKeysDialog />
+          <PasswordConfirmDialog />
           <Suspense
             fallback={
               <div className="page">

@@ -63,6 +63,9 @@ test('sets a password, locks, is refused data while locked, unlocks after a wron
   await page.getByTestId('lock-repeat').fill('blue harbour 77');
   await page.getByTestId('lock-save').click();
   await expect(page.getByTestId('lock-settings-done')).toContainText('The password is set');
+  await expect(page.getByTestId('lock-sealed-note')).toContainText(
+    'Your API keys are sealed with this password',
+  );
   await page.getByTestId('lock-idle').selectOption('5');
   await expect(page.getByTestId('lock-idle')).toHaveValue('5');
   await screenshot(page, 'lock-settings');

@@ -4,7 +4,13 @@
  * checks that the two new ones match.
  */
 import { useState, type FormEvent } from 'react';
-import { LOCK_IDLE_MINUTES, MIN_LOCK_PASSWORD_LENGTH, type LockStatus } from '../../../shared/lock';
+import {
+  LOCK_IDLE_MINUTES,
+  LOCK_SEALED_NOTE,
+  MIN_LOCK_PASSWORD_LENGTH,
+  REAUTH_AFTER_MS,
+  type LockStatus,
+} from '../../../shared/lock';
 import { bridge } from '../lib/bridge';
 import { useLock } from '../lib/lock';
 import { InlineError } from './common';
@@ -154,6 +160,13 @@ export function LockSettings() {
           ? 'Spotfolio asks for the password when it starts, after the idle time below, when you lock it (button, menu, tray, Ctrl+Shift+L) and when the computer locks or sleeps.'
           : 'Keep others out of Spotfolio on a shared or unattended computer. The password is kept only as a scrypt hash; there is no way to recover it.'}
       </p>
+      {status.enabled && (
+        <p className="muted small-text" data-testid="lock-sealed-note">
+          {LOCK_SEALED_NOTE} Transfers, large orders, re-attaching a key, changing a profile’s
+          addresses, removing a profile and exporting reports ask for it again when it was last
+          given more than {REAUTH_AFTER_MS / 60_000} minutes ago.
+        </p>
+      )}
       {done && (
         <p className="muted small-text" role="status" data-testid="lock-settings-done">
           {done}

@@ -5,12 +5,83 @@
 import type { SpotfolioBridge } from '../../../shared/contract';
 import type { ErrorKind } from '../../../shared/types';
 
+/**
+ * Asks the person for the lock password before a sensitive action (the main process answered
+ * `confirm-password`): resolves to the password given, or null when they backed out.
+ */
+export type PasswordPrompt = (reason: string) => Promise<string | null>;
+
+let passwordPrompt: PasswordPrompt | null = null;
+
+/** The page's password dialog registers itself here while it is mounted. */
+export function setPasswordPrompt(prompt: PasswordPrompt | null): void {
+  passwordPrompt = prompt;
+}
+
+let wrappedFor: SpotfolioBridge | null = null;
+let wrapped: SpotfolioBridge | null = null;
+
 export function bridge(): SpotfolioBridge {
   const installed = (window as unknown as { spotfolio?: SpotfolioBridge }).spotfolio;
   if (!installed) {
     throw new Error('The app bridge is not available. Restart Spotfolio.');
   }
-  return installed;
+  if (wrappedFor !== installed || !wrapped) {
+    wrapped = withPasswordConfirmation(installed);
+    wrappedFor = installed;
+  }
+  return wrapped;
+}
+
+function isConfirmPassword(error: unknown): error is { kind: 'confirm-password'; message: string } {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as { kind?: unknown }).kind === 'confirm-password'
+  );
+}
+
+/**
+ * The bridge with one addition: a call the main process holds back until the password is given
+ * again asks for it (the page's dialog), confirms it with lock.confirm and is sent once more. The
+ * main process still decides; backing out gives the caller the original refusal.
+ */
+function withPasswordConfirmation(inner: SpotfolioBridge): SpotfolioBridge {
+  const confirmThenRetry = async (call: () => Promise<unknown>): Promise<unknown> => {
+    try {
+      return await call();
+    } catch (error) {
+      if (!isConfirmPassword(error) || !passwordPrompt) throw error;
+      let reason = error.message;
+      for (;;) {
+        const password = await passwordPrompt(reason);
+        if (password === null) throw error;
+        const result = await inner.lock.confirm({ password });
+        if (result.confirmed) return call();
+        reason =
+          result.reason === 'too-soon'
+            ? 'Too many wrong passwords: wait a moment, then try again.'
+            : 'That password is not right. Try again.';
+      }
+    }
+  };
+  const outer: Record<string, unknown> = {};
+  for (const [name, member] of Object.entries(inner as unknown as Record<string, unknown>)) {
+    if (typeof member === 'function') {
+      outer[name] = member;
+      continue;
+    }
+    const group: Record<string, unknown> = {};
+    for (const [method, fn] of Object.entries(member as Record<string, unknown>)) {
+      group[method] =
+        typeof fn === 'function'
+          ? (...args: unknown[]) =>
+              confirmThenRetry(() => (fn as (...a: unknown[]) => Promise<unknown>)(...args))
+          : fn;
+    }
+    outer[name] = group;
+  }
+  return outer as unknown as SpotfolioBridge;
 }
 
 export interface ErrorInfo {
