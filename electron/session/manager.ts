@@ -477,14 +477,13 @@ export class SessionManager {
   }
 
   /**
-   * Removes every profile with its local data (record and cache) and leaves the keys in the
-   * keychain, where they can be attached again: resetting a forgotten lock password.
+   * Removes every profile with its local data (record and cache): resetting a forgotten lock
+   * password. The lock's reset has taken the kept backup of the record before it calls this (a
+   * backup that fails stops the reset before anything is touched) and removes the keys itself.
    */
   forgetLocalData(): Promise<void> {
     return this.serial(async () => {
       const { store, log } = this.deps;
-      // Before anything is touched: a backup that fails stops the reset.
-      await store.backupBefore('reset');
       await this.stopSession();
       await Promise.all([...this.clients.keys()].map((id) => this.closeClient(id)));
       await this.stopDemo();
@@ -494,9 +493,7 @@ export class SessionManager {
         for (const row of rows) store.profiles.delete(row.id);
         store.settings.delete(ACTIVE_PROFILE_KEY);
       });
-      log.info(
-        `Removed the local data of ${rows.length} profile(s); their keys stay in the keychain`,
-      );
+      log.info(`Removed the local data of ${rows.length} profile(s)`);
       this.deps.emit('data.changed', { profileId: null, kinds: ['profiles'] });
     });
   }

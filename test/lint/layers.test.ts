@@ -58,7 +58,7 @@ describe('the layer rules', () => {
       [
         'the lock importing the session it guards',
         'electron/lock/lint-fixture.ts',
-        "import { SessionManager } from '../api/session';\nexport const Session = SessionManager;\n",
+        "import { SessionManager } from '../session/manager';\nexport const Session = SessionManager;\n",
       ],
       [
         'the exchange client importing the store',

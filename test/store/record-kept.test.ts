@@ -31,7 +31,7 @@ let key: { apiKey: string; secretKey: string };
 const dirs: ReturnType<typeof tempDir>[] = [];
 
 beforeAll(async () => {
-  ({ sandbox } = await launchSandbox({ seed: 53, simulation: false }));
+  ({ sandbox } = await launchSandbox({ seed: 53, simulation: false, rateLimits: false }));
   const parent = sandbox.world.accounts.find((a) => a.role === 'parent')!;
   key = parent.keys.find((k) => k.canTrade)!;
 });
