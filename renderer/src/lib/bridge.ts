@@ -65,19 +65,26 @@ function withPasswordConfirmation(inner: SpotfolioBridge): SpotfolioBridge {
       }
     }
   };
+  // Each member is looked up on the installed bridge when it is called, not when it was wrapped.
+  const members = inner as unknown as Record<
+    string,
+    ((...args: unknown[]) => unknown) | Record<string, (...args: unknown[]) => Promise<unknown>>
+  >;
   const outer: Record<string, unknown> = {};
-  for (const [name, member] of Object.entries(inner as unknown as Record<string, unknown>)) {
+  for (const [name, member] of Object.entries(members)) {
     if (typeof member === 'function') {
-      outer[name] = member;
+      outer[name] = (...args: unknown[]) =>
+        (members[name] as (...a: unknown[]) => unknown)(...args);
       continue;
     }
     const group: Record<string, unknown> = {};
-    for (const [method, fn] of Object.entries(member as Record<string, unknown>)) {
-      group[method] =
-        typeof fn === 'function'
-          ? (...args: unknown[]) =>
-              confirmThenRetry(() => (fn as (...a: unknown[]) => Promise<unknown>)(...args))
-          : fn;
+    for (const method of Object.keys(member)) {
+      group[method] = (...args: unknown[]) =>
+        confirmThenRetry(() =>
+          (members[name] as Record<string, (...a: unknown[]) => Promise<unknown>>)[method]!(
+            ...args,
+          ),
+        );
     }
     outer[name] = group;
   }
