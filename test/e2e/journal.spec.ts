@@ -14,6 +14,7 @@ import Decimal from 'decimal.js';
 import keytar from 'keytar';
 import { expect, test, type Page } from '@playwright/test';
 import type { ExchangeClient } from '../../electron/exchange/client';
+import { openStore } from '../../electron/store';
 import type { SpotfolioBridge } from '../../shared/contract';
 import { repoRoot, startBrowserMode, type StartedChild } from './support/child';
 import { exchangeClient, fromExchange, shownDecimal } from './support/exchange';
@@ -31,7 +32,7 @@ let sandbox: StartedChild<WorldInfo>;
 let app: StartedChild<string>;
 let dataDir = '';
 let exchange: ExchangeClient;
-const keychainEntries: string[] = [];
+const keychainAccounts: string[] = [];
 
 const world = () => sandbox.value;
 const parent = () => world().accounts.find((a) => a.role === 'parent')!;
@@ -40,6 +41,18 @@ const tradingKey = () => {
   const key = parent().keys.find((k) => k.canTrade)!;
   return { apiKey: key.apiKey, secretKey: key.secretKey };
 };
+
+/** This data folder's install id, kept in its record (read beside the running app). */
+function installId(): string {
+  const { store } = openStore({ dataDir });
+  try {
+    const id = store.settings.get<string>('installId');
+    if (typeof id !== 'string') throw new Error(`No install id in the record of ${dataDir}`);
+    return id;
+  } finally {
+    store.close();
+  }
+}
 
 function startApp(): Promise<StartedChild<string>> {
   return startBrowserMode(dataDir);
@@ -57,7 +70,7 @@ test.afterAll(async () => {
   await exchange?.close();
   await app?.stop();
   await sandbox?.stop();
-  for (const id of keychainEntries) await keytar.deletePassword(KEYCHAIN_SERVICE, id);
+  for (const account of keychainAccounts) await keytar.deletePassword(KEYCHAIN_SERVICE, account);
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -86,7 +99,7 @@ async function transferKilledAfterFirstLeg(input: {
     [
       '--import',
       'tsx',
-      join(repoRoot, 'test/sync/fixtures/journal-child.ts'),
+      join(repoRoot, 'test/journal/fixtures/journal-child.ts'),
       JSON.stringify({
         dataDir,
         baseUrl: world().baseUrl,
@@ -98,11 +111,16 @@ async function transferKilledAfterFirstLeg(input: {
     ],
     { cwd: repoRoot, stdio: ['pipe', 'pipe', 'inherit'] },
   );
+  let held = false;
   for await (const line of createInterface({ input: child.stdout! })) {
     const parsed = JSON.parse(line) as { held?: string; failed?: string };
     if (parsed.failed) throw new Error(`the transfer failed: ${parsed.failed}`);
-    if (parsed.held) break;
+    if (parsed.held) {
+      held = true;
+      break;
+    }
   }
+  if (!held) throw new Error('the transfer process ended before its first leg was answered');
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGKILL');
   await exited;
@@ -120,7 +138,7 @@ test('a transfer cut short by a crash is shown after the restart, and finished',
     baseUrl: world().baseUrl,
     streamUrl: world().streamUrl,
   });
-  keychainEntries.push(profile.id);
+  keychainAccounts.push(`${installId()}/${profile.id}`);
   const [subA, subB] = subs().map((s) => s.email) as [string, string];
   const asset = 'usdt';
   const amount = '7.25';
@@ -182,15 +200,18 @@ test('API keys in the keychain without a profile are offered back', async ({ pag
   const readOnly = parent().keys.find((k) => !k.canTrade)!;
   const kept = `journal-spec-${process.pid}-read-only`;
   const junk = `journal-spec-${process.pid}-junk`;
-  keychainEntries.push(kept, junk);
+  // Entries of this data folder are named under its install id (the keychain is shared by every
+  // data folder on the machine; another folder's entries are never offered here).
+  const account = (name: string) => `${installId()}/${name}`;
+  keychainAccounts.push(account(kept), account(junk));
   await keytar.setPassword(
     KEYCHAIN_SERVICE,
-    kept,
+    account(kept),
     JSON.stringify({ apiKey: readOnly.apiKey, secretKey: readOnly.secretKey }),
   );
   await keytar.setPassword(
     KEYCHAIN_SERVICE,
-    junk,
+    account(junk),
     JSON.stringify({ apiKey: 'JunkKey-0000-1111', secretKey: 'junk-secret' }),
   );
 
@@ -206,7 +227,7 @@ test('API keys in the keychain without a profile are offered back', async ({ pag
 
   await junkItem.getByTestId('orphan-delete').click();
   await expect(junkItem).toHaveCount(0);
-  expect(await keytar.getPassword(KEYCHAIN_SERVICE, junk)).toBeNull();
+  expect(await keytar.getPassword(KEYCHAIN_SERVICE, `${installId()}/${junk}`)).toBeNull();
 
   await keptItem.getByTestId('orphan-reattach').click();
   await keptItem.getByTestId('orphan-name').fill('Read-only');
@@ -223,6 +244,6 @@ test('API keys in the keychain without a profile are offered back', async ({ pag
   // The entry is the profile's now, not a new one beside it.
   const entries = await keytar.findCredentials(KEYCHAIN_SERVICE);
   expect(entries.filter((e) => e.password.includes(readOnly.apiKey)).map((e) => e.account)).toEqual(
-    [kept],
+    [account(kept)],
   );
 });
