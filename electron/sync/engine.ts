@@ -643,7 +643,11 @@ export class SyncEngine {
     const key = addressKey(assetKey(coin.trim()), network.trim());
     const request = this.addressRequests.get(key);
     if (!request?.call || request.state !== 'queued') return false;
-    return request.call.cancel();
+    if (!request.call.cancel()) return false;
+    // Gone from what waits at once, so deposits.pending never lists a request already canceled.
+    this.addressRequests.delete(key);
+    this.emitChanged(['deposits']);
+    return true;
   }
 
   private async fetchDepositAddress(request: AddressRequest): Promise<DepositAddressView> {

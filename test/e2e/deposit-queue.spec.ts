@@ -86,4 +86,6 @@ test('a second address within the minute is queued with a countdown and can be c
     return api.deposits.pending();
   });
   expect(after).toEqual([]);
+  // The screen kept nothing of the queue either.
+  await expect(page.getByTestId('deposit-queued')).toHaveCount(0);
 });

@@ -204,11 +204,15 @@ function AddressPanel(props: { coin: string; network: string; net: NetworkView |
     };
   }, [address]);
 
+  // Said canceled only once the main process has taken it out of the queue: a request that has
+  // already gone out comes back as an address (or an error) instead.
   const cancel = () => {
-    setCanceled(true);
     bridge()
       .deposits.cancel({ coin: props.coin, network: props.network })
-      .catch((caught: unknown) => setError(caught));
+      .then(
+        ({ canceled: taken }) => taken && setCanceled(true),
+        (caught: unknown) => setError(caught),
+      );
   };
 
   if (canceled && !address)
