@@ -4,13 +4,28 @@
  * a field says otherwise; times are Unix milliseconds (UTC).
  */
 
-export const COST_METHODS = ['fifo', 'average'] as const;
+export const COST_METHODS = ['fifo', 'lifo', 'hifo', 'average'] as const;
 export type CostMethodName = (typeof COST_METHODS)[number];
 
+/** The method's name as the screens and the tax report write it. */
 export const COST_METHOD_LABELS: Record<CostMethodName, string> = {
   fifo: 'FIFO',
+  lifo: 'LIFO',
+  hifo: 'HIFO',
   average: 'Average cost',
 };
+
+/** What each method takes first, said once for the places a method is chosen. */
+export const COST_METHOD_HINTS: Record<CostMethodName, string> = {
+  fifo: 'first in, first out: the oldest lot first',
+  lifo: 'last in, first out: the newest lot first',
+  hifo: 'highest in, first out: the lot of the highest cost per unit first',
+  average: 'every unit at the average cost of what is held',
+};
+
+export function isCostMethod(value: unknown): value is CostMethodName {
+  return (COST_METHODS as readonly unknown[]).includes(value);
+}
 
 /** The main account's name in the ledger; a sub-account is named by its e-mail. */
 export const MAIN_ACCOUNT_ID = 'main';

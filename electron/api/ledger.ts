@@ -1,13 +1,13 @@
 /**
  * ledger.*: profit and loss, net worth, an asset's page, the value history and the reports, from
  * the ledger built out of the store (see electron/ledger/service.ts). The cost method is a
- * setting of the profile (FIFO unless the user chose average cost); the reporting currency is the
+ * setting of the profile (FIFO unless the user chose LIFO, HIFO or average cost); the reporting currency is the
  * app's quote asset. Candles for the prices of the time are fetched in the background, once
  * (ledger/candle-scheduler.ts).
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import type { CostMethodName, LedgerSettingsView } from '../../shared/ledger';
+import { isCostMethod, type CostMethodName, type LedgerSettingsView } from '../../shared/ledger';
 import {
   assetPageView,
   closeCoverage,
@@ -33,8 +33,10 @@ import { AppError } from './errors';
 const METHOD_KEY = 'ledger.costMethod';
 
 export function ledgerHandlers(ctx: ApiContext) {
-  const methodOf = (profileId: string): CostMethodName =>
-    ctx.store.settings.get<string>(METHOD_KEY, profileId) === 'average' ? 'average' : 'fifo';
+  const methodOf = (profileId: string): CostMethodName => {
+    const chosen = ctx.store.settings.get<string>(METHOD_KEY, profileId);
+    return isCostMethod(chosen) ? chosen : 'fifo';
+  };
 
   const choiceOf = (profileId: string): LedgerChoice => ({
     method: methodOf(profileId),

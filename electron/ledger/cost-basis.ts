@@ -1,6 +1,6 @@
 /**
  * Cost basis: the ledger's entries, in order, into lots and disposals, valued in one reporting
- * asset (e.g. USDT or INR), by FIFO or average cost.
+ * asset (e.g. USDT or INR), by FIFO, LIFO, HIFO (highest cost first) or average cost.
  *
  * The rules, all in the reporting asset:
  * - A trade disposes of what it sends and acquires what it receives, both worth the trade's value
@@ -17,6 +17,10 @@
  * - A transfer between own accounts moves lots with their basis and acquisition dates.
  * - An inferred credit opens a lot at the user's cost basis or, absent one, at the time's value
  *   (marked estimated); an inferred debit takes lots out like a withdrawal.
+ * - What leaves a position (a disposal, a withdrawal, a transfer, an inferred debit) is taken from
+ *   its lots in the method's order: FIFO the oldest lot first, LIFO the newest first, HIFO the lot
+ *   of the highest cost per unit first (its cost and quantity as it came into the position; equal
+ *   ones oldest first, by acquisition date then arrival).
  * - Average cost takes quantities (and so acquisition dates) from the oldest lots, but the cost of
  *   what leaves is the position's average cost.
  *
@@ -47,7 +51,7 @@ import {
   type WithdrawalEntry,
 } from './entries';
 
-export type CostMethod = 'fifo' | 'average';
+export type CostMethod = 'fifo' | 'lifo' | 'hifo' | 'average';
 
 /**
  * The price of one unit of `asset` in `quoteAsset` at `time`, as decimal text or a decimal.js
@@ -292,6 +296,20 @@ interface OpenLot {
   acquiredAt: number;
   openedBy: LedgerEntry;
   basis: BasisSource;
+  /** HIFO's order: the cost and quantity it came in with (a part taken keeps the same order). */
+  orderCost: Units;
+  orderQuantity: Units;
+  /** Arrival in this position, the last tie-break. */
+  seq: number;
+}
+
+/** Whether HIFO takes `a` before `b`: higher cost per unit, then older, then arrived first. */
+function hifoBefore(a: OpenLot, b: OpenLot): boolean {
+  const left = a.orderCost * b.orderQuantity;
+  const right = b.orderCost * a.orderQuantity;
+  if (left !== right) return left > right;
+  if (a.acquiredAt !== b.acquiredAt) return a.acquiredAt < b.acquiredAt;
+  return a.seq < b.seq;
 }
 
 /**
@@ -338,9 +356,16 @@ export class Position {
   costUnits: Units = 0n;
   /** The gains of every disposal from this position (kept as they happen: figures read this). */
   realizedUnits: Units = 0n;
-  /** FIFO queue from `head`; empty for cash. */
+  /**
+   * The open lots in arrival order from `head` (FIFO and average take from the head, LIFO from
+   * the end); empty for cash. Under HIFO `heap` orders them (hifoBefore) and a lot taken whole
+   * stays in `queue` with quantity 0 (a hole) until compacted.
+   */
   private queue: OpenLot[] = [];
   private head = 0;
+  private readonly heap: OpenLot[] = [];
+  private holes = 0;
+  private arrivals = 0;
 
   constructor(
     readonly account: string,
@@ -371,25 +396,102 @@ export class Position {
       return;
     }
     this.costUnits += cost;
-    this.queue.push({ quantity, cost, acquiredAt, openedBy, basis });
+    const lot: OpenLot = {
+      quantity,
+      cost,
+      acquiredAt,
+      openedBy,
+      basis,
+      orderCost: cost,
+      orderQuantity: quantity,
+      seq: this.arrivals++,
+    };
+    this.queue.push(lot);
+    if (this.method === 'hifo') this.pushHeap(lot);
   }
 
-  /** Takes `wanted` units out, oldest first, into `out`; what is not there is a missing piece. */
+  /** The lot the method takes from next; undefined when none is open. */
+  private nextLot(): OpenLot | undefined {
+    switch (this.method) {
+      case 'lifo':
+        return this.queue.length > this.head ? this.queue[this.queue.length - 1] : undefined;
+      case 'hifo':
+        return this.heap[0];
+      default:
+        return this.head < this.queue.length ? this.queue[this.head] : undefined;
+    }
+  }
+
+  /** Closes the lot nextLot() gave, taken whole. */
+  private closeNext(lot: OpenLot): void {
+    switch (this.method) {
+      case 'lifo':
+        this.queue.pop();
+        return;
+      case 'hifo':
+        lot.quantity = 0n;
+        this.holes++;
+        this.popHeap();
+        return;
+      default:
+        this.head++;
+    }
+  }
+
+  private pushHeap(lot: OpenLot): void {
+    const heap = this.heap;
+    let index = heap.push(lot) - 1;
+    while (index > 0) {
+      const parent = (index - 1) >> 1;
+      if (!hifoBefore(lot, heap[parent]!)) break;
+      heap[index] = heap[parent]!;
+      index = parent;
+    }
+    heap[index] = lot;
+  }
+
+  private popHeap(): void {
+    const heap = this.heap;
+    const last = heap.pop()!;
+    if (heap.length === 0) return;
+    let index = 0;
+    for (;;) {
+      const left = 2 * index + 1;
+      if (left >= heap.length) break;
+      const right = left + 1;
+      const child = right < heap.length && hifoBefore(heap[right]!, heap[left]!) ? right : left;
+      if (!hifoBefore(heap[child]!, last)) break;
+      heap[index] = heap[child]!;
+      index = child;
+    }
+    heap[index] = last;
+  }
+
+  /** The open lots in arrival order. */
+  private openLots(): OpenLot[] {
+    const open = this.queue.slice(this.head);
+    return this.holes === 0 ? open : open.filter((lot) => lot.quantity !== 0n);
+  }
+
+  /**
+   * Takes `wanted` units out, in the method's order, into `out`; what is not there is a missing
+   * piece.
+   */
   take(wanted: Units, out: Taken): void {
     out.clear();
     if (wanted === 0n) return;
     if (this.cash) return this.takeCash(wanted, out);
     const available = this.quantityUnits < wanted ? this.quantityUnits : wanted;
     // Average cost: what leaves carries the position's average (a lot's own cost is not kept up
-    // to date then); FIFO: each lot's own cost.
+    // to date then); the others: each lot's own cost.
     const averageOut =
       this.method === 'average' && available !== 0n
         ? shareUnits(this.costUnits, available, this.quantityUnits)
         : null;
     let averageLeft = averageOut;
     let left = available;
-    while (left !== 0n && this.head < this.queue.length) {
-      const lot = this.queue[this.head]!;
+    let lot: OpenLot | undefined;
+    while (left !== 0n && (lot = this.nextLot()) !== undefined) {
       const whole = lot.quantity <= left;
       const quantity = whole ? lot.quantity : left;
       let cost: Units;
@@ -402,7 +504,7 @@ export class Position {
       out.push(quantity, cost, lot.acquiredAt, lot.openedBy, lot.basis);
       left = quantity === left ? 0n : left - quantity;
       if (whole) {
-        this.head++;
+        this.closeNext(lot);
       } else {
         lot.quantity -= quantity;
         if (averageOut === null) lot.cost -= cost;
@@ -416,7 +518,7 @@ export class Position {
 
   /** The open lots, oldest first; under average cost each carries its share of the average. */
   lots(): Lot[] {
-    const open = this.queue.slice(this.head);
+    const open = this.openLots();
     const average = this.method === 'average';
     let left = this.costUnits;
     return open.map((lot, index) => {
@@ -443,8 +545,9 @@ export class Position {
   /** Whether some open lot's basis is an estimate or missing. */
   basisEstimated(): boolean {
     for (let index = this.head; index < this.queue.length; index++) {
-      const basis = this.queue[index]!.basis;
-      if (basis === 'estimated' || basis === 'missing') return true;
+      const lot = this.queue[index]!;
+      if (lot.quantity === 0n) continue;
+      if (lot.basis === 'estimated' || lot.basis === 'missing') return true;
     }
     return false;
   }
@@ -458,6 +561,10 @@ export class Position {
   }
 
   private compact(): void {
+    if (this.holes > 64 && this.holes * 2 > this.queue.length) {
+      this.queue = this.queue.filter((lot) => lot.quantity !== 0n);
+      this.holes = 0;
+    }
     if (this.head > 64 && this.head * 2 > this.queue.length) {
       this.queue = this.queue.slice(this.head);
       this.head = 0;

@@ -6,6 +6,7 @@
 import { formatDecimal } from '../core/decimal';
 import { toCsv, type CsvDelimiter } from '../export/csv';
 import { toAmount, ZERO, type Amount } from './decimal';
+import { COST_METHOD_LABELS } from '../../shared/ledger';
 import { type CostMethod, type Disposal, type Ledger } from './cost-basis';
 import { MAIN_ACCOUNT, sortEntries, withdrawalDebits, type LedgerEntry } from './entries';
 
@@ -40,7 +41,7 @@ export const KOINLY_HEADER = [
   'TxHash',
 ] as const;
 
-export const METHOD_NAMES: Record<CostMethod, string> = { fifo: 'FIFO', average: 'Average cost' };
+export const METHOD_NAMES: Record<CostMethod, string> = COST_METHOD_LABELS;
 
 /** A UTC calendar year as [from, to). */
 export function taxYear(year: number): { from: number; to: number } {

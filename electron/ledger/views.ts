@@ -21,6 +21,7 @@ import type {
   TaxTermView,
   TradeImportView,
 } from '../../shared/ledger';
+import { COST_METHOD_LABELS } from '../../shared/ledger';
 import { assetKey, KLINE_INTERVAL_MS, type KlineInterval } from '../../shared/market';
 import type { HistoryRange } from '../../shared/types';
 import type { Store } from '../store';
@@ -125,7 +126,7 @@ export function includesText(built: BuiltLedger, account: string | null): string
     plural(transfers, 'transfer'),
     `${plural(inferred.length, 'inferred entry', 'inferred entries')}${unlabelled > 0 ? ` (${unlabelled} unlabelled)` : ''}`,
   ];
-  return `${accounts}: ${parts.join(', ')}; cost by ${built.choice.method === 'fifo' ? 'FIFO' : 'average cost'}, in ${built.ledger.reportingAsset.toUpperCase()}`;
+  return `${accounts}: ${parts.join(', ')}; cost by ${built.choice.method === 'average' ? 'average cost' : COST_METHOD_LABELS[built.choice.method]}, in ${built.ledger.reportingAsset.toUpperCase()}`;
 }
 
 export function summaryView(

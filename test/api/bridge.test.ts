@@ -624,6 +624,13 @@ describe('the whole contract over browser mode', () => {
       method: 'average',
     });
     expect((await ok<LedgerSummaryView>('ledger.summary', {})).method).toBe('average');
+    for (const method of ['lifo', 'hifo'] as const) {
+      await ok('ledger.setMethod', { method });
+      expect(await ok<LedgerSettingsView>('ledger.settings')).toMatchObject({ method });
+      const chosen = await ok<LedgerSummaryView>('ledger.summary', {});
+      expect(chosen.method).toBe(method);
+      expect(chosen.includes).toContain(`cost by ${method.toUpperCase()}`);
+    }
     await ok('ledger.setMethod', { method: 'fifo' });
 
     const year = new Date().getUTCFullYear();
@@ -634,6 +641,13 @@ describe('the whole contract over browser mode', () => {
       'Description,Asset,Quantity,Date Acquired,Date Sold,Proceeds,Cost Basis,Gain or Loss,Holding Days,Method,Currency',
     );
     expect(tax.summary).toMatchObject({ year, method: 'fifo', currency: 'usdt' });
+    const hifo = await ok<ReportFileView>('ledger.taxReport', {
+      year,
+      method: 'hifo',
+      longTermAfterDays: 365,
+    });
+    expect(hifo.fileName).toBe(`spotfolio-tax-${year}-hifo-usdt.csv`);
+    expect(hifo.summary).toMatchObject({ year, method: 'hifo', currency: 'usdt' });
     const koinly = await ok<ReportFileView>('ledger.koinlyExport');
     expect(koinly.rows).toBeGreaterThan(0);
     expect(readFileSync(koinly.path, 'utf8').split(/\r?\n/)[0]).toBe(

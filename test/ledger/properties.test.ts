@@ -202,7 +202,8 @@ const ALL = fc.array(op(['deposit', 'trade', 'transfer', 'withdraw']), {
   minLength: 1,
   maxLength: 60,
 });
-const METHOD = fc.constantFrom<CostMethod>('fifo', 'average');
+const METHODS: CostMethod[] = ['fifo', 'lifo', 'hifo', 'average'];
+const METHOD = fc.constantFrom<CostMethod>(...METHODS);
 
 describe('ledger properties', () => {
   it('quantities in lots equal holdings replayed from the entries, per account and asset', () => {
@@ -252,7 +253,7 @@ describe('ledger properties', () => {
     );
   });
 
-  it('FIFO and average cost realize the same total once everything is sold', () => {
+  it('every method realizes the same total once everything is sold', () => {
     const TRADES_AND_TRANSFERS = fc.array(op(['deposit', 'trade', 'transfer']), {
       minLength: 1,
       maxLength: 60,
@@ -288,9 +289,118 @@ describe('ledger properties', () => {
             at: time,
             priceAt,
           }).total.realizedPnl;
-        expect(formatDecimal(realized('average'))).toBe(formatDecimal(realized('fifo')));
+        const fifo = formatDecimal(realized('fifo'));
+        for (const method of METHODS) expect(formatDecimal(realized(method)), method).toBe(fifo);
       }),
       { numRuns: 150 },
+    );
+  });
+
+  it('under every method, the basis held (cash at its quantity) less realized P&L is the cost of what came in', () => {
+    // Deposits, trades and transfers: nothing leaves, so every unit of basis that came in is
+    // either still held or was realized against proceeds that are held.
+    const IN_AND_TRADED = fc.array(op(['deposit', 'trade', 'transfer']), {
+      minLength: 1,
+      maxLength: 60,
+    });
+    fc.assert(
+      fc.property(IN_AND_TRADED, (ops) => {
+        const entries = history(ops);
+        // The deposits' cost: their value at the time (USDT at its quantity), computed here.
+        let costIn = ZERO;
+        for (const entry of entries) {
+          if (entry.kind !== 'inferred') continue;
+          const price = entry.asset === 'USDT' ? '1' : priceAt(entry.asset, 'USDT', entry.time)!;
+          costIn = costIn.plus(D(entry.amount).times(D(price)));
+        }
+        const at = ops.length + 1;
+        const perAsset = new Map<string, string>();
+        for (const method of METHODS) {
+          const ledger = buildLedger(entries, { method, reportingAsset: 'USDT', priceAt });
+          const { total, assets } = ledgerFigures(ledger, { at, priceAt });
+          expect(formatDecimal(total.costBasis.minus(total.realizedPnl)), method).toBe(
+            formatDecimal(costIn),
+          );
+          // Per coin: realized − basis held is proceeds − cost of what was acquired, which the
+          // method does not change (it only chooses which units left).
+          for (const row of assets) {
+            const difference = formatDecimal(row.realizedPnl.minus(row.costBasis));
+            const first = perAsset.get(row.asset);
+            if (first === undefined) perAsset.set(row.asset, difference);
+            else expect(difference, `${method} ${row.asset}`).toBe(first);
+          }
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('on a single sale, HIFO realizes no more than FIFO, LIFO or average cost', () => {
+    const BUY = fc.record({
+      // Hundredths of a coin and whole USDT per coin.
+      qty: fc.integer({ min: 1, max: 500 }),
+      price: fc.integer({ min: 1, max: 5000 }),
+      fee: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(BUY, { minLength: 1, maxLength: 12 }),
+        fc.integer({ min: 1, max: 1000 }),
+        fc.integer({ min: 1, max: 9000 }),
+        (buys, perMille, salePrice) => {
+          const entries: LedgerEntry[] = [];
+          let held = ZERO;
+          buys.forEach((buy, index) => {
+            const qty = D(buy.qty).dividedBy(100);
+            const commission = buy.fee ? qty.times('0.001') : ZERO;
+            held = held.plus(qty).minus(commission);
+            entries.push({
+              kind: 'trade',
+              id: `b${index}`,
+              account: 'main',
+              symbol: 'ETHUSDT',
+              base: 'ETH',
+              quote: 'USDT',
+              side: 'BUY',
+              qty: formatDecimal(qty),
+              price: String(buy.price),
+              quoteQty: formatDecimal(qty.times(buy.price)),
+              commission: formatDecimal(commission),
+              commissionAsset: 'ETH',
+              time: index + 1,
+            });
+          });
+          const sold = down8(held.times(perMille).dividedBy(1000));
+          if (sold.isZero()) return;
+          entries.push({
+            kind: 'trade',
+            id: 'sale',
+            account: 'main',
+            symbol: 'ETHUSDT',
+            base: 'ETH',
+            quote: 'USDT',
+            side: 'SELL',
+            qty: formatDecimal(sold),
+            price: String(salePrice),
+            quoteQty: formatDecimal(sold.times(salePrice)),
+            commission: '0',
+            commissionAsset: 'USDT',
+            time: buys.length + 1,
+          });
+          // In USDT, the market's quote: no price needed.
+          const gain = (method: CostMethod) =>
+            buildLedger(entries, {
+              method,
+              reportingAsset: 'USDT',
+              priceAt: () => null,
+            }).disposals.reduce((sum, d) => sum.plus(d.gain), ZERO);
+          const hifo = gain('hifo');
+          for (const other of ['fifo', 'lifo', 'average'] as const) {
+            expect(hifo.lte(gain(other)), `HIFO ${formatDecimal(hifo)} vs ${other}`).toBe(true);
+          }
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 

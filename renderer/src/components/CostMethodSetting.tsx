@@ -1,6 +1,11 @@
-/** The ledger's cost method for the active profile: FIFO (the default) or average cost. */
+/** The ledger's cost method for the active profile: FIFO (the default), LIFO, HIFO or average cost. */
 import { useState } from 'react';
-import { COST_METHOD_LABELS, COST_METHODS, type CostMethodName } from '../../../shared/ledger';
+import {
+  COST_METHOD_HINTS,
+  COST_METHOD_LABELS,
+  COST_METHODS,
+  type CostMethodName,
+} from '../../../shared/ledger';
 import { bridge } from '../lib/bridge';
 import { useBridgeQuery } from '../lib/query';
 import { InlineError } from './common';
@@ -32,6 +37,9 @@ export function CostMethodSetting() {
           </option>
         ))}
       </select>
+      <small className="muted" data-testid="cost-method-hint">
+        {COST_METHOD_HINTS[current.data.method]}
+      </small>
       {error !== undefined && <InlineError error={error} />}
     </label>
   );

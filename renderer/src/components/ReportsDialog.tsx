@@ -5,6 +5,7 @@
  */
 import { useState } from 'react';
 import {
+  COST_METHOD_HINTS,
   COST_METHOD_LABELS,
   COST_METHODS,
   type CostMethodName,
@@ -82,6 +83,11 @@ export function ReportsDialog(props: { onClose: () => void }) {
               </option>
             ))}
           </select>
+          {method !== undefined && (
+            <small className="muted" data-testid="report-method-hint">
+              {COST_METHOD_HINTS[method]}
+            </small>
+          )}
         </label>
         <label>
           Long term after (days held)
