@@ -353,6 +353,12 @@ export interface OrderView {
   executedQty: DecimalText;
   createdTime: number;
   updatedTime: number;
+  /**
+   * Set (ms) when the exchange no longer knows the order: neither its order lookup nor its order
+   * history has it (the exchange was reset). Such an order is kept in the history, never open.
+   * Absent from an answer of the exchange itself.
+   */
+  goneAt?: number | null;
 }
 
 export interface OwnTradeView {

@@ -213,4 +213,14 @@ export const CACHE_MIGRATIONS: readonly Migration[] = [
         WHERE kind IN ('account.info', 'symbols.assets') OR kind LIKE 'market.%';
     `,
   },
+  {
+    version: 3,
+    name: 'orders the exchange no longer knows',
+    // An order the store holds open that the exchange answers "does not exist" for, and that its
+    // order history does not list either (the exchange was reset, the account recreated), is
+    // marked gone: kept in the history, never counted open, and never asked about again.
+    up: `
+      ALTER TABLE orders ADD COLUMN gone_at INTEGER;
+    `,
+  },
 ];

@@ -27,7 +27,7 @@ import {
 
 const ORDER_COLUMNS = `id, client_order_id AS clientOrderId, symbol, side, type, status, price,
   stop_price AS stopPrice, orig_qty AS origQty, executed_qty AS executedQty,
-  created_time AS createdTime, updated_time AS updatedTime`;
+  created_time AS createdTime, updated_time AS updatedTime, gone_at AS goneAt`;
 
 const TRADE_COLUMNS = `id, symbol, order_id AS orderId, side, price, qty, quote_qty AS quoteQty,
   fee, fee_currency AS feeCurrency, is_buyer_maker AS isBuyerMaker, time`;
@@ -120,6 +120,7 @@ export class OrdersRepository {
   private readonly getByClientIdStatement;
   private readonly openOrdersStatement;
   private readonly maxOrderIdStatement;
+  private readonly markGoneStatement;
   private readonly insertTradeStatement;
   private readonly maxTradeIdStatement;
   private readonly upsertOrdersTransaction;
@@ -142,7 +143,7 @@ export class OrdersRepository {
         stop_price = coalesce(excluded.stop_price, orders.stop_price),
         orig_qty = excluded.orig_qty, executed_qty = excluded.executed_qty,
         created_time = min(orders.created_time, excluded.created_time),
-        updated_time = excluded.updated_time
+        updated_time = excluded.updated_time, gone_at = NULL
       WHERE excluded.updated_time >= orders.updated_time`);
     this.getOrderStatement = db.prepare<[string, number], OrderRow>(
       `SELECT ${ORDER_COLUMNS} FROM orders WHERE profile_id = ? AND id = ?`,
@@ -153,10 +154,14 @@ export class OrdersRepository {
     );
     this.openOrdersStatement = db.prepare<[string], OrderRow>(
       `SELECT ${ORDER_COLUMNS} FROM orders WHERE profile_id = ? AND status IN ('idle', 'wait')
-       ORDER BY created_time DESC, id DESC`,
+       AND gone_at IS NULL ORDER BY created_time DESC, id DESC`,
     );
     this.maxOrderIdStatement = db.prepare<[string, string], { id: number | null }>(
       'SELECT max(id) AS id FROM orders WHERE profile_id = ? AND symbol = ?',
+    );
+    this.markGoneStatement = db.prepare<[number, string, number]>(
+      `UPDATE orders SET gone_at = ? WHERE profile_id = ? AND id = ? AND gone_at IS NULL
+       AND status IN ('idle', 'wait')`,
     );
     this.insertTradeStatement = db.prepare(`INSERT INTO own_trades
       (profile_id, id, symbol, order_id, side, price, qty, quote_qty, fee, fee_currency,
@@ -203,7 +208,21 @@ export class OrdersRepository {
     return this.getByClientIdStatement.get(profileId, clientOrderId) ?? null;
   }
 
-  /** Orders in idle or wait, newest first. */
+  /**
+   * Marks orders the exchange no longer knows (neither its order lookup nor its history has
+   * them): they stay in the history with the time they were found gone and are open no more.
+   * An answer of the exchange about the same id later (upsertOrders) clears the mark. Returns how
+   * many were marked.
+   */
+  markOrdersGone(profileId: string, ids: readonly number[], at: number): number {
+    integerMs(at, 'gone time');
+    let changed = 0;
+    for (const id of ids)
+      changed += this.markGoneStatement.run(at, profileId, integer(id, 'order id')).changes;
+    return changed;
+  }
+
+  /** Orders in idle or wait that the exchange still knows, newest first. */
   openOrders(profileId: string, symbol?: string): OrderRow[] {
     const rows = this.openOrdersStatement.all(profileId);
     return symbol === undefined ? rows : rows.filter((row) => row.symbol === symbol);
@@ -222,6 +241,8 @@ export class OrdersRepository {
       const list = statusList(query.status);
       where.push(list.length === 0 ? '0' : `status IN (${list.map(() => '?').join(', ')})`);
       params.push(...list);
+      // A gone order's last status is not what it is now: it answers no status filter.
+      where.push('gone_at IS NULL');
     }
     addTimeRange(where, params, 'created_time', query.from, query.to);
     return this.orderPages.read(where, params, `created_time ${order}, id ${order}`, page);

@@ -312,6 +312,8 @@ export interface OrderRow {
   executedQty: DecimalText;
   createdTime: number;
   updatedTime: number;
+  /** When the exchange was found to know the order no more (see markOrdersGone); else null. */
+  goneAt: number | null;
 }
 
 export interface OrderQuery {

@@ -121,6 +121,10 @@ interface JobState {
   running: Promise<void> | null;
 }
 
+/** The exchange's "Order does not exist." and "Invalid symbol." (docs/exchange-notes.md). */
+const ORDER_DOES_NOT_EXIST = 2004;
+const INVALID_SYMBOL = -1121;
+
 /** Failures that say the exchange did not answer at all (as opposed to answering no). */
 const UNREACHABLE_KINDS: ReadonlySet<JobError['kind']> = new Set(['network', 'server']);
 
@@ -388,20 +392,8 @@ export class SyncEngine {
         port.transaction(() => port.upsertTransfers(profileId, transfers));
         return ['subAccounts'];
       }
-      case 'openOrders': {
-        const open = await client.trading.openOrders();
-        // Orders the store still shows open but the exchange no longer lists were filled or
-        // canceled meanwhile (e.g. while offline): read their final state so none stays "open".
-        const listed = new Set(open.map((o) => o.id));
-        const closed: Order[] = [];
-        for (const order of port.openOrders(profileId)) {
-          if (listed.has(order.id)) continue;
-          if (this.stopped) throw new SyncStoppedError();
-          closed.push(await client.trading.getOrder({ orderId: order.id }));
-        }
-        port.transaction(() => port.upsertOrders(profileId, [...open, ...closed], at()));
-        return ['orders'];
-      }
+      case 'openOrders':
+        return this.refreshOpenOrders();
       case 'orders': {
         // Order history per symbol the account has traded or ordered (allOrders needs a symbol).
         const orders: Order[] = [];
@@ -430,6 +422,71 @@ export class SyncEngine {
         port.transaction(() => port.replaceSymbols(profileId, info.symbols, at()));
         return ['prices'];
       }
+    }
+  }
+
+  /**
+   * The open orders as the exchange lists them, and the final state of each order the store still
+   * holds open that the list lacks (filled or canceled meanwhile, e.g. while offline). An order
+   * the exchange's lookup says does not exist (2004) is looked for in its order history; found in
+   * neither (the exchange was reset), it is marked gone, kept in the history and never open. One
+   * order's failure never keeps the rest out of the store: what was read is written, then that
+   * failure is the job's (retried with back-off); an order settled as gone is not asked about again.
+   */
+  private async refreshOpenOrders(): Promise<DataKind[]> {
+    const { port, client, profileId } = this;
+    const open = await client.trading.openOrders();
+    const listed = new Set(open.map((o) => o.id));
+    const closed: Order[] = [];
+    const gone: number[] = [];
+    let failure: unknown;
+    for (const order of port.openOrders(profileId)) {
+      if (listed.has(order.id)) continue;
+      if (this.stopped) throw new SyncStoppedError();
+      try {
+        const final = await this.finalState(order);
+        if (final) closed.push(final);
+        else gone.push(order.id);
+      } catch (error) {
+        if (error instanceof SyncStoppedError) throw error;
+        failure ??= error;
+      }
+    }
+    const at = this.now();
+    port.transaction(() => {
+      port.upsertOrders(profileId, [...open, ...closed], at);
+      if (gone.length > 0) port.markOrdersGone(profileId, gone, at);
+    });
+    if (gone.length > 0) {
+      this.deps.log?.(`sync openOrders: the exchange no longer knows order(s) ${gone.join(', ')}`);
+    }
+    if (failure !== undefined) {
+      this.emitChanged(['orders']);
+      throw failure;
+    }
+    return ['orders'];
+  }
+
+  /** An order's state now, or undefined when neither the lookup nor the history knows it. */
+  private async finalState(order: { id: number; symbol: string }): Promise<Order | undefined> {
+    try {
+      return await this.client.trading.getOrder({ orderId: order.id });
+    } catch (error) {
+      // Only the exchange's own "does not exist": a 404 of some other server on the address
+      // says nothing about the order.
+      if (!(error instanceof ExchangeError && error.code === ORDER_DOES_NOT_EXIST)) throw error;
+    }
+    try {
+      const history = await this.client.trading.allOrders({
+        symbol: order.symbol,
+        orderId: order.id,
+        limit: 1,
+      });
+      return history.find((o) => o.id === order.id);
+    } catch (error) {
+      // The market itself is gone with the rest of what the exchange knew.
+      if (error instanceof ExchangeError && error.code === INVALID_SYMBOL) return undefined;
+      throw error;
     }
   }
 

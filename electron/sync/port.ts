@@ -92,6 +92,8 @@ export interface SyncStorePort {
   /** Orders the store holds as open (idle or wait). */
   openOrders(profileId: string): { id: number; symbol: string }[];
   upsertOrders(profileId: string, orders: Order[], at: number): void;
+  /** Marks orders the exchange no longer knows (see OrdersRepository.markOrdersGone). */
+  markOrdersGone(profileId: string, ids: number[], at: number): void;
   /** Symbols the account has had orders or trades on (allOrders needs a symbol). */
   orderSymbols(profileId: string): string[];
   upsertTrades(profileId: string, trades: OwnTrade[], at: number): void;

@@ -169,6 +169,9 @@ export function storePort(store: Store): SyncStorePort {
         at,
       );
     },
+    markOrdersGone: (profileId, ids, at) => {
+      store.orders.markOrdersGone(profileId, ids, at);
+    },
     orderSymbols: (profileId) => list<string>(profileId, STATE_KEYS.orderSymbols),
     upsertTrades: (profileId, trades, at) => {
       store.orders.insertTrades(profileId, trades);

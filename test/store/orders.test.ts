@@ -56,6 +56,7 @@ describe('orders', () => {
     expect(store.orders.getOrder('p1', 1)).toEqual({
       ...order(1, { type: 'stop_limit', status: 'wait', executedQty: '1', updatedTime: 5000 }),
       stopPrice: '99',
+      goneAt: null,
     });
     expect(store.orders.getOrderByClientId('p1', 'c1')?.id).toBe(1);
     expect(store.orders.getOrder('p1', 2)).toBeNull();
@@ -98,6 +99,25 @@ describe('orders', () => {
     expect(
       store.orders.ordersPage('p1', { side: 'sell', from: 1003, to: 1003 }).rows.map((o) => o.id),
     ).toEqual([3]);
+    store.close();
+  });
+});
+
+describe('orders the exchange no longer knows', () => {
+  it('a gone order leaves the open orders and every status filter, stays in the history, and an answer about it clears the mark', () => {
+    const store = freshStore();
+    store.orders.upsertOrders('p1', [order(1), order(2), order(3, { status: 'done' })]);
+    // Only an open order can be found gone; a settled one keeps its final state.
+    expect(store.orders.markOrdersGone('p1', [2, 3], 5000)).toBe(1);
+    expect(store.orders.markOrdersGone('p1', [2], 6000)).toBe(0);
+    expect(store.orders.openOrders('p1').map((o) => o.id)).toEqual([1]);
+    expect(store.orders.getOrder('p1', 2)).toMatchObject({ status: 'wait', goneAt: 5000 });
+    expect(store.orders.getOrder('p1', 3)?.goneAt).toBeNull();
+    expect(store.orders.ordersPage('p1').rows.map((o) => o.id)).toEqual([3, 2, 1]);
+    expect(store.orders.ordersPage('p1', { status: 'wait' }).rows.map((o) => o.id)).toEqual([1]);
+
+    store.orders.upsertOrders('p1', [order(2, { status: 'cancel', updatedTime: 7000 })]);
+    expect(store.orders.getOrder('p1', 2)).toMatchObject({ status: 'cancel', goneAt: null });
     store.close();
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ExchangeError, type CoinInfo } from '../../electron/exchange';
+import { ExchangeClient, ExchangeError, type CoinInfo } from '../../electron/exchange';
 import { JOBS, SyncEngine, fundsView } from '../../electron/sync';
 import { exportCsv } from '../../electron/export/csv-export';
 import { storePort } from '../../electron/sync/store-port';
@@ -243,5 +243,145 @@ describe('scheduling', () => {
     // Back-off doubles: 2 s after the first failure, 4 s after the second.
     expect(failing.nextDueAt - failing.error!.at).toBe(4000);
     await engine.stop();
+  });
+});
+
+describe('open orders that heal', () => {
+  const traders: ExchangeClient[] = [];
+  afterEach(async () => {
+    await Promise.all(traders.splice(0).map((c) => c.close()));
+  });
+  const ORDER_PATH = '/sapi/v1/order';
+  const doesNotExist = {
+    kind: 'answer',
+    status: 400,
+    code: 2004,
+    message: 'Order does not exist.',
+  } as const;
+
+  async function placed(s: Scenario) {
+    s.sandbox.admin.credit(PARENT, 'usdt', '1000');
+    const engineClient = s.client();
+    // The scenario's key reads only; the orders are placed (and canceled) with one that trades.
+    const client = new ExchangeClient({
+      baseUrl: s.sandbox.baseUrl,
+      ...s.sandbox.admin.createApiKey(PARENT, { canTrade: true }),
+      rateLimits: false,
+    });
+    traders.push(client);
+    const engine = new SyncEngine({
+      pacing: false,
+      store: s.store,
+      client: engineClient,
+      profileId: PROFILE,
+      emit: s.emit,
+    });
+    const place = (price: string) =>
+      client.trading.placeOrder({
+        symbol: 'btcusdt',
+        side: 'buy',
+        type: 'limit',
+        quantity: '0.001',
+        price,
+      });
+    return { client, engine, orders: [await place('100'), await place('101'), await place('102')] };
+  }
+
+  it('an order the exchange no longer knows is marked gone, one its lookup misses is read from the history, and the rest refresh', async () => {
+    current = await scenario();
+    const s = current;
+    const { client, engine, orders } = await placed(s);
+    const [kept, canceled, inHistory] = orders as [
+      (typeof orders)[0],
+      (typeof orders)[0],
+      (typeof orders)[0],
+    ];
+    await engine.refresh('openOrders');
+    expect(
+      s.store.orders
+        .openOrders(PROFILE)
+        .map((o) => o.id)
+        .sort(),
+    ).toEqual([kept.id, canceled.id, inHistory.id].sort());
+
+    // What an exchange reset leaves behind: an order only the app still holds open.
+    const ghost = { ...kept, id: kept.id + 1_000_000, clientOrderId: 'gone-with-the-reset' };
+    s.store.orders.upsertOrders(PROFILE, [ghost]);
+    await client.trading.cancelOrder({ symbol: 'btcusdt', orderId: canceled.id });
+    await client.trading.cancelOrder({ symbol: 'btcusdt', orderId: inHistory.id });
+    // The first lookup (the newest order the store holds open, inHistory) answers 2004 although
+    // the exchange's history still has the order: the history's answer is taken.
+    s.sandbox.admin.faults.inject({ method: 'GET', path: ORDER_PATH }, doesNotExist);
+    await engine.refresh('openOrders', { force: true });
+    // Both looked for in the history: the one the lookup missed and the one nobody knows.
+    expect(s.sandbox.admin.faults.count({ method: 'GET', path: '/sapi/v1/allOrders' })).toBe(2);
+
+    const status = engine.jobStatus('openOrders');
+    expect(status.error).toBeNull();
+    expect(status.failures).toBe(0);
+    expect(s.store.orders.openOrders(PROFILE).map((o) => o.id)).toEqual([kept.id]);
+    expect(s.store.orders.getOrder(PROFILE, inHistory.id)).toMatchObject({
+      status: 'cancel',
+      goneAt: null,
+    });
+    expect(s.store.orders.getOrder(PROFILE, canceled.id)).toMatchObject({
+      status: 'cancel',
+      goneAt: null,
+    });
+    const gone = s.store.orders.getOrder(PROFILE, ghost.id);
+    expect(gone?.status).toBe('wait');
+    expect(gone?.goneAt).toEqual(expect.any(Number));
+    // Kept in the history (all of it), answering no status filter: it is open no more.
+    expect(s.store.orders.ordersPage(PROFILE).rows.map((o) => o.id)).toContain(ghost.id);
+    expect(
+      s.store.orders.ordersPage(PROFILE, { status: ['idle', 'wait'] }).rows.map((o) => o.id),
+    ).toEqual([kept.id]);
+
+    // Settled: the next refreshes ask nothing about it.
+    const lookups = s.sandbox.admin.faults.count({ method: 'GET', path: ORDER_PATH });
+    await engine.refresh('openOrders', { force: true });
+    expect(s.sandbox.admin.faults.count({ method: 'GET', path: ORDER_PATH })).toBe(lookups);
+    expect(engine.jobStatus('openOrders').error).toBeNull();
+  });
+
+  it('one lookup that fails keeps neither the list nor the other orders out of the store', async () => {
+    current = await scenario();
+    const s = current;
+    const { client, engine, orders } = await placed(s);
+    const [kept, first, second] = orders as [
+      (typeof orders)[0],
+      (typeof orders)[0],
+      (typeof orders)[0],
+    ];
+    await engine.refresh('openOrders');
+    await client.trading.cancelOrder({ symbol: 'btcusdt', orderId: first.id });
+    await client.trading.cancelOrder({ symbol: 'btcusdt', orderId: second.id });
+    const fresh = await client.trading.placeOrder({
+      symbol: 'btcusdt',
+      side: 'buy',
+      type: 'limit',
+      quantity: '0.001',
+      price: '99',
+    });
+    s.sandbox.admin.faults.inject({ method: 'GET', path: ORDER_PATH }, { kind: 'error-before' });
+    await engine.refresh('openOrders', { force: true });
+
+    // The failed lookup is the job's error (retried with back-off); everything else is stored.
+    expect(engine.jobStatus('openOrders').error?.kind).toBe('server');
+    const open = s.store.orders.openOrders(PROFILE).map((o) => o.id);
+    expect(open).toContain(fresh.id);
+    expect(open).toContain(kept.id);
+    const statuses = [first, second].map((o) => s.store.orders.getOrder(PROFILE, o.id)?.status);
+    expect(statuses.filter((x) => x === 'cancel')).toHaveLength(1);
+    expect(changedKinds(s)).toContain('orders');
+
+    await engine.refresh('openOrders', { force: true });
+    expect(engine.jobStatus('openOrders').error).toBeNull();
+    expect(
+      s.store.orders
+        .openOrders(PROFILE)
+        .map((o) => o.id)
+        .sort(),
+    ).toEqual([kept.id, fresh.id].sort());
   });
 });

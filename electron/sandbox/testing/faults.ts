@@ -1,14 +1,17 @@
 /**
  * Fault injection for tests: the next matching requests fail before or after being handled (a
- * 5xx whose effect did or did not happen), or are delayed. Installed into the sandbox's request
+ * 5xx whose effect did or did not happen), are answered with an error of the exchange's table
+ * without being handled (what an exchange that lost its state says), or are delayed. Installed into the sandbox's request
  * handler as its interceptor; the product never installs one.
  */
 import { sleep, SystemClock } from '../../core/clock';
-import { errors } from '../errors';
+import { errors, SandboxError } from '../errors';
 import type { RequestInterceptor } from '../server';
 
 export type Fault =
-  { kind: 'error-before' | 'error-after'; status?: number } | { kind: 'latency'; ms: number };
+  | { kind: 'error-before' | 'error-after'; status?: number }
+  | { kind: 'answer'; status: number; code: number; message: string }
+  | { kind: 'latency'; ms: number };
 
 export interface FaultMatch {
   method?: string;
@@ -72,6 +75,7 @@ export class FaultInjector implements RequestInterceptor {
     for (const fault of faults) {
       if (fault.kind === 'latency') await sleep(this.wallClock, fault.ms);
       else if (fault.kind === 'error-before') throw errors.internal(fault.status ?? 500);
+      else if (fault.kind === 'answer') throw answered(fault);
       else statusAfter = fault.status ?? 500;
     }
     return statusAfter;
@@ -100,7 +104,12 @@ function applyWithoutDelay(faults: Fault[]): number | undefined {
   let statusAfter: number | undefined;
   for (const fault of faults) {
     if (fault.kind === 'error-before') throw errors.internal(fault.status ?? 500);
+    if (fault.kind === 'answer') throw answered(fault);
     if (fault.kind === 'error-after') statusAfter = fault.status ?? 500;
   }
   return statusAfter;
+}
+
+function answered(fault: { status: number; code: number; message: string }): SandboxError {
+  return new SandboxError(fault.code, fault.message, fault.status);
 }

@@ -128,7 +128,15 @@ function OrderCells(props: { order: OrderView; withSymbol?: boolean }) {
       <AmountCell value={order.price} asset={quote} />
       <AmountCell value={order.origQty} asset={base} />
       <AmountCell value={order.executedQty} asset={base} />
-      <td>{statusText[order.status]}</td>
+      <td data-testid="order-status">
+        {order.goneAt != null ? (
+          <span title={`Found gone ${formatDateTime(order.goneAt)}`}>
+            No longer on the exchange
+          </span>
+        ) : (
+          statusText[order.status]
+        )}
+      </td>
     </>
   );
 }
@@ -337,7 +345,7 @@ function OrderHistory() {
             <TableHead columns={['Time', 'Symbol', ...ORDER_COLUMNS]} />
             <tbody>
               {history.data.rows.map((order) => (
-                <tr key={order.id}>
+                <tr key={order.id} data-testid={`history-order-${order.id}`}>
                   <OrderCells order={order} withSymbol />
                 </tr>
               ))}

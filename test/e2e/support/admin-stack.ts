@@ -4,7 +4,9 @@
  * runs as a child in browser mode and reaches the sandbox over real HTTP and WebSocket through a
  * plain TCP relay on a port of its own: taking the relay down is the exchange going away for the
  * app (every connection dropped, new ones refused), bringing it up on the same port is the
- * exchange coming back with the same accounts and keys.
+ * exchange coming back with the same accounts and keys. Behind the same relay a fresh world of
+ * the same seed is the exchange reset (the same keys, none of what was done since), and the relay
+ * on another port is the exchange moved to a new address.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
@@ -18,6 +20,17 @@ export interface AdminStack extends Stack {
   sandbox: TestSandbox;
   /** Brings the exchange back on the same address after stopSandbox. */
   restartSandbox(): Promise<void>;
+  /**
+   * Replaces the exchange with a fresh world of the same seed on the same address: the same
+   * accounts and keys, and nothing of what happened since it started (orders, fills, transfers).
+   * `sandbox` is the new one afterwards.
+   */
+  resetSandbox(): Promise<void>;
+  /**
+   * Moves the exchange to a new port: the old address refuses connections from then on.
+   * Resolves with the new REST and stream addresses (also in `world`).
+   */
+  moveSandbox(): Promise<{ baseUrl: string; streamUrl: string }>;
   /** Stops the app and starts it again on the same data folder; resolves with its new address. */
   restartApp(): Promise<string>;
   /** The exchange's 24h tickers, as it serves them to anyone. */
@@ -39,7 +52,8 @@ class Relay {
   private readonly sockets = new Set<Socket>();
   port = 0;
 
-  constructor(private readonly target: number) {}
+  /** The port connections are relayed to; a change applies to new connections. */
+  constructor(public target: number) {}
 
   async up(): Promise<void> {
     if (this.server) return;
@@ -77,13 +91,15 @@ class Relay {
 
 export async function startAdminStack(options: { simulation?: boolean } = {}): Promise<AdminStack> {
   ensureRendererBuilt();
-  const sandbox = await startSandbox({
-    port: 0,
-    seed: worldSeed(),
-    simulation: options.simulation ?? false,
-    // The test reads the exchange beside the app: its calls must not spend the app's limits.
-    rateLimits: false,
-  });
+  const launch = () =>
+    startSandbox({
+      port: 0,
+      seed: worldSeed(),
+      simulation: options.simulation ?? false,
+      // The test reads the exchange beside the app: its calls must not spend the app's limits.
+      rateLimits: false,
+    });
+  const sandbox = await launch();
   const relay = new Relay(sandbox.port);
   await relay.up();
   const dataDir = mkdtempSync(join(tmpdir(), 'spotfolio-e2e-'));
@@ -111,6 +127,22 @@ export async function startAdminStack(options: { simulation?: boolean } = {}): P
     sandbox,
     stopSandbox: () => relay.down(),
     restartSandbox: () => relay.up(),
+    resetSandbox: async () => {
+      const fresh = await launch();
+      await relay.down();
+      await stack.sandbox.close();
+      stack.sandbox = fresh;
+      relay.target = fresh.port;
+      await relay.up();
+    },
+    moveSandbox: async () => {
+      await relay.down();
+      relay.port = 0;
+      await relay.up();
+      stack.world.baseUrl = `http://127.0.0.1:${relay.port}`;
+      stack.world.streamUrl = `ws://127.0.0.1:${relay.port}/ws`;
+      return { baseUrl: stack.world.baseUrl, streamUrl: stack.world.streamUrl };
+    },
     restartApp: async () => {
       await app.stop();
       app = await startBrowserMode(dataDir);
@@ -118,14 +150,14 @@ export async function startAdminStack(options: { simulation?: boolean } = {}): P
       return app.value;
     },
     tickers: async () => {
-      const response = await fetch(`${sandbox.baseUrl}/sapi/v1/tickers/24hr`);
+      const response = await fetch(`${stack.sandbox.baseUrl}/sapi/v1/tickers/24hr`);
       if (!response.ok) throw new Error(`tickers: HTTP ${response.status}`);
       return (await response.json()) as PublicTicker[];
     },
     close: async () => {
       await app.stop();
       await relay.down();
-      await sandbox.close();
+      await stack.sandbox.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
