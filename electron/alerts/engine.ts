@@ -240,11 +240,31 @@ export class AlertEngine {
     if (watchers) this.observePrice(watchers, tick.c, tick.o, tick.E, false);
   }
 
-  /** 1-minute candles of the last hour, so 1-hour moves have something to measure against. */
+  /**
+   * 1-minute candles of the last hour (and the last one before it, the price the hour started
+   * from when the market was quiet), so a 1-hour move alert measures from its first minute. The
+   * market's latest price is then measured at once: a move that already happened is seen now,
+   * not at the next trade.
+   */
   seedMinutes(symbol: string, candles: readonly GapCandle[]): void {
-    const minutes = this.markets.get(symbol)?.minutes;
-    if (!minutes) return;
-    for (const candle of candles) minutes.recordCandle(candle[0], candle[4]);
+    const watchers = this.markets.get(symbol);
+    const minutes = watchers?.minutes;
+    if (!watchers || !minutes) return;
+    let newest: GapCandle | undefined;
+    for (const candle of candles) {
+      minutes.recordCandle(candle[0], candle[4]);
+      if (newest === undefined || candle[0] > newest[0]) newest = candle;
+    }
+    const now = this.deps.clock.now();
+    const price =
+      newest !== undefined && watchers.lastAt < Math.min(newest[0] + MINUTE_MS - 1, now)
+        ? newest[4]
+        : watchers.lastPrice;
+    if (price === null) return;
+    const hourly = watchers.alerts.filter(
+      (live) => live.record.kind === 'price-move' && live.record.window === '1h',
+    );
+    this.observeMoves(watchers, hourly, price, null, now);
   }
 
   /**
@@ -375,9 +395,15 @@ export class AlertEngine {
       if (change === null) continue;
       const side = moveSide(record.direction, change, record.threshold);
       const changeText = formatDecimal(change, 2);
-      this.decide(live, side, changeText, at, () =>
-        moveMessage(record, changeText, price, this.assets),
-      );
+      const message = () => moveMessage(record, changeText, price, this.assets);
+      // A move is measured over its window, not from when the alert was made: one already
+      // beyond at the first sight has happened, and is told (a line's first sight only sets
+      // the side the alert was made on).
+      if (live.firing.lastSide === null && side === live.firing.target) {
+        this.fire(live, side, changeText, at, message());
+        continue;
+      }
+      this.decide(live, side, changeText, at, message);
     }
   }
 

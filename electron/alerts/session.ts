@@ -32,7 +32,13 @@ import { PriceBook, type PriceTicker } from '../pricing/price-book';
 import { priceTickers } from '../sync/valuation';
 import type { SyncStorePort } from '../sync/port';
 import { storePort } from '../sync/store-port';
-import { AlertEngine, WITHDRAWAL_MEMORY_MS, type AlertFiring, type PriceTick } from './engine';
+import {
+  AlertEngine,
+  WITHDRAWAL_MEMORY_MS,
+  type AlertFiring,
+  type GapCandle,
+  type PriceTick,
+} from './engine';
 import type { MarketAssets } from './texts';
 
 export const ALL_TICKERS_STREAM = '!ticker@arr';
@@ -49,6 +55,7 @@ const GAP_TRADES = 1000;
 const WITHDRAWAL_HINT_MS = 2000;
 /** Values in the quote asset keep this many decimals. */
 const VALUE_PLACES = 8;
+const MINUTE_MS = 60_000;
 
 export interface AlertSessionDeps {
   store: Store;
@@ -130,6 +137,10 @@ export class AlertSession {
     this.engine.reload();
     this.observeStoredFunds();
     this.observeStoredWithdrawals();
+    // A new portfolio alert starts from the value now, so the next price can cross (an open
+    // ticker stream sends only what changes: waiting for it would make its first sight the
+    // crossing itself).
+    this.evaluatePortfolio();
     return this.follow(false);
   }
 
@@ -280,11 +291,7 @@ export class AlertSession {
       const now = this.deps.clock.now();
       const reads: Promise<void>[] = [];
       for (const symbol of minuteSymbols) {
-        reads.push(
-          this.candles(symbol, '1m', now - KLINE_INTERVAL_MS['1h'] - 2 * 60_000, now).then(
-            (candles) => this.engine.seedMinutes(symbol, candles),
-          ),
-        );
+        reads.push(this.lastHour(symbol, now).then((c) => this.engine.seedMinutes(symbol, c)));
       }
       await Promise.all(
         reads.map((read) => read.catch((error: unknown) => this.readFailed(error))),
@@ -314,6 +321,25 @@ export class AlertSession {
     };
     this.catchUp = this.catchUp.then(run, run);
     return this.catchUp;
+  }
+
+  /**
+   * The 1-minute candles of the last hour and a little more. A minute without trades has no
+   * candle, so when none is as old as the hour's start (a quiet market), the last candle before
+   * it is read too: its close is the price the hour started from.
+   */
+  private async lastHour(symbol: string, now: number): Promise<GapCandle[]> {
+    const from = now - KLINE_INTERVAL_MS['1h'] - 2 * MINUTE_MS;
+    const recent = await this.candles(symbol, '1m', from, now);
+    const first = recent[0];
+    if (first !== undefined && first[0] <= from + MINUTE_MS) return recent;
+    const before = await this.deps.client.market.klines({
+      symbol,
+      interval: '1m',
+      endTime: Math.max(0, Math.floor(from) - 1),
+      limit: 1,
+    });
+    return [...before, ...recent];
   }
 
   private async candles(symbol: string, interval: KlineInterval, from: number, to: number) {

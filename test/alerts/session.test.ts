@@ -21,6 +21,7 @@ import type { Settings } from '../../shared/types';
 import { eventually, tempDir } from '../api/helpers';
 import { startLiveApp, type LiveApp } from '../live/helpers';
 import { recordingLog } from './helpers';
+import { hourMove as hourMoveIn, tradeAgo as tradeAgoIn } from './past-trades';
 
 const SELLER = 'seller@alerts.test';
 const BUYER = 'buyer@alerts.test';
@@ -28,14 +29,19 @@ const HOLDER = 'holder@alerts.test';
 let sandbox: TestSandbox;
 let seller: ExchangeClient;
 let buyer: ExchangeClient;
+const keys = new Map<string, { apiKey: string; secretKey: string }>();
 
 beforeAll(async () => {
   sandbox = await startSandbox({ world: 'empty', rateLimits: false });
   const key = (email: string) => {
     sandbox.admin.createAccount({ email });
     sandbox.admin.credit(email, 'btc', '10');
+    sandbox.admin.credit(email, 'xrp', '1000');
+    sandbox.admin.credit(email, 'sol', '100');
     sandbox.admin.credit(email, 'usdt', '1000000');
-    return sandbox.admin.createApiKey(email, { canTrade: true });
+    const created = sandbox.admin.createApiKey(email, { canTrade: true });
+    keys.set(email, created);
+    return created;
   };
   seller = new ExchangeClient({ baseUrl: sandbox.baseUrl, ...key(SELLER) });
   buyer = new ExchangeClient({ baseUrl: sandbox.baseUrl, ...key(BUYER) });
@@ -65,6 +71,11 @@ async function trade(price: string): Promise<void> {
     price,
   });
 }
+
+const pastKeys = () => ({ seller: keys.get(SELLER)!, buyer: keys.get(BUYER)! });
+const tradeAgo = (minutesAgo: number, symbol: string, price: string, quantity: string) =>
+  tradeAgoIn(sandbox, pastKeys(), minutesAgo, { symbol, price, quantity });
+const hourMove = (symbol: string) => hourMoveIn(sandbox, symbol);
 
 interface SessionWorld {
   store: Store;
@@ -254,6 +265,36 @@ describe('an alert session on the sandbox', () => {
       await world.session.start();
       expect(world.fired).toHaveLength(0);
     }));
+
+  it('measures a 1-hour move from the candles at start: one already made fires at once', () =>
+    onFreshFolder(async (open) => {
+      // A quiet market: one trade 70 minutes ago, the next one now, 1.29 % higher.
+      await tradeAgo(70, 'solusdt', '100', '1');
+      await tradeAgo(0, 'solusdt', '101.29', '1');
+      const world = open();
+      const now = Date.now();
+      const id = world.session.repository.create(
+        'p1',
+        {
+          kind: 'price-move',
+          symbol: 'solusdt',
+          direction: 'up',
+          threshold: '1',
+          window: '1h',
+          repeat: false,
+          cooldownMinutes: 60,
+        },
+        { lastSide: null, lastValue: null, lastSeenAt: null },
+        now,
+      ).id;
+      await world.session.start();
+      const move = await hourMove('solusdt');
+      expect(move).toEqual({ change: '+1.29', price: '101.29' });
+      expect(world.fired.map((f) => [f.alert.id, f.message.body])).toEqual([
+        [id, `SOLUSDT moved ${move.change} % within 1h (now ${move.price})`],
+      ]);
+      expect(world.session.repository.get('p1', id)!.lastSeenAt).not.toBeNull();
+    }));
 });
 
 describe('alerts through the app and its bridge', () => {
@@ -363,5 +404,49 @@ describe('alerts through the app and its bridge', () => {
       (n) => n.kind === 'alert',
     );
     expect(alertsTold).toHaveLength(1);
+  });
+
+  it('reads the last hour of a new 1-hour move alert when it is made: seen at once, fired at once', async () => {
+    const { handlers } = live.app;
+    // The hour before: 1 at 65 and 30 minutes ago; now 1.0129 (+1.29 % on the price an hour ago).
+    await tradeAgo(65, 'xrpusdt', '1', '10');
+    await tradeAgo(30, 'xrpusdt', '1.0005', '10');
+    await tradeAgo(0, 'xrpusdt', '1.0129', '10');
+    const move = await hourMove('xrpusdt');
+    expect(move).toEqual({ change: '+1.29', price: '1.0129' });
+    const quiet = await handlers['alerts.create']({
+      kind: 'price-move',
+      symbol: 'xrpusdt',
+      direction: 'up',
+      threshold: '2',
+      window: '1h',
+      repeat: false,
+      cooldownMinutes: 60,
+    });
+    const reached = await handlers['alerts.create']({
+      kind: 'price-move',
+      symbol: 'xrpusdt',
+      direction: 'up',
+      threshold: '1.29',
+      window: '1h',
+      repeat: false,
+      cooldownMinutes: 60,
+    });
+    const body = `XRPUSDT moved ${move.change} % within 1h (now ${move.price} USDT)`;
+    await eventually('the move alert to fire', async () =>
+      (await handlers['activity.notifications']({ limit: 50 })).find((n) => n.body === body),
+    );
+    const listed = await handlers['alerts.list']({});
+    // The one below its line has seen the move too (not blind for an hour), and stays quiet.
+    expect(listed.find((a) => a.id === quiet.id)).toMatchObject({
+      status: 'active',
+      lastValue: move.change.slice(1),
+      lastFiredAt: null,
+    });
+    expect(listed.find((a) => a.id === quiet.id)!.lastSeenAt).not.toBeNull();
+    expect(listed.find((a) => a.id === reached.id)).toMatchObject({
+      status: 'fired',
+      lastValue: move.change.slice(1),
+    });
   });
 });

@@ -16,6 +16,7 @@ import { ExchangeClient } from '../../electron/exchange/client';
 import { startSandbox, type TestSandbox } from '../../electron/sandbox/testing';
 import type { SpotfolioBridge } from '../../shared/contract';
 import { formatAmountWithUnit } from '../../shared/format';
+import { hourMove, tradeAgo } from '../alerts/past-trades';
 import { startBrowserMode, type StartedChild } from './support/child';
 import { ensureRendererBuilt, goTo, screenshot } from './support/stack';
 
@@ -51,18 +52,21 @@ test.beforeAll(async () => {
     sandbox.admin.createAccount({ email });
     sandbox.admin.credit(email, 'btc', '10');
     sandbox.admin.credit(email, 'eth', '10');
+    sandbox.admin.credit(email, 'xrp', '100');
     sandbox.admin.credit(email, 'usdt', '100000');
   }
-  seller = new ExchangeClient({
-    baseUrl: sandbox.baseUrl,
-    ...sandbox.admin.createApiKey(SELLER, { canTrade: true }),
-  });
-  buyer = new ExchangeClient({
-    baseUrl: sandbox.baseUrl,
-    ...sandbox.admin.createApiKey(BUYER, { canTrade: true }),
-  });
+  const keys = {
+    seller: sandbox.admin.createApiKey(SELLER, { canTrade: true }),
+    buyer: sandbox.admin.createApiKey(BUYER, { canTrade: true }),
+  };
+  seller = new ExchangeClient({ baseUrl: sandbox.baseUrl, ...keys.seller });
+  buyer = new ExchangeClient({ baseUrl: sandbox.baseUrl, ...keys.buyer });
   await trade('btcusdt', '100');
   await trade('ethusdt', '50');
+  // XRP is quiet: a trade 65 minutes ago, then one now (before the app starts: the exchange's
+  // clock is turned back for the first).
+  await tradeAgo(sandbox, keys, 65, { symbol: 'xrpusdt', price: '1', quantity: '10' });
+  await tradeAgo(sandbox, keys, 0, { symbol: 'xrpusdt', price: '1.0129', quantity: '10' });
   dataDir = mkdtempSync(join(tmpdir(), 'spotfolio-e2e-alerts-'));
   app = await startBrowserMode(dataDir);
 });
@@ -187,6 +191,45 @@ test('a price-move alert fires on a move of its percentage within 24 h', async (
     'Price alert: ETHUSDT moved 20 % or more',
     'ETHUSDT moved +22 % within 24h',
   );
+});
+
+test('a new 1-hour move alert knows the last hour: a move already made fires at once', async ({
+  page,
+}) => {
+  const move = await hourMove(sandbox, 'xrpusdt');
+  expect(move).toEqual({ change: '+1.29', price: '1.0129' });
+  await open(page);
+  for (const percent of ['2', '1']) {
+    await newAlert(page);
+    await page.getByTestId('alert-kind').selectOption('price-move');
+    await page.getByTestId('alert-symbol').fill('xrpusdt');
+    await page.getByTestId('alert-move-direction').selectOption('up');
+    await page.getByTestId('alert-percent').fill(percent);
+    await page.getByTestId('alert-window').selectOption('1h');
+    await submitAlert(page);
+  }
+  await expectToldAbout(
+    page,
+    'Price alert: XRPUSDT moved 1 % or more',
+    `XRPUSDT moved ${move.change} % within 1h (now ${move.price} USDT)`,
+  );
+  await goTo(page, 'alerts');
+  // The one whose line is further has measured the same hour, and waits.
+  const waiting = page
+    .getByTestId('alert-row')
+    .filter({ hasText: 'XRPUSDT' })
+    .filter({
+      has: page.getByTestId('alert-status').filter({ hasText: 'Waiting' }),
+    });
+  await expect(waiting.getByTestId('alert-last-value')).toHaveText(`${move.change} %`);
+  await expect(waiting.getByTestId('alert-last-fired')).toHaveText('Never');
+  const fired = page
+    .getByTestId('alert-row')
+    .filter({ hasText: 'XRPUSDT' })
+    .filter({
+      has: page.getByTestId('alert-status').filter({ hasText: 'Fired' }),
+    });
+  await expect(fired.getByTestId('alert-last-value')).toHaveText(`${move.change} %`);
 });
 
 test('a balance alert from the asset page fires when the free balance crosses its amount', async ({
