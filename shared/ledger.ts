@@ -73,6 +73,20 @@ export interface LedgerTotalsView {
   feesPaid: string;
 }
 
+/**
+ * What happened within an interval (from, to]: the gains realized, the fees paid, the change in
+ * unrealized P&L (of the positions at each end, at each end's prices) and the total change
+ * (realized + change in unrealized). Adjacent intervals add up to their union.
+ */
+export interface RangePnlView {
+  from: number;
+  to: number;
+  realizedPnl: string;
+  feesPaid: string;
+  unrealizedChange: string;
+  pnl: string;
+}
+
 export interface LedgerSummaryView {
   currency: string;
   method: CostMethodName;
@@ -80,8 +94,8 @@ export interface LedgerSummaryView {
   account: string | null;
   at: number;
   totals: LedgerTotalsView;
-  /** P&L over the chosen range: realized within it plus the change of unrealized. */
-  range: { from: number; to: number; pnl: string; realizedPnl: string } | null;
+  /** The chosen range's figures, over (from, to]: each the ledger's for that interval. */
+  range: RangePnlView | null;
   assets: AssetPnlView[];
   /** What the totals include, in words ("main account and 2 sub-accounts; 3 inferred entries"). */
   includes: string;

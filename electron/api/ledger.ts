@@ -19,13 +19,13 @@ import {
   MAIN_ACCOUNT,
   MissingPriceError,
   netWorthView,
+  rangePnlView,
   summaryView,
   writeKoinlyExport,
   writeTaxReport,
   annotate,
   type LedgerChoice,
 } from '../ledger';
-import { formatDecimal } from '../core/decimal';
 import { HISTORY_RANGES } from '../sync';
 import type { ApiContext, HandlerGroup } from './context';
 import { AppError } from './errors';
@@ -88,15 +88,7 @@ export function ledgerHandlers(ctx: ApiContext) {
         to: now,
         ...(account !== undefined ? { account } : {}),
       });
-      return {
-        ...view,
-        range: {
-          from: pnl.from,
-          to: pnl.to,
-          pnl: formatDecimal(pnl.pnl),
-          realizedPnl: formatDecimal(pnl.realizedPnl),
-        },
-      };
+      return { ...view, range: rangePnlView(pnl) };
     },
     'ledger.netWorth': async () => {
       const { profile } = active();

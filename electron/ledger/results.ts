@@ -145,22 +145,37 @@ function sum<T>(items: readonly T[], pick: (item: T) => Amount): Amount {
   return total;
 }
 
+/**
+ * The figures of an interval (from, to]: what its entries did, so the figures of two adjacent
+ * intervals add up to those of their union, exactly.
+ */
 export interface RangePnl {
   currency: string;
   from: number;
   to: number;
-  /** Gains and losses of disposals within [from, to]. */
+  /** Gains and losses of disposals within (from, to]. */
   realizedPnl: Amount;
+  /** Fees paid within (from, to], valued when paid. */
+  feesPaid: Amount;
   unrealizedAtFrom: Amount;
   unrealizedAtTo: Amount;
+  /** unrealizedAtTo − unrealizedAtFrom. */
+  unrealizedChange: Amount;
   /** realized within + change in unrealized. */
   pnl: Amount;
-  assets: { asset: string; realizedPnl: Amount; unrealizedChange: Amount; pnl: Amount }[];
+  assets: {
+    asset: string;
+    realizedPnl: Amount;
+    feesPaid: Amount;
+    unrealizedChange: Amount;
+    pnl: Amount;
+  }[];
 }
 
 /**
- * P&L over [from, to]: the gains realized within it plus the change in unrealized P&L between
- * its ends (positions as of each end, priced at each end's time). Entries at `from` count inside.
+ * P&L over (from, to]: the gains realized within it plus the change in unrealized P&L between
+ * its ends (positions as of each end, priced at each end's time). Entries at `from` belong to the
+ * interval before (they made the positions at `from`); entries at `to` count inside.
  */
 export function pnlForRange(
   entries: readonly LedgerEntry[],
@@ -170,7 +185,7 @@ export function pnlForRange(
   const ordered = sortEntries(entries);
   const ledger = new Ledger(options);
   let next = 0;
-  while (next < ordered.length && ordered[next]!.time < range.from) ledger.apply(ordered[next++]!);
+  while (next < ordered.length && ordered[next]!.time <= range.from) ledger.apply(ordered[next++]!);
   const query = rangeQuery(options, range);
   const atFrom = ledgerFigures(ledger, query(range.from));
   while (next < ordered.length && ordered[next]!.time <= range.to) ledger.apply(ordered[next++]!);
@@ -199,27 +214,32 @@ export function pnlBetween(
   currency: string,
   range: { from: number; to: number },
 ): RangePnl {
-  const realizedFrom = new Map(atFrom.assets.map((row) => [row.asset, row.realizedPnl]));
-  const unrealizedFrom = new Map(atFrom.assets.map((row) => [row.asset, row.unrealizedPnl]));
+  // The ledger only adds assets as it goes, so every asset at `from` is there at `to`.
+  const before = new Map(atFrom.assets.map((row) => [row.asset, row]));
   const assets = atTo.assets.map((row) => {
-    const realizedPnl = row.realizedPnl.minus(realizedFrom.get(row.asset) ?? ZERO);
-    const unrealizedChange = row.unrealizedPnl.minus(unrealizedFrom.get(row.asset) ?? ZERO);
+    const start = before.get(row.asset);
+    const realizedPnl = row.realizedPnl.minus(start?.realizedPnl ?? ZERO);
+    const unrealizedChange = row.unrealizedPnl.minus(start?.unrealizedPnl ?? ZERO);
     return {
       asset: row.asset,
       realizedPnl,
+      feesPaid: row.feesPaid.minus(start?.feesPaid ?? ZERO),
       unrealizedChange,
       pnl: realizedPnl.plus(unrealizedChange),
     };
   });
   const realizedPnl = sum(assets, (row) => row.realizedPnl);
+  const unrealizedChange = atTo.total.unrealizedPnl.minus(atFrom.total.unrealizedPnl);
   return {
     currency,
     from: range.from,
     to: range.to,
     realizedPnl,
+    feesPaid: sum(assets, (row) => row.feesPaid),
     unrealizedAtFrom: atFrom.total.unrealizedPnl,
     unrealizedAtTo: atTo.total.unrealizedPnl,
-    pnl: realizedPnl.plus(atTo.total.unrealizedPnl).minus(atFrom.total.unrealizedPnl),
+    unrealizedChange,
+    pnl: realizedPnl.plus(unrealizedChange),
     assets,
   };
 }

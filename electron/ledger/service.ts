@@ -96,7 +96,7 @@ export class LedgerService {
 
   /**
    * P&L over a range, as pnlForRange gives it for `built`, without replaying the ledger: the
-   * entries before the range's start are kept applied to a ledger of their own per span (the
+   * entries up to the range's start are kept applied to a ledger of their own per span (the
    * start only moves on), the rest is the kept ledger's.
    */
   rangePnl(built: BuiltLedger, range: { from: number; to: number; account?: string }): RangePnl {
@@ -112,7 +112,7 @@ export class LedgerService {
       kept.ranges.set(span, state);
     }
     state.from = range.from;
-    while (state.next < entries.length && entries[state.next]!.time < range.from) {
+    while (state.next < entries.length && entries[state.next]!.time <= range.from) {
       state.ledger.apply(entries[state.next++]!);
     }
     // The range ledger holds a prefix of the kept ledger's entries, so the two are one history.

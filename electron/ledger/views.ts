@@ -16,6 +16,7 @@ import type {
   LedgerHistoryView,
   LedgerSummaryView,
   NetWorthView,
+  RangePnlView,
   ReportFileView,
   TaxSummaryView,
   TaxTermView,
@@ -48,7 +49,13 @@ import {
 import { keptCloses, LEDGER_INTERVAL, MarketPrices, tickersOf } from './prices';
 import type { PriceAt } from './cost-basis';
 import type { PriceTicker } from '../pricing/price-book';
-import { ledgerFigures, pnlForRange, type AssetFigures, type LedgerFigures } from './results';
+import {
+  ledgerFigures,
+  pnlForRange,
+  type AssetFigures,
+  type LedgerFigures,
+  type RangePnl,
+} from './results';
 import type { BuiltLedger } from './service';
 
 const HISTORY_POINTS = 240;
@@ -129,6 +136,18 @@ export function includesText(built: BuiltLedger, account: string | null): string
   return `${accounts}: ${parts.join(', ')}; cost by ${built.choice.method === 'average' ? 'average cost' : COST_METHOD_LABELS[built.choice.method]}, in ${built.ledger.reportingAsset.toUpperCase()}`;
 }
 
+/** A range's figures as the screens are given them. */
+export function rangePnlView(pnl: RangePnl): RangePnlView {
+  return {
+    from: pnl.from,
+    to: pnl.to,
+    realizedPnl: text(pnl.realizedPnl),
+    feesPaid: text(pnl.feesPaid),
+    unrealizedChange: text(pnl.unrealizedChange),
+    pnl: text(pnl.pnl),
+  };
+}
+
 export function summaryView(
   built: BuiltLedger,
   input: {
@@ -147,12 +166,7 @@ export function summaryView(
       ...input.range,
       ...(input.account !== undefined ? { account: input.account } : {}),
     });
-    range = {
-      from: pnl.from,
-      to: pnl.to,
-      pnl: text(pnl.pnl),
-      realizedPnl: text(pnl.realizedPnl),
-    };
+    range = rangePnlView(pnl);
   }
   return {
     currency: built.ledger.reportingAsset,

@@ -12,6 +12,7 @@ import {
   buildLedger,
   holdingsAt,
   ledgerFigures,
+  pnlForRange,
   reconcile,
   type BalanceSnapshot,
   ZERO,
@@ -401,6 +402,41 @@ describe('ledger properties', () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+
+  it('the figures of two adjacent intervals add up to those of their union, exactly', () => {
+    fc.assert(
+      fc.property(
+        ALL,
+        METHOD,
+        fc.array(fc.nat(), { minLength: 3, maxLength: 3 }),
+        fc.constantFrom(undefined, ...ACCOUNTS),
+        (ops, method, picks, account) => {
+          const entries = history(ops);
+          // Three times from before the first entry to after the last, boundaries on entries too.
+          const [a, b, c] = picks.map((pick) => pick % (ops.length + 2)).sort((x, y) => x - y) as [
+            number,
+            number,
+            number,
+          ];
+          const options = { method, reportingAsset: 'USDT', priceAt };
+          const range = (from: number, to: number) =>
+            pnlForRange(entries, options, { from, to, ...(account ? { account } : {}) });
+          const first = range(a, b);
+          const second = range(b, c);
+          const union = range(a, c);
+          for (const field of ['realizedPnl', 'feesPaid', 'unrealizedChange', 'pnl'] as const) {
+            expect(formatDecimal(first[field].plus(second[field])), field).toBe(
+              formatDecimal(union[field]),
+            );
+          }
+          expect(formatDecimal(union.pnl)).toBe(
+            formatDecimal(union.realizedPnl.plus(union.unrealizedChange)),
+          );
+        },
+      ),
+      { numRuns: 150 },
     );
   });
 

@@ -110,9 +110,9 @@ describe('FIFO worked example', () => {
   });
 
   it('gives P&L over a range: realized within plus the change in unrealized', () => {
-    // From T(5) to T(9): realized 1,198 + 898.5 + 98.9 = 2,195.4. Unrealized at T(5) before the
-    // sale at T(5)... entries at `from` count inside, so at T(5) the positions are those after T(4):
-    // ETH 1.999 at 4,660 (no ETH price at T(5): the range's start needs one).
+    // Over (T(5), T(9)]: the ETH sale at T(5) made the positions at the start, so it is not inside.
+    // Positions at T(5): ETH 0.2997 at 600 and 1 at 2,660 (1.2997 at 3,260), BTC 0.034965 at
+    // 3,496.5, BNB 9.5 at 2,850: the start needs their prices at T(5) (no ETH price there).
     expect(() =>
       pnlForRange(
         ENTRIES,
@@ -132,12 +132,16 @@ describe('FIFO worked example', () => {
       },
       { from: T(5), to: T(9) },
     );
-    // Unrealized at T(5): ETH 1.999 × 2,500 − 4,660 = 337.5; BNB 9.5 × 320 − 2,850 = 190. Total 527.5.
-    // Unrealized at T(9): 934.3. P&L = 2,195.4 + 934.3 − 527.5 = 2,602.2.
-    expect(text(range.realizedPnl)).toBe('2195.4');
-    expect(text(range.unrealizedAtFrom)).toBe('527.5');
+    // Unrealized at T(5): ETH 1.2997 × 2,500 − 3,260 = −10.75; BTC 0.034965 × 100,000 − 3,496.5
+    // = 0; BNB 9.5 × 320 − 2,850 = 190. Total 179.25. At T(9): 934.3, a change of 755.05.
+    // Realized within: the sub-account's BTC sale, 98.9. Fees within: the withdrawal's 299.7 and
+    // the sale's 1.1, 300.8. P&L = 98.9 + 755.05 = 853.95.
+    expect(text(range.realizedPnl)).toBe('98.9');
+    expect(text(range.feesPaid)).toBe('300.8');
+    expect(text(range.unrealizedAtFrom)).toBe('179.25');
     expect(text(range.unrealizedAtTo)).toBe('934.3');
-    expect(text(range.pnl)).toBe('2602.2');
+    expect(text(range.unrealizedChange)).toBe('755.05');
+    expect(text(range.pnl)).toBe('853.95');
   });
 });
 

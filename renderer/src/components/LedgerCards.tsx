@@ -1,6 +1,7 @@
 /**
- * The ledger on the Portfolio screen: the P&L card (totals in the reporting currency, P&L over the
- * chosen range, what the totals include, inferred entries, the trade import's progress, the
+ * The ledger on the Portfolio screen: the P&L card (the chosen range's realized P&L, fees, change
+ * in unrealized P&L and total change, each the ledger's for that interval; unrealized P&L, cost
+ * basis and value now; what the totals include, inferred entries, the trade import's progress, the
  * reports) and the net worth card (main account plus every sub-account).
  */
 import { useState } from 'react';
@@ -67,6 +68,11 @@ function ImportProgress(props: { progress: TradeImportView }) {
   );
 }
 
+/** How a range's figures are named: "this week", "over all history". */
+function rangeWords(range: HistoryRange): string {
+  return range === 'all' ? 'over all history' : `this ${range}`;
+}
+
 const RANGES: { value: HistoryRange; label: string }[] = [
   { value: 'day', label: 'Day' },
   { value: 'week', label: 'Week' },
@@ -102,31 +108,41 @@ export function PnlCard() {
         <>
           <dl className="facts">
             {[
-              {
-                label: 'Unrealized P&L',
-                value: data.totals.unrealizedPnl,
-                signed: true,
-                testId: 'pnl-unrealized',
-              },
-              {
-                label: 'Realized P&L',
-                value: data.totals.realizedPnl,
-                signed: true,
-                testId: 'pnl-realized',
-              },
               ...(data.range
                 ? [
                     {
-                      label: `P&L ${range === 'all' ? 'over all history' : `this ${range}`}`,
+                      label: `Realized P&L ${rangeWords(range)}`,
+                      value: data.range.realizedPnl,
+                      signed: true,
+                      testId: 'pnl-realized',
+                    },
+                    {
+                      label: `Fees paid ${rangeWords(range)}`,
+                      value: data.range.feesPaid,
+                      testId: 'pnl-fees',
+                    },
+                    {
+                      label: `Change in unrealized P&L ${rangeWords(range)}`,
+                      value: data.range.unrealizedChange,
+                      signed: true,
+                      testId: 'pnl-unrealized-change',
+                    },
+                    {
+                      label: `P&L ${rangeWords(range)}`,
                       value: data.range.pnl,
                       signed: true,
                       testId: 'pnl-range',
                     },
                   ]
                 : []),
-              { label: 'Cost basis', value: data.totals.costBasis, testId: 'pnl-cost' },
-              { label: 'Fees paid', value: data.totals.feesPaid, testId: 'pnl-fees' },
-              { label: 'Value', value: data.totals.value, testId: 'pnl-value' },
+              {
+                label: 'Unrealized P&L now',
+                value: data.totals.unrealizedPnl,
+                signed: true,
+                testId: 'pnl-unrealized',
+              },
+              { label: 'Cost basis now', value: data.totals.costBasis, testId: 'pnl-cost' },
+              { label: 'Value now', value: data.totals.value, testId: 'pnl-value' },
             ].map((figure) => (
               <Figure key={figure.testId} {...figure} currency={data.currency} />
             ))}
