@@ -232,6 +232,8 @@ export interface ReportFileView {
   fileName: string;
   rows: number;
   summary: TaxSummaryView | null;
+  /** The tax report's second file: short term, long term and total (null for other reports). */
+  terms: { path: string; fileName: string } | null;
 }
 
 export interface LedgerSettingsView {

@@ -26,6 +26,18 @@ export const TAX_REPORT_HEADER = [
   'Currency',
 ] as const;
 
+/** The tax report's second file: the summary's split by holding term, and the total. */
+export const TAX_TERMS_HEADER = [
+  'Term',
+  'Rows',
+  'Proceeds',
+  'Cost Basis',
+  'Gain or Loss',
+  'Long Term After Days',
+  'Method',
+  'Currency',
+] as const;
+
 export const KOINLY_HEADER = [
   'Date',
   'Sent Amount',
@@ -200,6 +212,30 @@ export function taxReportCells(report: TaxReport): string[][] {
 
 export function taxReportCsv(report: TaxReport, delimiter: CsvDelimiter = ','): string {
   return toCsv([...TAX_REPORT_HEADER], taxReportCells(report), delimiter);
+}
+
+/** The summary's short-term, long-term and total rows, in TAX_TERMS_HEADER's order. */
+export function taxTermsCells(report: TaxReport): string[][] {
+  const { currency, method, longTermAfterDays } = report.summary;
+  const row = (term: string, totals: TermTotals) => [
+    term,
+    String(totals.rows),
+    formatDecimal(totals.proceeds),
+    formatDecimal(totals.costBasis),
+    formatDecimal(totals.gain),
+    String(longTermAfterDays),
+    method,
+    currency,
+  ];
+  return [
+    row('Short term', report.summary.shortTerm),
+    row('Long term', report.summary.longTerm),
+    row('Total', report.summary.total),
+  ];
+}
+
+export function taxTermsCsv(report: TaxReport, delimiter: CsvDelimiter = ','): string {
+  return toCsv([...TAX_TERMS_HEADER], taxTermsCells(report), delimiter);
 }
 
 /** Koinly's date form ("2024-03-01 14:25:09 UTC"). */

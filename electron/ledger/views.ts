@@ -43,6 +43,7 @@ import {
   koinlyCells,
   taxReport,
   taxReportCsv,
+  taxTermsCsv,
   taxYear,
   type TermTotals,
 } from './reports';
@@ -623,6 +624,9 @@ export function writeTaxReport(
   const currency = built.ledger.reportingAsset;
   const fileName = `spotfolio-tax-${input.year}-${built.choice.method}-${currency}.csv`;
   const path = writeReport(store, fileName, taxReportCsv(report));
+  // The split by term goes beside it, so the report's own header stays as tools read it.
+  const termsFileName = fileName.replace(/\.csv$/, '-terms.csv');
+  const termsPath = writeReport(store, termsFileName, taxTermsCsv(report));
   const summary: TaxSummaryView = {
     year: input.year,
     method: built.choice.method as CostMethodName,
@@ -635,7 +639,14 @@ export function writeTaxReport(
     estimatedRows: report.summary.estimatedRows,
     missingBasisRows: report.summary.missingBasisRows,
   };
-  return { path, folder: exportsFolder(store), fileName, rows: report.rows.length, summary };
+  return {
+    path,
+    folder: exportsFolder(store),
+    fileName,
+    rows: report.rows.length,
+    summary,
+    terms: { path: termsPath, fileName: termsFileName },
+  };
 }
 
 export function writeKoinlyExport(store: Store, built: BuiltLedger, at: number): ReportFileView {
@@ -643,5 +654,12 @@ export function writeKoinlyExport(store: Store, built: BuiltLedger, at: number):
   const fileName = `spotfolio-koinly-${day}.csv`;
   const cells = koinlyCells(built.entries, built.ledger);
   const path = writeReport(store, fileName, toCsv([...KOINLY_HEADER], cells, ','));
-  return { path, folder: exportsFolder(store), fileName, rows: cells.length, summary: null };
+  return {
+    path,
+    folder: exportsFolder(store),
+    fileName,
+    rows: cells.length,
+    summary: null,
+    terms: null,
+  };
 }

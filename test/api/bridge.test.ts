@@ -641,6 +641,17 @@ describe('the whole contract over browser mode', () => {
       'Description,Asset,Quantity,Date Acquired,Date Sold,Proceeds,Cost Basis,Gain or Loss,Holding Days,Method,Currency',
     );
     expect(tax.summary).toMatchObject({ year, method: 'fifo', currency: 'usdt' });
+    expect(tax.terms?.fileName).toBe(`spotfolio-tax-${year}-fifo-usdt-terms.csv`);
+    const terms = readFileSync(tax.terms!.path, 'utf8').split(/\r?\n/);
+    expect(terms[0]).toBe(
+      'Term,Rows,Proceeds,Cost Basis,Gain or Loss,Long Term After Days,Method,Currency',
+    );
+    expect(terms.slice(1, 4).map((line) => line.split(',').slice(0, 2))).toEqual([
+      ['Short term', String(tax.summary!.shortTerm.rows)],
+      ['Long term', String(tax.summary!.longTerm.rows)],
+      ['Total', String(tax.rows)],
+    ]);
+    expect(terms[3]!.split(',')[4]).toBe(tax.summary!.total.gain);
     const hifo = await ok<ReportFileView>('ledger.taxReport', {
       year,
       method: 'hifo',

@@ -8,6 +8,7 @@ import {
   koinlyCsv,
   taxReport,
   taxReportCsv,
+  taxTermsCsv,
   taxYear,
   type LedgerEntry,
 } from '../../electron/ledger';
@@ -45,6 +46,19 @@ describe('tax report', () => {
     expect(formatDecimal(summary.feesPaid)).toBe('462.8');
     expect(summary.estimatedRows).toBe(1);
     expect(taxReport(ledger, { ...taxYear(2023), longTermAfterDays: 365 }).rows).toEqual([]);
+  });
+
+  it('writes the split by term, and the total, as a second file', () => {
+    // Held more than 2 days is long: the BTC sold after 3 days (1,098.9 for 1,000); the other
+    // three short: proceeds 160 + 1,998 + 1,498.5 = 3,656.5, cost 150 + 800 + 600 = 1,550.
+    const strict = taxReport(ledger, { ...taxYear(2024), longTermAfterDays: 2 });
+    expect(taxTermsCsv(strict).split('\r\n')).toEqual([
+      'Term,Rows,Proceeds,Cost Basis,Gain or Loss,Long Term After Days,Method,Currency',
+      'Short term,3,3656.5,1550,2106.5,2,FIFO,USDT',
+      'Long term,1,1098.9,1000,98.9,2,FIFO,USDT',
+      'Total,4,4755.4,2550,2205.4,2,FIFO,USDT',
+      '',
+    ]);
   });
 
   it('leaves no formula a spreadsheet would run in a description', () => {

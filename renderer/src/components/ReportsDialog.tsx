@@ -124,6 +124,12 @@ export function ReportsDialog(props: { onClose: () => void }) {
             {written.rows.toLocaleString('en-US')} rows written to{' '}
             <code data-testid="report-path">{written.path}</code>
           </p>
+          {written.terms && (
+            <p>
+              Short and long term, and the total, in{' '}
+              <code data-testid="report-terms-path">{written.terms.path}</code>
+            </p>
+          )}
           {summary && (
             <dl className="facts" data-testid="report-summary">
               <div>
