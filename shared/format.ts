@@ -8,7 +8,10 @@ import { Decimal } from './exact-decimal';
 export type Rounding = 'down' | 'half-up';
 
 export interface AmountFormat {
-  /** Most digits after the dot (the asset's precision). Default 8. */
+  /**
+   * Most digits after the dot. Default: every digit the value has (an amount as stated; see
+   * formatStated). A precision cuts or rounds: only for figures the app computed.
+   */
   precision?: number;
   /** Fewest digits after the dot kept when trimming zeros. Default 0. */
   minFraction?: number;
@@ -63,7 +66,10 @@ export function formatAmount(
 ): string {
   const decimal = toDecimal(value);
   if (decimal === null) return '—';
-  const precision = clampPrecision(format.precision ?? 8);
+  const precision =
+    format.precision === undefined
+      ? Math.max(0, decimal.decimalPlaces(), format.minFraction ?? 0)
+      : clampPrecision(format.precision);
   const minFraction = Math.min(precision, Math.max(0, format.minFraction ?? 0));
   const mode = format.rounding === 'half-up' ? Decimal.ROUND_HALF_UP : Decimal.ROUND_DOWN;
   const fixed = decimal.toFixed(precision, mode);
@@ -139,9 +145,30 @@ export function describeOrder(order: OrderDescription): string {
   return text;
 }
 
-/** Digits to show for a value in a quote asset: cents for fiat-like quotes, more for coins. */
+/**
+ * How amounts are written on screen, one rule for each kind (docs/architecture.md, "Amounts on
+ * screen"):
+ * - an amount the exchange stated (a balance, a fee, a quantity, a price, a withdrawal's amount),
+ *   or an exact sum of such amounts: every digit it has (formatStated), never cut to a market's
+ *   step or an asset's precision;
+ * - a figure the app computed in a quote asset (a value, a P&L, a cost): rounded half-up to the
+ *   quote asset's precision (formatValue); a computed price keeps at least PRICE_SIGNIFICANT
+ *   significant digits besides (formatPrice), so 0.52291 USDT does not read "0.52";
+ * - a rounded figure carries its exact one (exactFigure) for its tooltip and for copies.
+ */
+export function formatStated(
+  value: string | number | null | undefined,
+  /** minFraction pads with zeros (a column of prices lined up at the tick); it never cuts. */
+  options: { signed?: boolean; grouping?: DigitGrouping; minFraction?: number } = {},
+): string {
+  return formatAmount(value, options);
+}
+
+/** Digits after the dot of a figure computed in a quote asset: cents for fiat-like quotes. */
 export function quotePrecision(quoteAsset: string): number {
-  return fiatLike.has(quoteAsset.toLowerCase()) ? 2 : 8;
+  const asset = quoteAsset.toLowerCase();
+  if (fiatLike.has(asset)) return 2;
+  return coinPrecision[asset] ?? 8;
 }
 
 const fiatLike = new Set([
@@ -157,6 +184,9 @@ const fiatLike = new Set([
   'inr',
 ]);
 
+/** Coins worth enough that 8 places would show noise (a millionth of an ETH is cents). */
+const coinPrecision: Readonly<Record<string, number>> = { btc: 8, eth: 6, bnb: 6 };
+
 /** A value in the quote asset: "12,345.68 USDT". */
 export function formatValue(
   value: string | null | undefined,
@@ -171,7 +201,49 @@ export function formatValue(
     signed: options.signed,
     grouping: groupingOf(quoteAsset),
   });
-  return options.withUnit === false || text === '—' ? text : `${text} ${quoteAsset.toUpperCase()}`;
+  return withUnit(text, quoteAsset, options.withUnit);
+}
+
+/** Significant digits a computed price keeps however small it is. */
+export const PRICE_SIGNIFICANT = 6;
+
+/**
+ * A price the app computed (an average cost, a price through a bridge asset) in the quote asset:
+ * the quote's precision, or more places when that leaves fewer than PRICE_SIGNIFICANT significant
+ * digits ("0.522913 USDT", "60,123.46 USDT").
+ */
+export function formatPrice(
+  value: string | null | undefined,
+  quoteAsset: string,
+  options: { withUnit?: boolean } = {},
+): string {
+  const decimal = toDecimal(value);
+  if (decimal === null) return '—';
+  const quote = quotePrecision(quoteAsset);
+  // decimal.e is the power of ten of the first significant digit (0.5229 -> -1, 60123 -> 4).
+  const places = decimal.isZero() ? quote : Math.max(quote, PRICE_SIGNIFICANT - 1 - decimal.e);
+  const text = formatAmount(value, {
+    precision: places,
+    minFraction: quote === 2 ? 2 : 0,
+    rounding: 'half-up',
+    grouping: groupingOf(quoteAsset),
+  });
+  return withUnit(text, quoteAsset, options.withUnit);
+}
+
+/**
+ * The exact figure behind a rounded one, for its tooltip and for copies: every digit, no
+ * separators (so it pastes into a spreadsheet as a number); null when it is not a number.
+ */
+export function exactFigure(value: string | null | undefined): string | null {
+  const decimal = toDecimal(value);
+  if (decimal === null) return null;
+  const fixed = decimal.toFixed();
+  return fixed === '-0' ? '0' : fixed;
+}
+
+function withUnit(text: string, asset: string, unit: boolean | undefined): string {
+  return unit === false || text === '—' ? text : `${text} ${asset.toUpperCase()}`;
 }
 
 const compactUnits: [Decimal, string][] = [

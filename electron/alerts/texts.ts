@@ -2,7 +2,7 @@
  * What a fired alert says, in words. Amounts are decimal text grouped for reading; the notifier
  * hides every number of the body in privacy mode, so the title carries no amount at all.
  */
-import { formatAmount, formatAmountWithUnit } from '../../shared/format';
+import { formatAmount, formatAmountWithUnit, formatValue } from '../../shared/format';
 import { withdrawStatusOf } from '../../shared/market';
 import type { AlertTarget } from '../../shared/alerts';
 
@@ -64,7 +64,7 @@ export function lineMessage(
     case 'portfolio':
       return {
         title: `Portfolio alert: value ${target.direction} the line`,
-        body: `The portfolio is worth ${formatAmountWithUnit(value, target.asset)}, ${target.direction} ${formatAmountWithUnit(target.threshold, target.asset)}`,
+        body: `The portfolio is worth ${formatValue(value, target.asset)}, ${target.direction} ${formatAmountWithUnit(target.threshold, target.asset)}`,
       };
   }
 }

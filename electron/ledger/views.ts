@@ -23,6 +23,7 @@ import type {
   TradeImportView,
 } from '../../shared/ledger';
 import { COST_METHOD_LABELS } from '../../shared/ledger';
+import { formatStated } from '../../shared/format';
 import { assetKey, KLINE_INTERVAL_MS, type KlineInterval } from '../../shared/market';
 import type { HistoryRange } from '../../shared/types';
 import type { Store } from '../store';
@@ -245,7 +246,7 @@ function entryView(entry: LedgerEntry, asset: string): LedgerEntryView[] {
           ...base,
           kind: 'trade',
           account: entry.account,
-          description: `${side} ${entry.qty} ${entry.base.toUpperCase()} at ${entry.price} ${entry.quote.toUpperCase()} (fee ${entry.commission} ${entry.commissionAsset.toUpperCase()}), trade #${entry.id}`,
+          description: `${side} ${formatStated(entry.qty)} ${entry.base.toUpperCase()} at ${formatStated(entry.price)} ${entry.quote.toUpperCase()} (fee ${formatStated(entry.commission)} ${entry.commissionAsset.toUpperCase()}), trade #${entry.id}`,
           amount: text(delta),
         },
       ];
@@ -256,7 +257,7 @@ function entryView(entry: LedgerEntry, asset: string): LedgerEntryView[] {
           ...base,
           kind: 'withdrawal',
           account: entry.account,
-          description: `Withdrawal of ${entry.amount} (fee ${entry.fee}), ${entry.status}`,
+          description: `Withdrawal of ${formatStated(entry.amount)} (fee ${formatStated(entry.fee)}), ${entry.status}`,
           amount: text(changes[0]?.delta ?? ZERO),
         },
       ];

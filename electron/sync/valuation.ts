@@ -161,7 +161,8 @@ export function fundsView(
       locked: fund.locked,
       reservedFee: fund.reservedFee,
       total: formatDecimal(fund.total),
-      price: fund.price ? formatDecimal(fund.price, VALUE_PLACES) : null,
+      // A price keeps its digits: 8 places would make INR in BTC (0.000000195716...) read 0.0000002.
+      price: fund.price ? formatDecimal(fund.price) : null,
       value: fund.price ? formatDecimal(fund.total.mul(fund.price), VALUE_PLACES) : null,
     })),
     asOf,

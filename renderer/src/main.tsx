@@ -6,10 +6,12 @@ import { createRoot } from 'react-dom/client';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { App } from './App';
 import { sendEarlyCalls } from './early';
+import { installExactCopy } from './lib/copy-exact';
 import { queryClient } from './lib/query';
 import './styles.css';
 
 sendEarlyCalls();
+installExactCopy(document);
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html lacks the #root element');

@@ -8,7 +8,7 @@
 import Decimal from 'decimal.js';
 import { expect, test, type Page } from '@playwright/test';
 import type { SpotfolioBridge } from '../../shared/contract';
-import { formatDateTime, formatPercent, formatValue } from '../../shared/format';
+import { formatDateTime, formatPercent, formatPrice, formatValue } from '../../shared/format';
 import { HISTORY_SPAN_MS, type HistoryRange } from '../../shared/types';
 import { KLINE_INTERVAL_MS, withdrawStatusOf, type KlineInterval } from '../../shared/market';
 import { ExchangeClient } from '../../electron/exchange';
@@ -158,7 +158,7 @@ async function checkFunds(page: Page, quote: string): Promise<void> {
       );
       const price = expected.prices.get(asset);
       await expect(row.getByTestId('fund-price')).toHaveText(
-        price ? formatValue(price.toFixed(), quote, { withUnit: false }) : '—',
+        price ? formatPrice(price.toFixed(), quote, { withUnit: false }) : '—',
         { timeout: 1000 },
       );
     }

@@ -3,12 +3,15 @@ import fc from 'fast-check';
 import Decimal from 'decimal.js';
 import {
   decimalsOfStep,
+  exactFigure,
   formatAge,
   formatAmount,
   formatAxisTick,
   formatCompact,
   formatDateTime,
   formatPercent,
+  formatPrice,
+  formatStated,
   formatSymbol,
   formatValue,
   groupThousands,
@@ -176,5 +179,66 @@ describe('formatAxisTick', () => {
     expect(formatAxisTick(12_500_000, 10_000_000)).toBe('12.5M');
     expect(formatAxisTick(512.5, 100)).toBe(formatCompact(512.5));
     expect(formatAxisTick(300_000, 0)).toBe(formatCompact(300_000));
+  });
+});
+
+describe('amounts on screen: one rule for each kind', () => {
+  it('writes an amount the exchange stated with every digit it has, whatever its asset', () => {
+    // The figures people saw cut to a market's step: a fee, a withdrawal, a credit, a balance.
+    expect(formatStated('0.25000000')).toBe('0.25');
+    expect(formatStated('-646.25', { signed: true })).toBe('-646.25');
+    expect(formatStated('28688.15', { signed: true })).toBe('+28,688.15');
+    expect(formatStated('321.6766')).toBe('321.6766');
+    expect(formatStated('0.000000000000000001')).toBe('0.000000000000000001');
+    expect(formatStated('123456789012.123456789012345678')).toBe(
+      '123,456,789,012.123456789012345678',
+    );
+    // Padding lines a column of prices up; it never cuts a digit the price has beyond the tick.
+    expect(formatStated('60000.5', { minFraction: 2 })).toBe('60,000.50');
+    expect(formatStated('0.52291', { minFraction: 2 })).toBe('0.52291');
+    expect(formatStated('abc')).toBe('—');
+  });
+
+  it('keeps every digit of any stated amount (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }),
+        fc.integer({ min: 0, max: 18 }),
+        (units, places) => {
+          const value = new Decimal(units.toString()).div(new Decimal(10).pow(places));
+          const shown = formatStated(value.toFixed());
+          expect(new Decimal(shown.replace(/,/g, '')).eq(value)).toBe(true);
+        },
+      ),
+    );
+  });
+
+  it('rounds a computed value half-up to its quote asset: cents, 8 for BTC, 6 for ETH', () => {
+    expect(quotePrecision('usdt')).toBe(2);
+    expect(quotePrecision('INR')).toBe(2);
+    expect(quotePrecision('btc')).toBe(8);
+    expect(quotePrecision('eth')).toBe(6);
+    expect(formatValue('306292.65859294', 'usdt')).toBe('306,292.66 USDT');
+    expect(formatValue('1234567.891', 'inr')).toBe('12,34,567.89 INR');
+    expect(formatValue('0.123456789', 'btc')).toBe('0.12345679 BTC');
+    expect(formatValue('1.2345675', 'eth', { withUnit: false })).toBe('1.234568');
+    expect(formatValue('-12.345', 'usdt', { signed: true })).toBe('-12.35 USDT');
+  });
+
+  it('keeps six significant digits of a computed price, at least the quote precision', () => {
+    expect(formatPrice('0.52291234', 'usdt')).toBe('0.522912 USDT');
+    expect(formatPrice('0.5229', 'usdt', { withUnit: false })).toBe('0.5229');
+    expect(formatPrice('60123.456', 'usdt')).toBe('60,123.46 USDT');
+    expect(formatPrice('60000', 'usdt')).toBe('60,000.00 USDT');
+    expect(formatPrice('0.0000181818181818181818', 'btc')).toBe('0.0000181818 BTC');
+    expect(formatPrice('0', 'usdt')).toBe('0.00 USDT');
+    expect(formatPrice(null, 'usdt')).toBe('—');
+  });
+
+  it('gives the exact figure behind a rounded one, plain digits for a paste', () => {
+    expect(exactFigure('306292.658592941234000')).toBe('306292.658592941234');
+    expect(exactFigure('-0.000')).toBe('0');
+    expect(exactFigure('1e-20')).toBe('0.00000000000000000001');
+    expect(exactFigure('x')).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { MethodInput } from '../../../shared/contract';
 import type { OrderCheck, OrderReview, OrderSide, OrderType } from '../../../shared/types';
-import { endSentence, decimalsOfStep, formatAmount, formatSymbol } from '../../../shared/format';
+import { endSentence, formatStated, formatSymbol } from '../../../shared/format';
 import { useApp } from '../context';
 import { bridge, errorInfo } from '../lib/bridge';
 import { orderSummary } from '../lib/order-text';
@@ -56,7 +56,7 @@ function OrderChecks({ checks }: { checks: OrderCheck[] }) {
  * check the order passed before it can be placed.
  */
 export function PlaceOrderForm(props: { symbol?: string; pickedPrice?: PickedPrice | null }) {
-  const { symbols, toast, settings, activeProfile } = useApp();
+  const { symbols, toast, activeProfile } = useApp();
   const canTrade = activeProfile?.canTrade ?? false;
   const tradable = useMemo(
     () => [...symbols].sort((a, b) => a.symbol.localeCompare(b.symbol)),
@@ -258,22 +258,12 @@ export function PlaceOrderForm(props: { symbol?: string; pickedPrice?: PickedPri
             Free: {free === null ? '—' : <Amount value={free} asset={paying} unit />}
           </span>
           <span data-testid="order-last-price">
-            Last price:{' '}
-            {lastPrice
-              ? `${formatAmount(lastPrice, {
-                  precision: info ? decimalsOfStep(info.tickSize) : 8,
-                  rounding: 'half-up',
-                })} ${quote.toUpperCase()}`
-              : '—'}
+            Last price: {lastPrice ? `${formatStated(lastPrice)} ${quote.toUpperCase()}` : '—'}
           </span>
         </div>
         <div className="muted small-text">
-          Total:{' '}
-          {total === null
-            ? '—'
-            : settings.privacyMode
-              ? '••••'
-              : `${formatAmount(total, { precision: info?.quoteAssetPrecision ?? 8, rounding: 'half-up' })} ${quote.toUpperCase()}`}
+          Total: {/* Quantity × price is exact: what the order spends or brings, every digit. */}
+          {total === null ? '—' : <Amount value={total} asset={quote} unit />}
         </div>
         {testInfo && (
           <div className="inline-error" role="alert" data-testid="order-test-error">

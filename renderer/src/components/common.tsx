@@ -2,41 +2,69 @@ import { useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react'
 import { createPortal } from 'react-dom';
 import {
   endSentence,
+  exactFigure,
   formatAge,
-  formatAmount,
+  formatPrice,
+  formatStated,
   formatValue,
   maskAmount,
-  privacyMask,
 } from '../../../shared/format';
 import { useApp } from '../context';
 import { errorInfo } from '../lib/bridge';
 import { useNow } from '../lib/hooks';
 import type { QueryState } from '../lib/query';
 
-/** An amount of an asset, with its precision, hidden in privacy mode. */
+/**
+ * An amount of an asset as the exchange stated it (a balance, a fee, a quantity, a price) or an
+ * exact sum of such: every digit (formatStated), hidden in privacy mode.
+ */
 export function Amount(props: {
   value: string | null | undefined;
   asset?: string;
-  precision?: number;
   unit?: boolean;
   signed?: boolean;
+  testId?: string;
 }) {
-  const { settings, precisionOf } = useApp();
-  const precision = props.precision ?? (props.asset ? precisionOf(props.asset) : 8);
-  let text = formatAmount(props.value, { precision, signed: props.signed });
-  // A tiny non-zero amount (a fee) cut to the asset's precision would read as a misleading 0.
-  if (text === '0' && /[1-9]/.test(props.value ?? '')) {
-    text = formatAmount(props.value, { precision: 18, signed: props.signed });
-  }
-  const unit = props.unit && props.asset ? ` ${props.asset.toUpperCase()}` : '';
+  const { settings } = useApp();
+  const text = formatStated(props.value, { signed: props.signed });
+  const unit = props.unit && props.asset && text !== '—' ? ` ${props.asset.toUpperCase()}` : '';
   return (
-    <span className="num" data-private={settings.privacyMode || undefined}>
-      {settings.privacyMode ? privacyMask : `${text}${unit}`}
+    <span
+      className="num"
+      data-testid={props.testId}
+      data-private={settings.privacyMode || undefined}
+    >
+      {maskAmount(`${text}${unit}`, settings.privacyMode)}
     </span>
   );
 }
 
-/** A value in the quote asset ("12,345.67 USDT"), hidden in privacy mode. */
+/**
+ * A rounded figure the app computed, hidden in privacy mode; otherwise its exact figure is its
+ * tooltip and what a copy of it carries (data-exact, read by lib/copy-exact.ts).
+ */
+function Rounded(props: {
+  text: string;
+  value: string | null | undefined;
+  unit: string;
+  testId?: string;
+}) {
+  const { settings } = useApp();
+  const exact = settings.privacyMode ? null : exactFigure(props.value);
+  return (
+    <span
+      className="num"
+      data-testid={props.testId}
+      data-private={settings.privacyMode || undefined}
+      data-exact={exact ?? undefined}
+      title={exact === null ? undefined : `${exact} ${props.unit.toUpperCase()}`}
+    >
+      {maskAmount(props.text, settings.privacyMode)}
+    </span>
+  );
+}
+
+/** A value the app computed in the quote asset ("12,345.67 USDT"): formatValue. */
 export function Value(props: {
   value: string | null | undefined;
   quote: string;
@@ -44,20 +72,22 @@ export function Value(props: {
   unit?: boolean;
   testId?: string;
 }) {
-  const { settings } = useApp();
   const text = formatValue(props.value, props.quote, {
     signed: props.signed,
     withUnit: props.unit !== false,
   });
-  return (
-    <span
-      className="num"
-      data-testid={props.testId}
-      data-private={settings.privacyMode || undefined}
-    >
-      {maskAmount(text, settings.privacyMode)}
-    </span>
-  );
+  return <Rounded text={text} value={props.value} unit={props.quote} testId={props.testId} />;
+}
+
+/** A price the app computed in the quote asset (an average cost, a bridged price): formatPrice. */
+export function Price(props: {
+  value: string | null | undefined;
+  quote: string;
+  unit?: boolean;
+  testId?: string;
+}) {
+  const text = formatPrice(props.value, props.quote, { withUnit: props.unit !== false });
+  return <Rounded text={text} value={props.value} unit={props.quote} testId={props.testId} />;
 }
 
 export function Skeleton(props: { rows?: number; height?: number; label?: string }) {

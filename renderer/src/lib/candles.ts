@@ -10,6 +10,8 @@ export interface CandlePoint {
   /** [low, high]: the range a bar spans; the candle shape draws body and wick inside it. */
   range: [number, number];
   rising: boolean;
+  /** The exchange's own figures, every digit, for the tooltip (the numbers above only draw). */
+  stated: { open: string; high: string; low: string; close: string };
 }
 
 export function toCandles(klines: KlineView[]): CandlePoint[] {
@@ -18,7 +20,16 @@ export function toCandles(klines: KlineView[]): CandlePoint[] {
     const close = Number(k.close);
     const high = Number(k.high);
     const low = Number(k.low);
-    return { time: k.time, open, close, high, low, range: [low, high], rising: close >= open };
+    return {
+      time: k.time,
+      open,
+      close,
+      high,
+      low,
+      range: [low, high],
+      rising: close >= open,
+      stated: { open: k.open, high: k.high, low: k.low, close: k.close },
+    };
   });
 }
 

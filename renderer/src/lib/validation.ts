@@ -4,7 +4,7 @@
  */
 import { Decimal } from '../../../shared/exact-decimal';
 import { DECIMAL_PATTERN } from '../../../shared/decimal';
-import { formatAmount, formatAmountWithUnit } from '../../../shared/format';
+import { formatStated } from '../../../shared/format';
 import type { SubAccountsView } from '../../../shared/types';
 
 export interface AmountCheck {
@@ -35,8 +35,8 @@ export function checkAmount(
     decimal.gt(new Decimal(options.free))
   ) {
     const free = options.asset
-      ? formatAmountWithUnit(options.free, options.asset, { precision: 18 })
-      : formatAmount(options.free, { precision: 18 });
+      ? `${formatStated(options.free)} ${options.asset.toUpperCase()}`
+      : formatStated(options.free);
     return { ok: false, message: `${label} is more than the free balance (${free})` };
   }
   return { ok: true };

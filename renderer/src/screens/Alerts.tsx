@@ -6,7 +6,7 @@
  */
 import { useState } from 'react';
 import type { AlertView } from '../../../shared/alerts';
-import { formatAmount, formatDateTime, maskNumbers } from '../../../shared/format';
+import { formatDateTime, formatStated, formatValue, maskNumbers } from '../../../shared/format';
 import { AlertForm } from '../components/AlertForm';
 import { actions, figures, TableHead } from '../components/TableHead';
 import {
@@ -31,16 +31,16 @@ const STATUS_LABELS: Record<AlertView['status'], string> = {
 export function describeAlert(alert: AlertView): string {
   switch (alert.kind) {
     case 'price':
-      return `${alert.symbol.toUpperCase()} ${alert.direction} ${formatAmount(alert.threshold)}`;
+      return `${alert.symbol.toUpperCase()} ${alert.direction} ${formatStated(alert.threshold)}`;
     case 'price-move': {
       const way =
         alert.direction === 'either' ? 'moves' : alert.direction === 'up' ? 'rises' : 'falls';
       return `${alert.symbol.toUpperCase()} ${way} ${alert.threshold} % within ${alert.window}`;
     }
     case 'balance':
-      return `Free ${alert.asset.toUpperCase()} ${alert.direction} ${formatAmount(alert.threshold)}`;
+      return `Free ${alert.asset.toUpperCase()} ${alert.direction} ${formatStated(alert.threshold)}`;
     case 'portfolio':
-      return `Portfolio value ${alert.direction} ${formatAmount(alert.threshold)} ${alert.asset.toUpperCase()}`;
+      return `Portfolio value ${alert.direction} ${formatStated(alert.threshold)} ${alert.asset.toUpperCase()}`;
     case 'withdrawal':
       return alert.asset
         ? `A ${alert.asset.toUpperCase()} withdrawal changes status`
@@ -53,7 +53,9 @@ function lastSeen(alert: AlertView): string {
   if (alert.lastValue === null) return '—';
   if (alert.kind === 'price-move')
     return `${alert.lastValue.startsWith('-') ? '' : '+'}${alert.lastValue} %`;
-  return formatAmount(alert.lastValue);
+  // A portfolio's worth is computed; a price or a balance is the exchange's own figure.
+  if (alert.kind === 'portfolio') return formatValue(alert.lastValue, alert.asset);
+  return formatStated(alert.lastValue);
 }
 
 export function Alerts() {

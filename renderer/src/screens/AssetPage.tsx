@@ -10,7 +10,7 @@ import { formatDateTime } from '../../../shared/format';
 import { bridge } from '../lib/bridge';
 import { useBridgeQuery } from '../lib/query';
 import { AssetAlertButton } from '../components/AlertForm';
-import { Amount, ErrorBox, PageHeader, QueryStatus, Value } from '../components/common';
+import { Amount, ErrorBox, PageHeader, Price, QueryStatus, Value } from '../components/common';
 
 /** Inferred entries stand out from what the exchange recorded. */
 const INFERRED_ROW = { background: 'rgba(214, 158, 46, 0.12)' } as const;
@@ -122,7 +122,7 @@ export function AssetPage(props: { asset: string }) {
                   {figures.averageCost === null ? (
                     '—'
                   ) : (
-                    <Value value={figures.averageCost} quote={data.currency} />
+                    <Price value={figures.averageCost} quote={data.currency} />
                   )}
                 </dd>
               </div>

@@ -12,6 +12,7 @@ import {
   PageHeader,
   SortHeader,
   StaleBanner,
+  Price,
   Value,
   QueryStatus,
 } from '../components/common';
@@ -172,7 +173,7 @@ export function Funds() {
                     {row.price === null ? (
                       '—'
                     ) : (
-                      <Value value={row.price} quote={quote} unit={false} />
+                      <Price value={row.price} quote={quote} unit={false} />
                     )}
                   </td>
                   <td className="num" data-testid="fund-change">
@@ -182,7 +183,7 @@ export function Funds() {
                   </td>
                   <td className="num" data-testid="fund-average-cost">
                     {pnl.get(row.asset.toLowerCase())?.averageCost ? (
-                      <Value
+                      <Price
                         value={pnl.get(row.asset.toLowerCase())!.averageCost}
                         quote={ledger.data!.currency}
                         unit={false}

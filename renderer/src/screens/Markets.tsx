@@ -1,11 +1,11 @@
 import { useMemo, useState } from 'react';
 import {
   formatAge,
-  formatAmount,
-  formatAmountWithUnit,
   formatDateTime,
   formatPercent,
+  formatStated,
   formatSymbol,
+  formatValue,
 } from '../../../shared/format';
 import { useApp } from '../context';
 import { useBridgeQuery } from '../lib/query';
@@ -116,15 +116,14 @@ export function Markets() {
                       data-testid="ticker-volume"
                       title={
                         t.quoteVolumeEstimated
-                          ? `Estimated: ${formatAmount(t.volume)} ${t.baseAsset.toUpperCase()} at the last price`
-                          : `${formatAmount(t.volume)} ${t.baseAsset.toUpperCase()}`
+                          ? `Estimated: ${formatStated(t.volume)} ${t.baseAsset.toUpperCase()} at the last price`
+                          : `${formatStated(t.volume)} ${t.baseAsset.toUpperCase()}`
                       }
                     >
                       {t.quoteVolumeEstimated ? '≈ ' : ''}
-                      {formatAmountWithUnit(t.quoteVolume, t.quoteAsset, {
-                        precision: 2,
-                        rounding: 'half-up',
-                      })}
+                      {t.quoteVolumeEstimated
+                        ? formatValue(t.quoteVolume, t.quoteAsset)
+                        : `${formatStated(t.quoteVolume)} ${t.quoteAsset.toUpperCase()}`}
                     </td>
                   </tr>
                 );
@@ -137,11 +136,7 @@ export function Markets() {
   );
 }
 
-/** Market prices are public, so privacy mode leaves them visible. */
-export function Price({ value, precision = 8 }: { value: string; precision?: number }) {
-  return <span className="num">{formatPrice(value, precision)}</span>;
-}
-
-export function formatPrice(value: string, precision = 8): string {
-  return formatAmount(value, { precision, rounding: 'half-up' });
+/** Market prices are public, so privacy mode leaves them visible; the exchange's, every digit. */
+function Price({ value }: { value: string }) {
+  return <span className="num">{formatStated(value)}</span>;
 }

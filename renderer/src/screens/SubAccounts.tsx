@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Decimal } from '../../../shared/exact-decimal';
 import type { SubAccountsView, TransferOutcome } from '../../../shared/types';
-import { formatAmount, formatDateTime } from '../../../shared/format';
+import { formatDateTime, formatStated } from '../../../shared/format';
 import { useApp } from '../context';
 import { bridge } from '../lib/bridge';
 import { useBridgeQuery } from '../lib/query';
@@ -335,9 +335,7 @@ function TransferForm(props: {
               {assets.map((a) => (
                 <option key={a.asset} value={a.asset}>
                   {a.asset.toUpperCase()}
-                  {settings.privacyMode
-                    ? ''
-                    : ` (${formatAmount(a.free, { precision: precisionOf(a.asset) })} free)`}
+                  {settings.privacyMode ? '' : ` (${formatStated(a.free)} free)`}
                 </option>
               ))}
             </select>
@@ -489,7 +487,7 @@ function OutcomeView({ result, main }: { result: TransferOutcome; main: string }
       {result.state !== 'completed' && (
         <div>
           {result.fundsAt
-            ? `The ${result.amount} ${result.asset.toUpperCase()} ${result.state === 'unknown' ? 'are most likely' : 'are'} in ${result.fundsAt === main ? 'the main account' : result.fundsAt}.`
+            ? `The ${formatStated(result.amount)} ${result.asset.toUpperCase()} ${result.state === 'unknown' ? 'are most likely' : 'are'} in ${result.fundsAt === main ? 'the main account' : result.fundsAt}.`
             : 'Where the funds are is not known yet: check the transfer history below before trying again.'}
         </div>
       )}

@@ -13,11 +13,10 @@ import type { KlineInterval } from '../../../shared/market';
 import {
   formatAge,
   decimalsOfStep,
-  formatAmount,
   formatAxisTick,
-  formatCompact,
   formatDateTime,
   formatPercent,
+  formatStated,
   formatSymbol,
   formatTime,
   percentChange,
@@ -110,26 +109,20 @@ export function SymbolPage({ symbol }: { symbol: string }) {
       </PageHeader>
       {ticker.data && (
         <div className="ticker-strip" data-testid="symbol-ticker">
-          <span className="big num">
-            {formatAmount(ticker.data.lastPrice, { precision: priceDecimals, rounding: 'half-up' })}
-          </span>
+          <span className="big num">{formatStated(ticker.data.lastPrice)}</span>
           <span className={change?.startsWith('-') ? 'down' : 'up'}>
             {formatPercent(change, { signed: true })} 24h
           </span>
+          <span className="muted">High {formatStated(ticker.data.highPrice)}</span>
+          <span className="muted">Low {formatStated(ticker.data.lowPrice)}</span>
           <span className="muted">
-            High {formatAmount(ticker.data.highPrice, { precision: priceDecimals })}
-          </span>
-          <span className="muted">
-            Low {formatAmount(ticker.data.lowPrice, { precision: priceDecimals })}
-          </span>
-          <span className="muted">
-            Volume {formatCompact(ticker.data.volume)} {info?.baseAsset.toUpperCase()}
+            Volume {formatStated(ticker.data.volume)} {info?.baseAsset.toUpperCase()}
           </span>
         </div>
       )}
       <div className="grid symbol-grid">
         <div className="stack">
-          <CandleCard symbol={symbol} priceDecimals={priceDecimals} />
+          <CandleCard symbol={symbol} />
           <PlaceOrderForm symbol={symbol} pickedPrice={pickedPrice} />
         </div>
         <div className="stack">
@@ -146,7 +139,6 @@ export function SymbolPage({ symbol }: { symbol: string }) {
               <DepthLadder
                 depth={depth}
                 priceDecimals={priceDecimals}
-                qtyDecimals={info?.baseAssetPrecision ?? 8}
                 onPick={(price) => setPickedPrice({ price, at: Date.now() })}
               />
             )}
@@ -162,11 +154,9 @@ export function SymbolPage({ symbol }: { symbol: string }) {
                   {trades.slice(0, 30).map((t) => (
                     <tr key={t.id}>
                       <td className={`num ${t.isBuyerMaker ? 'down' : 'up'}`}>
-                        {formatAmount(t.price, { precision: priceDecimals, rounding: 'half-up' })}
+                        {formatStated(t.price)}
                       </td>
-                      <td className="num">
-                        {formatAmount(t.qty, { precision: info?.baseAssetPrecision ?? 8 })}
-                      </td>
+                      <td className="num">{formatStated(t.qty)}</td>
                       <td className="muted">{formatTime(t.time)}</td>
                     </tr>
                   ))}
@@ -184,12 +174,11 @@ export function SymbolPage({ symbol }: { symbol: string }) {
 function DepthLadder({
   depth,
   priceDecimals,
-  qtyDecimals,
   onPick,
 }: {
   depth: DepthView;
+  /** The tick's places: prices are padded to them so the column lines up; no digit is cut. */
   priceDecimals: number;
-  qtyDecimals: number;
   onPick: (price: string) => void;
 }) {
   const asks = ladder(depth.asks, 10).reverse();
@@ -210,18 +199,14 @@ function DepthLadder({
           aria-label={`Use price ${normalizeDecimalText(r.price)}`}
           title="Use this price in the order form"
         >
-          {formatAmount(r.price, {
-            precision: priceDecimals,
-            minFraction: priceDecimals,
-            rounding: 'half-up',
-          })}
+          {formatStated(r.price, { minFraction: priceDecimals })}
         </button>
       </span>
       <span role="cell" className="num">
-        {formatAmount(r.qty, { precision: qtyDecimals })}
+        {formatStated(r.qty)}
       </span>
       <span role="cell" className="num muted">
-        {formatAmount(r.cumulative, { precision: qtyDecimals })}
+        {formatStated(r.cumulative)}
       </span>
     </div>
   );
@@ -234,8 +219,7 @@ function DepthLadder({
       </div>
       {asks.map((r) => row(r, 'ask'))}
       <div className="ladder-spread" data-testid="spread">
-        Spread{' '}
-        {gap === null ? '—' : formatAmount(gap, { precision: priceDecimals, rounding: 'half-up' })}
+        Spread {gap === null ? '—' : formatStated(gap)}
       </div>
       {bids.map((r) => row(r, 'bid'))}
     </div>
@@ -269,7 +253,7 @@ function CandleShape(props: CandleShapeProps) {
   );
 }
 
-function CandleCard({ symbol, priceDecimals }: { symbol: string; priceDecimals: number }) {
+function CandleCard({ symbol }: { symbol: string }) {
   const [interval, setInterval] = useState<Interval>('15m');
   const klines = useBridgeQuery('market.klines', { symbol, interval, limit: 120 });
   const candles = useMemo(() => toCandles(klines.data ?? []), [klines.data]);
@@ -335,10 +319,9 @@ function CandleCard({ symbol, priceDecimals }: { symbol: string; priceDecimals: 
                 labelFormatter={(t) => formatDateTime(Number(t))}
                 formatter={(_v, _n, item) => {
                   const c = item.payload as CandlePoint;
-                  const f = (n: number) =>
-                    formatAmount(String(n), { precision: priceDecimals, rounding: 'half-up' });
+                  const { open, high, low, close } = c.stated;
                   return [
-                    `O ${f(c.open)}  H ${f(c.high)}  L ${f(c.low)}  C ${f(c.close)}`,
+                    `O ${formatStated(open)}  H ${formatStated(high)}  L ${formatStated(low)}  C ${formatStated(close)}`,
                     'Price',
                   ];
                 }}

@@ -1,0 +1,220 @@
+/**
+ * Amounts as stated: every amount the exchange stated is on screen with every digit it has, never
+ * cut to a market's step. The journey walks Funds, an asset's page, Withdrawals, the transfers
+ * and the own trades, and compares each figure shown with the sandbox's own records (its admin
+ * balances and what its interface lists), written here by the one rule (formatStated). The
+ * parent is first given amounts finer than its markets' steps: SOL (3 places on its market) and
+ * XRP (1 place), and an XRP withdrawal whose fee is 0.25.
+ */
+import Decimal from 'decimal.js';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { formatDateTime, formatPrice, formatStated } from '../../shared/format';
+import { ExchangeClient } from '../../electron/exchange';
+import { addressFor, seededSource } from '../../electron/sandbox/addresses';
+import { startAdminStack, type AdminStack } from './support/admin-stack';
+import { goTo, openWithSandboxProfile } from './support/stack';
+
+let stack: AdminStack;
+let exchange: ExchangeClient;
+test.beforeAll(async () => {
+  stack = await startAdminStack();
+  const email = stack.parent.email;
+  stack.sandbox.admin.credit(email, 'sol', '11.6766');
+  stack.sandbox.admin.credit(email, 'xrp', '0.15');
+  stack.sandbox.admin.credit(email, 'usdt', '0.000123456789');
+  stack.sandbox.admin.requestWithdrawal(email, {
+    coin: 'xrp',
+    network: 'XRP',
+    amount: '646',
+    address: addressFor('XRP', seededSource('amounts-xrp')),
+    withdrawOrderId: 'amounts-xrp',
+  });
+  const [key] = stack.parent.keys.filter((k) => !k.canTrade);
+  exchange = new ExchangeClient({ baseUrl: stack.world.baseUrl, ...key!, rateLimits: false });
+});
+test.afterAll(async () => {
+  await exchange?.close();
+  await stack?.close();
+});
+
+const places = (text: string) => text.split('.')[1]?.length ?? 0;
+const cellTexts = async (row: Locator) =>
+  (await row.locator('td, [role=cell]').allTextContents()).map((t) => t.trim());
+
+function balancesOf(email: string): Map<string, { free: Decimal; locked: Decimal }> {
+  return new Map(
+    stack.sandbox.admin
+      .balances(email)
+      .map((b) => [b.asset, { free: new Decimal(b.free), locked: new Decimal(b.locked) }]),
+  );
+}
+
+async function checkFunds(page: Page): Promise<void> {
+  await goTo(page, 'funds');
+  const balances = balancesOf(stack.parent.email);
+  for (const [asset, { free, locked }] of balances) {
+    if (free.plus(locked).isZero()) continue;
+    const row = page.getByTestId(`fund-row-${asset}`);
+    // Free, locked, reserved fee, total: the exchange's figures and their exact sum.
+    await expect(row.getByTestId('fund-free')).toHaveText(formatStated(free.toFixed()));
+    const cells = row.locator('td');
+    await expect(cells.nth(2)).toHaveText(formatStated(locked.toFixed()));
+    await expect(cells.nth(4)).toHaveText(formatStated(free.plus(locked).toFixed()));
+  }
+  // The figures that were cut before: SOL has 4 places on a market of 3, XRP 2 on a market of 1.
+  const sol = balances.get('sol')!.free.toFixed();
+  expect(places(sol)).toBeGreaterThan(3);
+  await expect(page.getByTestId('fund-row-sol').getByTestId('fund-free')).toHaveText(
+    formatStated(sol),
+  );
+  // A price the app computed keeps its significant digits (XRP at 0.52..., not "0.52"), and its
+  // exact figure is the tooltip.
+  const xrpPrice = page.getByTestId('fund-row-xrp').getByTestId('fund-price').locator('span');
+  const tickers = await stack.tickers();
+  const last = tickers.find((t) => t.symbol === 'xrpusdt')!.lastPrice;
+  await expect(xrpPrice).toHaveText(formatPrice(last, 'usdt', { withUnit: false }), {
+    timeout: 30_000,
+  });
+  expect(places((await xrpPrice.textContent()) ?? '')).toBeGreaterThan(2);
+  await expect(xrpPrice).toHaveAttribute('title', `${new Decimal(last).toFixed()} USDT`);
+}
+
+async function checkAssetPage(page: Page): Promise<void> {
+  await page.getByTestId('fund-row-xrp').click();
+  await page.getByTestId('screen-asset').waitFor();
+  // The page adds every account together: the parent's XRP and the sub-accounts' (none held).
+  let quantity = new Decimal(0);
+  for (const account of [stack.parent, ...stack.subs]) {
+    const xrp = balancesOf(account.email).get('xrp');
+    if (xrp) quantity = quantity.plus(xrp.free).plus(xrp.locked);
+  }
+  await expect(page.getByTestId('asset-figures').locator('dd').first()).toHaveText(
+    formatStated(quantity.toFixed()),
+    { timeout: 60_000 },
+  );
+  // The withdrawal as the exchange lists it: amount and fee in the words, both leaving.
+  const [record] = (await exchange.withdrawHistory({ startTime: 0, endTime: Date.now() })).filter(
+    (w) => w.withdrawOrderId === 'amounts-xrp',
+  );
+  expect(record).toBeTruthy();
+  const withdrawal = page.getByTestId('asset-entry-withdrawal').filter({
+    hasText: `Withdrawal of ${formatStated(record!.amount)} (fee ${formatStated(record!.transactionFee)})`,
+  });
+  // Entries are newest first: this withdrawal is the newest (the seeded history may hold its twin).
+  await expect(withdrawal.first()).toBeVisible();
+  await expect(withdrawal.first().locator('td').last()).toHaveText(
+    formatStated(new Decimal(record!.amount).plus(record!.transactionFee).negated().toFixed()),
+  );
+  // Every entry's change, read off the screen, adds up to what the exchange holds: one cut digit
+  // (an inferred credit of 28,688.15 shown as 28,688.1) would show as a difference here.
+  const rows = page.locator('[data-testid^=asset-entry-]');
+  await expect(rows.first()).toBeVisible();
+  let sum = new Decimal(0);
+  for (const row of await rows.all()) {
+    const change = (await row.locator('td').last().textContent())!.trim().replace(/,/g, '');
+    sum = sum.plus(change);
+  }
+  expect(sum.toFixed()).toBe(quantity.toFixed());
+  await page.getByRole('link', { name: '← Funds' }).click();
+}
+
+async function checkWithdrawals(page: Page): Promise<void> {
+  await goTo(page, 'withdrawals');
+  await page.getByTestId('filter-coin').selectOption('xrp');
+  const table = page.getByTestId('withdraw-table');
+  const rows = table.locator('[role=row][data-index]');
+  await expect(rows.first().locator('.c-fee')).toHaveText('0.25', { timeout: 20_000 });
+  const records = (await exchange.withdrawHistory({ startTime: 0, endTime: Date.now() })).filter(
+    (w) => w.coin.toLowerCase() === 'xrp',
+  );
+  let compared = 0;
+  for (const row of await rows.all()) {
+    const time = (await row.locator('.c-time').textContent())!.trim();
+    const amount = (await row.locator('.c-amount').textContent())!.trim();
+    const fee = (await row.locator('.c-fee').textContent())!.trim();
+    const same = records.filter(
+      (w) => formatDateTime(Date.parse(`${w.createdAt.replace(' ', 'T')}Z`)) === time,
+    );
+    expect(same.length, `a record at ${time}`).toBeGreaterThan(0);
+    expect(
+      same.map((w) => [formatStated(w.amount), formatStated(w.transactionFee)]),
+      time,
+    ).toContainEqual([amount, fee]);
+    compared++;
+  }
+  expect(compared).toBeGreaterThan(1);
+}
+
+async function checkTransfers(page: Page): Promise<void> {
+  await goTo(page, 'sub-accounts');
+  const sol = balancesOf(stack.parent.email).get('sol')!.free.toFixed();
+  // The form's asset picker and its free line: the balance as stated, every digit.
+  await page.getByTestId('transfer-asset').selectOption('sol');
+  await expect(page.getByTestId('transfer-asset').locator('option[value=sol]')).toHaveText(
+    `SOL (${formatStated(sol)} free)`,
+  );
+  await expect(page.getByText(`Free: ${formatStated(sol)} SOL`)).toBeVisible();
+  const history = await exchange.subAccounts.transferHistory();
+  const rows = page.getByTestId('transfer-history').locator('tbody tr');
+  await expect(rows.first()).toBeVisible();
+  const count = await rows.count();
+  expect(count).toBe(history.length);
+  for (const row of await rows.all()) {
+    const [time, from, to, asset, amount] = await cellTexts(row);
+    const match = history.filter(
+      (t) =>
+        formatDateTime(t.time) === time &&
+        t.from.toLowerCase() === from!.toLowerCase() &&
+        t.to.toLowerCase() === to!.toLowerCase() &&
+        t.asset.toUpperCase() === asset,
+    );
+    expect(match.map((t) => formatStated(t.qty))).toContain(amount);
+  }
+}
+
+async function checkTrades(page: Page): Promise<void> {
+  await goTo(page, 'orders');
+  await page.getByTestId('tab-trades').click();
+  const trades = [];
+  for (const ticker of await stack.tickers()) {
+    for (const t of await exchange.trading.myTrades({ symbol: ticker.symbol, limit: 1000 }))
+      trades.push({ ...t, market: `${ticker.baseAsset}/${ticker.quoteAsset}`.toUpperCase() });
+  }
+  expect(trades.length).toBeGreaterThan(0);
+  // Fees paid, per asset: the exact sum of the exchange's fees.
+  const fees = new Map<string, Decimal>();
+  for (const t of trades) {
+    const asset = t.feeCurrency.toLowerCase();
+    fees.set(asset, (fees.get(asset) ?? new Decimal(0)).plus(t.fee));
+  }
+  for (const [asset, fee] of fees) {
+    if (fee.isZero()) continue;
+    await expect(page.getByTestId('fees-paid')).toContainText(
+      `${formatStated(fee.toFixed())} ${asset.toUpperCase()}`,
+    );
+  }
+  const rows = page.getByTestId('own-trades').locator('tbody tr');
+  await expect(rows.first()).toBeVisible();
+  for (const row of (await rows.all()).slice(0, 40)) {
+    const [time, market, , price, qty, total, fee] = await cellTexts(row);
+    const candidates = trades
+      .filter((t) => formatDateTime(t.time) === time && t.market === market)
+      .map((t) => [
+        formatStated(t.price),
+        formatStated(t.qty),
+        formatStated(t.quoteQty),
+        `${formatStated(t.fee)} ${t.feeCurrency.toUpperCase()}`,
+      ]);
+    expect(candidates, `${market} at ${time}`).toContainEqual([price, qty, total, fee]);
+  }
+}
+
+test('amounts the exchange stated are shown with every digit on every screen', async ({ page }) => {
+  test.setTimeout(240_000);
+  await openWithSandboxProfile(page, stack);
+  await checkFunds(page);
+  await checkAssetPage(page);
+  await checkWithdrawals(page);
+  await checkTransfers(page);
+  await checkTrades(page);
+});
