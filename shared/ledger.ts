@@ -130,10 +130,18 @@ export interface LotView {
   basis: 'recorded' | 'user' | 'estimated' | 'missing';
 }
 
+/** A known movement an inferred credit had to come before (it needed the funds). */
+export interface InferredBound {
+  kind: 'trade' | 'withdrawal' | 'transfer';
+  time: number;
+}
+
 export interface InferredDetail {
-  /** The interval (from, to] within which it happened. */
+  /** The interval (from, to] within which it happened, between two balance observations. */
   from: number;
   to: number;
+  /** When a known movement needed it: it happened after `from` and before this movement. */
+  before: InferredBound | null;
   credit: boolean;
   label: string | null;
   costBasis: { amount: string; currency: string } | null;

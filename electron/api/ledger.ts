@@ -16,6 +16,7 @@ import {
   exportsFolder,
   historyView,
   inferredView,
+  movementsNeeding,
   MAIN_ACCOUNT,
   MissingPriceError,
   netWorthView,
@@ -132,7 +133,9 @@ export function ledgerHandlers(ctx: ApiContext) {
     },
     'ledger.inferred': async () => {
       const { profile } = active();
-      return [...built(profile.id).inferred].reverse().map(inferredView);
+      const ledger = built(profile.id);
+      const needing = movementsNeeding(ledger.entries);
+      return [...ledger.inferred].reverse().map((entry) => inferredView(entry, needing));
     },
     'ledger.annotate': async ({ id, label, costBasis }) => {
       const { profile } = active();
@@ -164,8 +167,9 @@ export function ledgerHandlers(ctx: ApiContext) {
       }
       annotate(ctx.store, profile.id, id, annotation, ctx.now());
       ctx.emit('data.changed', { profileId: profile.id, kinds: ['portfolio', 'trades'] });
-      const updated = built(profile.id).inferred.find((candidate) => candidate.id === id);
-      return inferredView(updated ?? entry);
+      const ledger = built(profile.id);
+      const updated = ledger.inferred.find((candidate) => candidate.id === id);
+      return inferredView(updated ?? entry, movementsNeeding(ledger.entries));
     },
     'ledger.settings': async () => {
       const { profile } = ctx.session.require();

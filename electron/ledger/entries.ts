@@ -4,6 +4,7 @@
  *
  * An account is "main" or a sub-account's e-mail. Times are Unix milliseconds (UTC).
  */
+import type { InferredBound } from '../../shared/ledger';
 import type { WithdrawStatus } from '../../shared/market';
 import { parseUnits, refuseUnits, toAmount, units, ZERO, type Amount, type Units } from './decimal';
 
@@ -252,4 +253,31 @@ export function holdingsAt(entries: readonly LedgerEntry[], time = Infinity): Ho
     }
   }
   return { byAccount, total };
+}
+
+/** A known movement an inferred credit came before, keyed by the credit's id. */
+export type MovementsNeeding = ReadonlyMap<string, InferredBound>;
+
+/**
+ * The movement each inferred credit was placed before: reconcile.ts places a credit that a known
+ * movement needed (the replay would go below zero) at that movement, so the credit happened before
+ * it, not up to the observation that closes its interval. A credit so placed shares its time,
+ * account and asset with the first movement there that takes the asset away.
+ */
+export function movementsNeeding(entries: readonly LedgerEntry[]): MovementsNeeding {
+  const takers = new Map<string, InferredBound>();
+  for (const entry of entries) {
+    if (entry.kind === 'inferred') continue;
+    eachBalanceChange(entry, (account, asset, _delta, subtract) => {
+      const key = `${account}\u0000${asset}\u0000${entry.time}`;
+      if (subtract && !takers.has(key)) takers.set(key, { kind: entry.kind, time: entry.time });
+    });
+  }
+  const needing = new Map<string, InferredBound>();
+  for (const entry of entries) {
+    if (entry.kind !== 'inferred' || entry.amount.startsWith('-')) continue;
+    const taker = takers.get(`${entry.account}\u0000${entry.asset}\u0000${entry.time}`);
+    if (taker) needing.set(entry.id, taker);
+  }
+  return needing;
 }

@@ -8,7 +8,13 @@ import { toCsv, type CsvDelimiter } from '../export/csv';
 import { toAmount, ZERO, type Amount } from './decimal';
 import { COST_METHOD_LABELS } from '../../shared/ledger';
 import { type CostMethod, type Disposal, type Ledger } from './cost-basis';
-import { MAIN_ACCOUNT, sortEntries, withdrawalDebits, type LedgerEntry } from './entries';
+import {
+  MAIN_ACCOUNT,
+  movementsNeeding,
+  sortEntries,
+  withdrawalDebits,
+  type LedgerEntry,
+} from './entries';
 
 const DAY_MS = 86_400_000;
 
@@ -254,6 +260,7 @@ function koinlyTime(ms: number): string {
 export function koinlyCells(entries: readonly LedgerEntry[], ledger: Ledger): string[][] {
   const currency = ledger.reportingAsset;
   const rows: string[][] = [];
+  const needing = movementsNeeding(entries);
   for (const entry of sortEntries(entries)) {
     const worth = ledger.valueOf(entry);
     const worthCells = worth === undefined ? ['', ''] : [formatDecimal(worth), currency];
@@ -297,7 +304,10 @@ export function koinlyCells(entries: readonly LedgerEntry[], ledger: Ledger): st
       case 'inferred': {
         const credit = !entry.amount.startsWith('-');
         const quantity = credit ? entry.amount : entry.amount.slice(1);
-        const window = `between ${isoTime(entry.from)} and ${isoTime(entry.to)}`;
+        const before = needing.get(entry.id);
+        const window = before
+          ? `between ${isoTime(entry.from)} and before the ${before.kind} of ${isoTime(before.time)}`
+          : `between ${isoTime(entry.from)} and ${isoTime(entry.to)}`;
         const label = entry.label ? `: ${entry.label}` : '';
         rows.push([
           koinlyTime(entry.time),

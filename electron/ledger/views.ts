@@ -33,9 +33,11 @@ import {
   balanceChanges,
   eachBalanceChange,
   MAIN_ACCOUNT,
+  movementsNeeding,
   withdrawalDebits,
   type InferredEntry,
   type LedgerEntry,
+  type MovementsNeeding,
 } from './entries';
 import { toCsv } from '../export/csv';
 import { storePort } from '../sync/store-port';
@@ -234,7 +236,11 @@ export function netWorthView(built: BuiltLedger, at: number): NetWorthView {
   };
 }
 
-function entryView(entry: LedgerEntry, asset: string): LedgerEntryView[] {
+function entryView(
+  entry: LedgerEntry,
+  asset: string,
+  needing: MovementsNeeding,
+): LedgerEntryView[] {
   const changes = balanceChanges(entry).filter((change) => change.asset === asset);
   const base = { id: entry.id, time: entry.time };
   switch (entry.kind) {
@@ -272,11 +278,11 @@ function entryView(entry: LedgerEntry, asset: string): LedgerEntryView[] {
         },
       ];
     case 'inferred':
-      return [inferredView(entry)];
+      return [inferredView(entry, needing)];
   }
 }
 
-export function inferredView(entry: InferredEntry): InferredEntryView {
+export function inferredView(entry: InferredEntry, needing: MovementsNeeding): InferredEntryView {
   const credit = !entry.amount.startsWith('-');
   return {
     kind: 'inferred',
@@ -289,6 +295,7 @@ export function inferredView(entry: InferredEntry): InferredEntryView {
     inferred: {
       from: entry.from,
       to: entry.to,
+      before: needing.get(entry.id) ?? null,
       credit,
       label: entry.label ?? null,
       costBasis: entry.costBasis ?? null,
@@ -329,10 +336,11 @@ export function assetPageView(built: BuiltLedger, assetName: string, at: number)
     basisEstimated: false,
   };
   const related = built.entries.filter((entry) => touches(entry, asset));
+  const needing = movementsNeeding(related);
   const entries = related
     .slice(-ASSET_ENTRIES_SHOWN)
     .reverse()
-    .flatMap((entry) => entryView(entry, asset));
+    .flatMap((entry) => entryView(entry, asset, needing));
   // Quantity over time, replayed from the entries, valued at the prices of the time.
   const history: AssetLedgerView['history'] = [];
   const first = related[0]?.time;

@@ -9,6 +9,8 @@
 import Decimal from 'decimal.js';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { formatDateTime, formatPrice, formatStated } from '../../shared/format';
+import type { SpotfolioBridge } from '../../shared/contract';
+import { withdrawStatusOf } from '../../shared/market';
 import { ExchangeClient } from '../../electron/exchange';
 import { addressFor, seededSource } from '../../electron/sandbox/addresses';
 import { startAdminStack, type AdminStack } from './support/admin-stack';
@@ -79,6 +81,50 @@ async function checkFunds(page: Page): Promise<void> {
   await expect(xrpPrice).toHaveAttribute('title', `${new Decimal(last).toFixed()} USDT`);
 }
 
+/**
+ * The parent's first movement of `asset` (in the exchange's own trades and the withdrawals the
+ * app has read) that takes the balance below zero replayed from nothing: the movement an inferred
+ * credit must precede.
+ */
+async function firstShortfall(
+  page: Page,
+  asset: string,
+): Promise<{ kind: 'trade' | 'withdrawal'; time: number } | null> {
+  const status = await page.evaluate(() =>
+    (window as unknown as { spotfolio: SpotfolioBridge }).spotfolio.withdrawals.backfillStatus(),
+  );
+  const moves: { kind: 'trade' | 'withdrawal'; time: number; delta: Decimal }[] = [];
+  for (const ticker of await stack.tickers()) {
+    if (ticker.baseAsset !== asset && ticker.quoteAsset !== asset) continue;
+    for (const t of await exchange.trading.myTrades({ symbol: ticker.symbol, limit: 1000 })) {
+      const buy = t.side === 'buy';
+      let delta =
+        ticker.baseAsset === asset
+          ? new Decimal(t.qty).times(buy ? 1 : -1)
+          : new Decimal(t.quoteQty).times(buy ? -1 : 1);
+      if (t.feeCurrency.toLowerCase() === asset) delta = delta.minus(t.fee);
+      moves.push({ kind: 'trade', time: t.time, delta });
+    }
+  }
+  const since = status.coveredFrom ?? Date.now();
+  for (const w of await exchange.withdrawHistory({ startTime: since, endTime: Date.now() })) {
+    if (w.coin.toLowerCase() !== asset) continue;
+    if (!['success', 'pending'].includes(withdrawStatusOf(Number(w.status)))) continue;
+    moves.push({
+      kind: 'withdrawal',
+      time: Date.parse(`${w.createdAt.replace(' ', 'T')}Z`),
+      delta: new Decimal(w.amount).plus(w.transactionFee).negated(),
+    });
+  }
+  moves.sort((a, b) => a.time - b.time);
+  let running = new Decimal(0);
+  for (const move of moves) {
+    running = running.plus(move.delta);
+    if (running.isNegative()) return { kind: move.kind, time: move.time };
+  }
+  return null;
+}
+
 async function checkAssetPage(page: Page): Promise<void> {
   await page.getByTestId('fund-row-xrp').click();
   await page.getByTestId('screen-asset').waitFor();
@@ -115,6 +161,18 @@ async function checkAssetPage(page: Page): Promise<void> {
     sum = sum.plus(change);
   }
   expect(sum.toFixed()).toBe(quantity.toFixed());
+
+  // The parent's inferred XRP credit had to come before the first movement that spent more than
+  // the records hold: its window says so, naming that movement, not the observation after it.
+  const needing = await firstShortfall(page, 'xrp');
+  expect(needing).not.toBeNull();
+  const credit = page
+    .getByTestId('asset-entry-inferred')
+    .filter({ hasText: 'Inferred deposit or other credit' })
+    .filter({ hasNotText: '@' });
+  await expect(credit.getByTestId('inferred-window')).toContainText(
+    `and before the ${needing!.kind} of ${formatDateTime(needing!.time)}; not in the exchange's records.`,
+  );
   await page.getByRole('link', { name: '← Funds' }).click();
 }
 

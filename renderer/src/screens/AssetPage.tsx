@@ -8,6 +8,7 @@ import { useState } from 'react';
 import { COST_METHOD_LABELS, type LedgerEntryView } from '../../../shared/ledger';
 import { formatDateTime } from '../../../shared/format';
 import { bridge } from '../lib/bridge';
+import { inferredWindow } from '../lib/ledger-text';
 import { useBridgeQuery } from '../lib/query';
 import { AssetAlertButton } from '../components/AlertForm';
 import { Amount, ErrorBox, PageHeader, Price, QueryStatus, Value } from '../components/common';
@@ -242,9 +243,8 @@ export function AssetPage(props: { asset: string }) {
                       )}
                       {entry.inferred && (
                         <>
-                          <div className="muted small-text">
-                            Happened between {formatDateTime(entry.inferred.from)} and{' '}
-                            {formatDateTime(entry.inferred.to)}; not in the exchange&apos;s records.
+                          <div className="muted small-text" data-testid="inferred-window">
+                            {inferredWindow(entry.inferred)}; not in the exchange&apos;s records.
                           </div>
                           <InferredEditor
                             entry={entry}
