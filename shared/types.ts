@@ -52,6 +52,11 @@ export interface RestStatus {
   since: number | null;
   /** Why it is offline, in words. */
   message?: string;
+  /**
+   * Set while offline when the exchange's address has refused every connection for a while
+   * (nothing listens there: not a timeout): the exchange is stopped, or its address has changed.
+   */
+  refused?: { since: number; attempts: number };
 }
 
 /** A profile the user removed: its record rows are kept, restorable with its key. */

@@ -7,6 +7,7 @@ import { ZodError } from 'zod';
 import type { BridgeErrorPayload } from '../../shared/types';
 import { AppError } from '../core/app-error';
 import { ExchangeError } from '../exchange/errors';
+import { networkCause } from '../exchange/rest';
 import { SecretsSealedError, SecretStoreUnavailableError } from '../secrets';
 import type { SyncEngine, SyncKind } from '../sync';
 
@@ -30,7 +31,15 @@ const EXCHANGE_ADVICE: Record<ExchangeError['kind'], string> = {
   server: 'The exchange had an internal error',
 };
 
+/** A failure to reach the exchange, in words about its cause. */
+const NETWORK_CAUSES = {
+  refused: "Nothing answers at the exchange's address: the connection was refused.",
+  timeout: 'The exchange did not answer in time.',
+  other: 'The exchange could not be reached.',
+} as const;
+
 function exchangeMessage(error: ExchangeError): string {
+  if (error.kind === 'network') return NETWORK_CAUSES[networkCause(error) ?? 'other'];
   const advice = EXCHANGE_ADVICE[error.kind];
   const said = error.exchangeMessage?.trim();
   if (said) return `${advice}: ${said}`;

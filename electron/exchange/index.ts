@@ -7,6 +7,7 @@ export {
   type WithdrawWindowReport,
 } from './client';
 export { ExchangeError, type ExchangeErrorKind } from './errors';
+export { connectionRefused, networkCause } from './rest';
 export type { InputOf } from './inputs';
 export { ENDPOINT_LIMITS, RateLimiter, type EndpointName } from './limits';
 export { sign } from './sign';

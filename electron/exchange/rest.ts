@@ -377,6 +377,23 @@ export function outcomeUnknown(error: unknown): boolean {
   return !(networkFailureInfo.get(error)?.neverSent ?? false);
 }
 
+/**
+ * Why a request found no exchange: 'refused' when nothing listened at the address (the
+ * connection was refused outright), 'timeout' when it did not answer in time, 'other' for the
+ * rest (a name that does not resolve, a connection lost); undefined for an error that is not a
+ * network failure. Repeated refusals say the exchange is stopped or has moved.
+ */
+export function networkCause(error: unknown): 'refused' | 'timeout' | 'other' | undefined {
+  if (!(error instanceof ExchangeError) || error.kind !== 'network') return undefined;
+  if (errorCode(error) === 'ECONNREFUSED') return 'refused';
+  return networkFailureInfo.get(error)?.timedOut ? 'timeout' : 'other';
+}
+
+/** Whether nothing listened at the exchange's address (see networkCause). */
+export function connectionRefused(error: unknown): boolean {
+  return networkCause(error) === 'refused';
+}
+
 function errorCode(error: unknown): string | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {

@@ -7,7 +7,13 @@
  * the cached rows.
  */
 import { inBackground, lineErrorLog } from '../core/background';
-import { ExchangeError, type EndpointName, type ExchangeClient, type Order } from '../exchange';
+import {
+  connectionRefused,
+  ExchangeError,
+  type EndpointName,
+  type ExchangeClient,
+  type Order,
+} from '../exchange';
 import type { Store } from '../store';
 import type { EventName, EventPayloads } from '../../shared/contract';
 import type {
@@ -121,6 +127,13 @@ interface JobState {
   running: Promise<void> | null;
 }
 
+/**
+ * Refused connections in a row, over at least this long, before the status says the address may
+ * be wrong: one refusal is an exchange restarting, a run of them that lasts is not.
+ */
+const REFUSED_ATTEMPTS = 3;
+const REFUSED_SPAN_MS = 10_000;
+
 /** The exchange's "Order does not exist." and "Invalid symbol." (docs/exchange-notes.md). */
 const ORDER_DOES_NOT_EXIST = 2004;
 const INVALID_SYMBOL = -1121;
@@ -154,6 +167,8 @@ export class SyncEngine {
   private readonly tradeImport: TradeImporter;
   private readonly addressRequests = new Map<string, AddressRequest>();
   private rest: RestStatus = { state: 'unknown', since: null };
+  /** The run of refused connections since the last answer or other failure. */
+  private refusals: { first: number; attempts: number } | null = null;
   private focused: { kinds: Set<SyncKind>; until: number } = { kinds: new Set(), until: 0 };
   private started = false;
   private stopped = false;
@@ -288,11 +303,13 @@ export class SyncEngine {
         job.failures = 0;
         job.error = null;
         job.nextDueAt = job.lastSuccessAt + JOBS[kind].freshnessMs;
+        this.refusals = null;
         this.setRest('ok');
         if (changed.length > 0) this.emitChanged(changed);
       } catch (error) {
         if (error instanceof SyncStoppedError) return;
         this.recordFailure(kind, job, error);
+        this.countRefusal(error);
         const failure = job.error;
         if (failure) {
           // An answer that says no (auth, permission, bad input) still came from the exchange.
@@ -335,10 +352,35 @@ export class SyncEngine {
   }
 
   private setRest(state: 'ok' | 'offline', message?: string): void {
-    if (this.rest.state === state) return;
-    this.rest = { state, since: this.now() };
+    const refused =
+      state === 'offline' &&
+      this.refusals !== null &&
+      this.refusals.attempts >= REFUSED_ATTEMPTS &&
+      this.now() - this.refusals.first >= REFUSED_SPAN_MS
+        ? { since: this.refusals.first, attempts: this.refusals.attempts }
+        : undefined;
+    if (
+      this.rest.state === state &&
+      (this.rest.refused !== undefined) === (refused !== undefined)
+    ) {
+      if (refused) this.rest.refused = refused;
+      return;
+    }
+    this.rest = { state, since: this.rest.state === state ? this.rest.since : this.now() };
     if (state === 'offline' && message) this.rest.message = message;
+    if (refused) this.rest.refused = refused;
     this.emitChanged(['status']);
+  }
+
+  /** A refused connection extends the run; any other failure (a timeout, an answer) ends it. */
+  private countRefusal(error: unknown): void {
+    if (!connectionRefused(error)) {
+      this.refusals = null;
+      return;
+    }
+    this.refusals = this.refusals
+      ? { first: this.refusals.first, attempts: this.refusals.attempts + 1 }
+      : { first: this.now(), attempts: 1 };
   }
 
   private track<T>(promise: Promise<T>): void {

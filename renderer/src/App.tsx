@@ -1,18 +1,12 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type {
-  AppStatus,
-  ConnectionState,
-  ProfileView,
-  RestState,
-  Settings,
-} from '../../shared/types';
+import type { AppStatus, ConnectionState, ProfileView, Settings } from '../../shared/types';
 import { formatAge } from '../../shared/format';
 import { AppContext, useApp, type AppContextValue } from './context';
 import { bridge, errorInfo } from './lib/bridge';
 import { useBridgeEvent, useNow } from './lib/hooks';
 import { bridgeKey, queryClient, useBridgeQuery } from './lib/query';
 import { parseRoute, routeHash, type Route, type ScreenName } from './lib/router';
-import { ErrorBox, Skeleton } from './components/common';
+import { AddressRefusedBanner, ErrorBox, Skeleton, useExchangeStatus } from './components/common';
 import { LockButton } from './components/LockSettings';
 import { ProfileSwitcher } from './components/ProfileSwitcher';
 import { MoneyJournalPanel } from './components/MoneyJournal';
@@ -256,6 +250,7 @@ function UnlockedApp() {
         />
         <main className="content" id="main" tabIndex={-1}>
           <TopBar />
+          <AddressRefusedBanner />
           <StoreNotices notices={context.status.storeNotices ?? []} />
           {context.status.activeProfileId && <MoneyJournalPanel />}
           <OrphanedKeysDialog />
@@ -299,7 +294,7 @@ function Screen({ route }: { route: Route }) {
     case 'alerts':
       return <Alerts />;
     case 'settings':
-      return <SettingsScreen />;
+      return <SettingsScreen key={route.profile} editProfile={route.profile} />;
     default:
       return <Portfolio />;
   }
@@ -335,33 +330,6 @@ function Sidebar({ current, disabled }: { current: ScreenName; disabled: boolean
   );
 }
 
-const streamLabels: Record<ConnectionState, string> = {
-  connecting: 'stream connecting…',
-  live: 'stream live',
-  reconnecting: 'stream reconnecting…',
-  offline: 'stream offline',
-};
-
-/**
- * The REST interface and the stream are told apart: balances keep refreshing over REST while the
- * stream is down, and live updates can flow while REST calls fail.
- */
-function connectionLabel(stream: ConnectionState, rest: RestState): string {
-  if (stream === 'live' && rest !== 'offline') return 'Live';
-  if (stream === 'connecting' && rest !== 'offline') return 'Connecting…';
-  if (rest === 'offline') return stream === 'live' ? 'REST offline, stream live' : 'Offline';
-  if (rest === 'ok') return `REST ok, ${streamLabels[stream]}`;
-  return stream === 'reconnecting' ? 'Reconnecting…' : 'Offline';
-}
-
-function connectionClass(stream: ConnectionState, rest: RestState): string {
-  if (rest === 'offline' && stream !== 'live') return 'offline';
-  if (rest === 'offline' || (rest === 'ok' && stream !== 'live' && stream !== 'connecting')) {
-    return 'reconnecting';
-  }
-  return stream;
-}
-
 function connectionTitle(
   stream: { state: ConnectionState; since: number },
   rest: AppStatus['rest'],
@@ -379,6 +347,7 @@ function connectionTitle(
 function TopBar() {
   const { status, activeProfile, connection, settings, updateSettings, toast } = useApp();
   const now = useNow(5000);
+  const exchange = useExchangeStatus();
   const demo = status.demo || activeProfile?.isDemo;
   const togglePrivacy = () =>
     updateSettings({ privacyMode: !settings.privacyMode }).catch((error: unknown) =>
@@ -423,21 +392,22 @@ function TopBar() {
         >
           {settings.privacyMode ? '◉ Amounts hidden' : '◎ Hide amounts'}
         </button>
-        <span
-          className={`connection ${connectionClass(connection.state, status.rest.state)}`}
-          role="status"
-          aria-live="polite"
-          data-testid="connection-state"
-          data-state={connection.state}
-          data-rest={status.rest.state}
-          title={connectionTitle(connection, status.rest, now)}
-        >
-          <span className="dot" aria-hidden="true" />
-          {connectionLabel(connection.state, status.rest.state)}
-          {connection.state !== 'live' && connection.state !== 'connecting'
-            ? ` · ${formatAge(connection.since, now)}`
-            : ''}
-        </span>
+        {exchange.kind !== 'none' && (
+          <span
+            className={`connection ${exchange.tone}`}
+            role="status"
+            aria-live="polite"
+            data-testid="connection-state"
+            data-state={connection.state}
+            data-rest={status.rest.state}
+            data-kind={exchange.kind}
+            title={connectionTitle(connection, status.rest, now)}
+          >
+            <span className="dot" aria-hidden="true" />
+            {exchange.label}
+            {exchange.since !== null ? ` · ${formatAge(exchange.since, now)}` : ''}
+          </span>
+        )}
       </div>
     </div>
   );

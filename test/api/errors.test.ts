@@ -1,6 +1,8 @@
 /** toBridgeError: what each kind of failure looks like to the renderer. */
 import { z } from 'zod';
-import { describe, expect, it } from 'vitest';
+import { createServer, type Server, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ExchangeClient } from '../../electron/exchange';
 import { AppError, INTERNAL_ERROR_MESSAGE, toBridgeError } from '../../electron/api/errors';
 import { ExchangeError } from '../../electron/exchange/errors';
 import { SecretStoreUnavailableError } from '../../electron/secrets';
@@ -54,6 +56,53 @@ describe('toBridgeError', () => {
     expect(toBridgeError('a thrown string')).toEqual({
       kind: 'internal',
       message: INTERNAL_ERROR_MESSAGE,
+    });
+  });
+});
+
+describe('a failure to reach the exchange', () => {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0)) await cleanup();
+  });
+
+  async function listen(server: Server): Promise<number> {
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));
+    return (server.address() as { port: number }).port;
+  }
+
+  async function failureAt(port: number): Promise<unknown> {
+    const client = new ExchangeClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      apiKey: 'k',
+      secretKey: 's',
+      rateLimits: false,
+      timeoutMs: 200,
+    });
+    cleanups.push(() => client.close());
+    return client.market.ticker({ symbol: 'btcusdt' }).catch((error: unknown) => error);
+  }
+
+  it('is said once, in words about its cause: refused, or no answer in time', async () => {
+    const closed = createServer();
+    const port = await listen(closed);
+    await new Promise<void>((done) => closed.close(() => done()));
+    expect(toBridgeError(await failureAt(port))).toEqual({
+      kind: 'network',
+      message: "Nothing answers at the exchange's address: the connection was refused.",
+    });
+
+    const sockets = new Set<Socket>();
+    const silent = createServer((socket) => {
+      sockets.add(socket);
+    });
+    cleanups.push(async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((done) => silent.close(() => done()));
+    });
+    expect(toBridgeError(await failureAt(await listen(silent)))).toEqual({
+      kind: 'network',
+      message: 'The exchange did not answer in time.',
     });
   });
 });

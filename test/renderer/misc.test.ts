@@ -14,12 +14,18 @@ describe('hash routes', () => {
     expect(parseRoute('#/markets/bad-symbol!')).toEqual({ screen: 'markets' });
     expect(parseRoute('')).toEqual({ screen: 'portfolio' });
     expect(parseRoute('#/nowhere')).toEqual({ screen: 'portfolio' });
+    expect(parseRoute('#/settings/profile/p-1_a')).toEqual({
+      screen: 'settings',
+      profile: 'p-1_a',
+    });
+    expect(parseRoute('#/settings/profile/bad id!')).toEqual({ screen: 'settings' });
   });
 
   it('round-trips', () => {
     for (const route of [
       { screen: 'withdrawals' as const },
       { screen: 'markets' as const, symbol: 'ethbtc' },
+      { screen: 'settings' as const, profile: 'abc-123' },
     ]) {
       expect(parseRoute(routeHash(route))).toEqual(route);
     }

@@ -1,4 +1,6 @@
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../electron/core/clock';
 import { ExchangeClient, ExchangeError, type CoinInfo } from '../../electron/exchange';
 import { JOBS, SyncEngine, fundsView } from '../../electron/sync';
 import { exportCsv } from '../../electron/export/csv-export';
@@ -383,5 +385,80 @@ describe('open orders that heal', () => {
         .map((o) => o.id)
         .sort(),
     ).toEqual([kept.id, fresh.id].sort());
+  });
+});
+
+describe('an exchange whose address refuses', () => {
+  const clients: ExchangeClient[] = [];
+  const servers: { server: Server; sockets: Set<Socket> }[] = [];
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((c) => c.close()));
+    for (const { server, sockets } of servers.splice(0)) {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((done) => server.close(() => done()));
+    }
+  });
+
+  async function listening(server: Server): Promise<number> {
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));
+    return (server.address() as AddressInfo).port;
+  }
+
+  async function engineOn(s: Scenario, port: number, clock: ManualClock): Promise<SyncEngine> {
+    const client = new ExchangeClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      ...s.keys,
+      rateLimits: false,
+      timeoutMs: 200,
+    });
+    clients.push(client);
+    return new SyncEngine({
+      pacing: false,
+      store: s.store,
+      client,
+      profileId: PROFILE,
+      emit: s.emit,
+      clock,
+    });
+  }
+
+  it('says so once refused connections have lasted, and a timeout is no refusal', async () => {
+    current = await scenario();
+    // A port where nothing listens: every connection is refused.
+    const closed = createServer();
+    const port = await listening(closed);
+    await new Promise<void>((done) => closed.close(() => done()));
+    const clock = new ManualClock(Date.UTC(2026, 0, 1));
+    const refused = await engineOn(current, port, clock);
+
+    await refused.refresh('funds', { force: true });
+    expect(refused.restStatus()).toMatchObject({ state: 'offline' });
+    expect(refused.restStatus().refused).toBeUndefined();
+    clock.advance(5_000);
+    await refused.refresh('funds', { force: true });
+    expect(refused.restStatus().refused).toBeUndefined();
+    clock.advance(5_000);
+    const statusEvents = changedKinds(current).filter((k) => k === 'status').length;
+    await refused.refresh('funds', { force: true });
+    expect(refused.restStatus()).toMatchObject({
+      state: 'offline',
+      refused: { since: Date.UTC(2026, 0, 1), attempts: 3 },
+    });
+    // The page hears of it: the status changed although it was offline before.
+    expect(changedKinds(current).filter((k) => k === 'status').length).toBe(statusEvents + 1);
+
+    // A server that takes the connection and never answers: timeouts, however long they last.
+    const sockets = new Set<Socket>();
+    const silent = createServer((socket) => {
+      sockets.add(socket);
+    });
+    servers.push({ server: silent, sockets });
+    const timedOut = await engineOn(current, await listening(silent), clock);
+    for (let i = 0; i < 4; i++) {
+      await timedOut.refresh('funds', { force: true });
+      clock.advance(5_000);
+    }
+    expect(timedOut.restStatus().state).toBe('offline');
+    expect(timedOut.restStatus().refused).toBeUndefined();
   });
 });

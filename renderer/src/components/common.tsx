@@ -11,8 +11,10 @@ import {
 } from '../../../shared/format';
 import { useApp } from '../context';
 import { errorInfo } from '../lib/bridge';
+import { exchangeStatus, type ExchangeStatus } from '../lib/exchange-status';
 import { useNow } from '../lib/hooks';
 import type { QueryState } from '../lib/query';
+import { routeHash } from '../lib/router';
 
 /**
  * An amount of an asset as the exchange stated it (a balance, a fee, a quantity, a price) or an
@@ -216,14 +218,19 @@ export function CopyButton(props: { text: string; label: string; testId?: string
   );
 }
 
+/** The exchange's state as every badge and banner shows it (lib/exchange-status.ts). */
+export function useExchangeStatus(): ExchangeStatus {
+  const { status, activeProfile, connection } = useApp();
+  return exchangeStatus(activeProfile !== null, connection, status.rest);
+}
+
 /** "As of 5 min ago", with a warning look when the data is stale or the app is offline. */
 export function AsOf(props: { asOf: number | null | undefined; stale?: boolean; testId?: string }) {
   const now = useNow();
-  const { status } = useApp();
   // Cached data goes stale when REST fails; a stream that is down leaves REST refreshing it.
-  const offline = status.rest.state === 'offline';
+  const { restDown } = useExchangeStatus();
   const old = props.asOf !== null && props.asOf !== undefined && now - props.asOf > 5 * 60_000;
-  const warn = props.stale || offline || old;
+  const warn = props.stale || restDown || old;
   return (
     <span className={warn ? 'as-of warn' : 'as-of'} data-testid={props.testId ?? 'as-of'}>
       {props.asOf ? `As of ${formatAge(props.asOf, now)}` : 'Not fetched yet'}
@@ -234,15 +241,15 @@ export function AsOf(props: { asOf: number | null | undefined; stale?: boolean; 
 /**
  * The banner a screen shows when its data is old or the exchange is unreachable. The REST
  * interface and the stream are told apart: with REST answering and the stream down, the data
- * still refreshes, only the live updates wait.
+ * still refreshes, only the live updates wait. When the address refuses every connection, the
+ * app-wide AddressRefusedBanner says why; this one only says how old the data is.
  */
 export function StaleBanner(props: { asOf: number | null | undefined; stale?: boolean }) {
   const now = useNow();
-  const { connection, status } = useApp();
-  const offline = status.rest.state === 'offline';
-  const streamDown = connection.state === 'offline' || connection.state === 'reconnecting';
-  if (!offline && !props.stale) {
-    if (!streamDown || status.rest.state !== 'ok') return null;
+  const { connection } = useApp();
+  const exchange = useExchangeStatus();
+  if (!exchange.restDown && !props.stale) {
+    if (exchange.kind !== 'stream-down') return null;
     return (
       <div className="banner info" role="status" data-testid="stream-banner">
         Live updates are paused: the exchange&apos;s stream cannot be reached (since{' '}
@@ -251,11 +258,40 @@ export function StaleBanner(props: { asOf: number | null | undefined; stale?: bo
       </div>
     );
   }
+  const age = `Showing cached data from ${formatAge(props.asOf, now)}.`;
   return (
     <div className="banner warn" role="status" data-testid="stale-banner">
-      {offline ? 'Offline: the exchange cannot be reached. ' : 'This data may be out of date. '}
-      Showing cached data from {formatAge(props.asOf, now)}. It refreshes by itself once the
-      connection is back.
+      {exchange.kind === 'refused'
+        ? age
+        : exchange.restDown
+          ? `Offline: the exchange cannot be reached. ${age} It refreshes by itself once the connection is back.`
+          : `This data may be out of date. ${age}`}
+    </div>
+  );
+}
+
+/**
+ * Said once for the whole app when the active profile's address has refused every connection
+ * for a while: nothing listens there, so waiting may never end. The exchange may be stopped, or
+ * it may have moved; the link opens the profile's editor, which checks a new address with the
+ * exchange before saving it.
+ */
+export function AddressRefusedBanner() {
+  const now = useNow();
+  const { activeProfile } = useApp();
+  const exchange = useExchangeStatus();
+  if (exchange.kind !== 'refused' || !activeProfile) return null;
+  return (
+    <div className="banner warn" role="alert" data-testid="address-refused">
+      Nothing answers at {activeProfile.baseUrl}: every connection has been refused since{' '}
+      {formatAge(exchange.since, now)}. The exchange may be stopped, or its address may have
+      changed.{' '}
+      <a
+        href={routeHash({ screen: 'settings', profile: activeProfile.id })}
+        data-testid="edit-exchange-address"
+      >
+        Check the profile&apos;s address
+      </a>
     </div>
   );
 }

@@ -110,7 +110,8 @@ const adviceByKind: Record<ErrorKind | 'unknown', string> = {
   'not-found': 'The exchange does not know this item. Refresh the screen; it may have changed.',
   'insufficient-balance':
     'Not enough free balance. Lower the amount, or cancel open orders to free funds.',
-  network: 'The exchange cannot be reached. Check your connection; cached data stays visible.',
+  network:
+    "Check your connection and the profile's address in Settings; cached data stays visible.",
   'unknown-outcome':
     'The exchange did not confirm the result. Check the history before you try again.',
   server: 'The exchange had a problem. Try again in a moment.',

@@ -22,11 +22,13 @@ export interface Route {
   symbol?: string;
   /** The asset of an asset page, opened from a Funds row ("#/funds/btc"). */
   asset?: string;
+  /** The profile whose editor Settings opens ("#/settings/profile/<id>"). */
+  profile?: string;
 }
 
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean);
-  const [first, second] = parts;
+  const [first, second, third] = parts;
   const screen = (screens as readonly string[]).includes(first ?? '')
     ? (first as ScreenName)
     : 'portfolio';
@@ -36,10 +38,14 @@ export function parseRoute(hash: string): Route {
   if (screen === 'funds' && second && /^[a-z0-9]{1,20}$/i.test(second)) {
     return { screen, asset: second.toLowerCase() };
   }
+  if (screen === 'settings' && second === 'profile' && third && /^[\w-]{1,64}$/.test(third)) {
+    return { screen, profile: third };
+  }
   return { screen };
 }
 
 export function routeHash(route: Route): string {
+  if (route.profile) return `#/${route.screen}/profile/${route.profile}`;
   const detail = route.symbol ?? route.asset;
   return detail ? `#/${route.screen}/${detail}` : `#/${route.screen}`;
 }

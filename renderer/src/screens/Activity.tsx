@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
 import type { ActivityItem, NotificationView } from '../../../shared/types';
-import { formatDateTime, maskNumbers } from '../../../shared/format';
+import { formatAge, formatDateTime, maskNumbers } from '../../../shared/format';
 import { useApp } from '../context';
 import { bridge } from '../lib/bridge';
-import { useBridgeEvent, useFrameBatcher } from '../lib/hooks';
+import { useBridgeEvent, useFrameBatcher, useNow } from '../lib/hooks';
 import { useBridgeQuery } from '../lib/query';
 import { feedLimit, mergeFeed } from '../lib/feed';
 import {
@@ -13,7 +13,36 @@ import {
   PageHeader,
   Skeleton,
   QueryStatus,
+  useExchangeStatus,
 } from '../components/common';
+
+/**
+ * The feed is the private stream's: its badge says "live" only while the stream is, and
+ * otherwise since when the updates have been paused.
+ */
+function FeedBadge() {
+  const now = useNow(5000);
+  const { connection } = useApp();
+  const { streamLive } = useExchangeStatus();
+  if (streamLive) {
+    return (
+      <span className="badge live-dot" data-testid="feed-state" data-state="live">
+        live
+      </span>
+    );
+  }
+  const connecting = connection.state === 'connecting';
+  return (
+    <span
+      className="badge warn"
+      data-testid="feed-state"
+      data-state={connection.state}
+      title="New order updates, fills and balance changes appear once the stream is back"
+    >
+      {connecting ? 'connecting…' : `paused · ${formatAge(connection.since, now)}`}
+    </span>
+  );
+}
 
 export function Activity() {
   const { activeProfile, settings } = useApp();
@@ -67,7 +96,7 @@ export function Activity() {
       <div className="grid two">
         <div className="card">
           <h2>
-            Live feed <span className="badge live-dot">live</span>
+            Live feed <FeedBadge />
           </h2>
           {feedError !== undefined && !feed && <ErrorBox error={feedError} />}
           {!feed && feedError === undefined && <Skeleton rows={6} />}

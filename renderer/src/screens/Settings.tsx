@@ -18,12 +18,13 @@ const notificationLabels: Record<keyof NotificationSettings, string> = {
   alerts: 'Price and balance alerts',
 };
 
-export function SettingsScreen() {
+/** `editProfile`: the profile whose editor is open (a link to fix its address opens it). */
+export function SettingsScreen(props: { editProfile?: string }) {
   const { settings, updateSettings, profiles, reloadProfiles, status, toast } = useApp();
   const [error, setError] = useState<unknown>(undefined);
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<ProfileView | null>(null);
-  const [editing, setEditing] = useState<string | null>(null);
+  const [editing, setEditing] = useState<string | null>(props.editProfile ?? null);
   const [threshold, setThreshold] = useState(settings.smallBalanceThreshold);
   const [priceWarning, setPriceWarning] = useState(settings.priceWarningPercent);
   const tickers = useBridgeQuery('market.tickers');
