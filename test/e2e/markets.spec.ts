@@ -6,6 +6,7 @@
  */
 import Decimal from 'decimal.js';
 import { expect, test } from '@playwright/test';
+import type { SpotfolioBridge } from '../../shared/contract';
 import { startAdminStack, type AdminStack, type PublicTicker } from './support/admin-stack';
 import { goTo, openSandboxProfileAgain, screenshot } from './support/stack';
 
@@ -100,7 +101,18 @@ test('started while the exchange was down, everything recovers by itself', async
   await page.getByTestId('screen-portfolio').waitFor();
   await goTo(page, 'orders');
   const symbolPicker = page.getByTestId('order-symbol');
-  await page.waitForTimeout(2000);
+  // The app has tried the exchange and knows it is down before it comes back.
+  await expect
+    .poll(
+      () =>
+        page.evaluate(
+          async () =>
+            (await (window as unknown as { spotfolio: SpotfolioBridge }).spotfolio.app.status())
+              .rest.state,
+        ),
+      { timeout: 30_000 },
+    )
+    .toBe('offline');
   // A mark on this page load: it is gone if anything reloads the page.
   await page.evaluate(() => Object.assign(window, { loadedOnce: true }));
   await stack.restartSandbox();

@@ -53,6 +53,11 @@ async function placeResting(
 test('cancel all asks first, and a second Enter after a cancel cancels nothing', async ({
   page,
 }) => {
+  // The calls the page sends to the app, in the order it sends them.
+  const sent: string[] = [];
+  page.on('websocket', (socket) =>
+    socket.on('framesent', ({ payload }) => sent.push(String(payload))),
+  );
   await openWithSandboxProfile(page, shared.stack);
   await placeResting(page, 'btcusdt', 3);
   const before = await openCount('btcusdt');
@@ -81,10 +86,26 @@ test('cancel all asks first, and a second Enter after a cancel cancels nothing',
   const focused = await focusedElement(page);
   expect(focused).not.toContain('cancel-order');
   expect(focused).not.toContain('cancel-all');
+  const sentBeforeKeys = sent.length;
   await page.keyboard.press('Enter');
   await page.keyboard.press('Enter');
-  await page.waitForTimeout(1500);
-  expect(await openCount('btcusdt'), 'Enter after a cancel cancels nothing').toBe(before - 1);
+  // A call of the test's own after the keys: one socket carries calls in the order they are made,
+  // so once it has gone out, any cancel the keys made has gone out before it.
+  await page.evaluate(() =>
+    (window as unknown as { spotfolio: SpotfolioBridge }).spotfolio.deposits.pending(),
+  );
+  const afterKeys = () => sent.slice(sentBeforeKeys);
+  await expect
+    .poll(() => afterKeys().some((frame) => frame.includes('"method":"deposits.pending"')))
+    .toBe(true);
+  const marker = afterKeys().findIndex((frame) => frame.includes('"method":"deposits.pending"'));
+  expect(
+    afterKeys()
+      .slice(0, marker)
+      .filter((frame) => frame.includes('"method":"orders.cancel')),
+    'Enter after a cancel cancels nothing',
+  ).toEqual([]);
+  expect(await openCount('btcusdt')).toBe(before - 1);
 
   // Cancel all, confirmed: every order of the market goes.
   await cancelAll.click();
