@@ -5,9 +5,14 @@
  * the app's event loop with the sandbox's matching engine or its own driver: it would measure
  * them too. Prints the address to open (with its token) as its one stdout line.
  *
+ * With SPOTFOLIO_LOOP_LAG_FILE set, it watches its own event loop's delay: each SIGUSR2 writes
+ * the delays seen since the last one (ms) to that file, then starts counting afresh.
+ *
  *   tsx bench/app-process.ts DATA_DIR
  */
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createApp } from '../electron/app';
 import { DemoSecretStore } from '../electron/secrets';
 import { startBrowserMode } from '../electron/serve/host';
@@ -32,6 +37,25 @@ async function main(): Promise<void> {
       .then(() => app.close())
       .finally(() => process.exit(0));
   };
+  const lagFile = process.env.SPOTFOLIO_LOOP_LAG_FILE;
+  if (lagFile) {
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    delay.enable();
+    let reports = 0;
+    process.on('SIGUSR2', () => {
+      const ms = (ns: number) => ns / 1e6;
+      reports += 1;
+      const report = {
+        report: reports,
+        p99: ms(delay.percentile(99)),
+        max: ms(delay.max),
+        mean: ms(delay.mean),
+        samples: delay.count,
+      };
+      writeFileSync(lagFile, JSON.stringify(report));
+      delay.reset();
+    });
+  }
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
 }

@@ -33,6 +33,10 @@ export const wallClock = (): number => performance.timeOrigin + performance.now(
 
 export interface LiveRig {
   page: Page;
+  /** The app's own bridge connection, as the page's. */
+  bridge: WireClient;
+  /** The app's process id (bench/app-process.ts). */
+  appPid: number;
   /** The maker's resting sell order each timed fill takes a piece of. */
   restingId: number;
   /** One taker buy of FILL_QTY: one fill of the resting order. */
@@ -47,6 +51,8 @@ export async function startLiveRig(input: {
   fills: number;
   /** Fills the maker trades before the app starts (half sells, half buys). */
   history?: number;
+  /** More environment for the app's process. */
+  appEnv?: NodeJS.ProcessEnv;
 }): Promise<LiveRig> {
   const history = input.history ?? 0;
   const sandbox = await startSandbox({ world: 'empty', rateLimits: false, simulation: false });
@@ -114,6 +120,7 @@ export async function startLiveRig(input: {
     ['--import', 'tsx', join(repoRoot, 'bench/app-process.ts'), dataDir],
     pickUrl,
     'The app',
+    { ...process.env, ...input.appEnv },
   );
   const url = new URL(started.value);
   const token = new URLSearchParams(url.hash.slice(1)).get('token') ?? '';
@@ -163,7 +170,14 @@ export async function startLiveRig(input: {
       if (Date.now() > liveBy) throw new Error('The private stream did not go live in 30 s');
       await new Promise((done) => setTimeout(done, 20));
     }
-    return { page, restingId, takerBuys: () => takerOrder('buy', PRICE), close };
+    return {
+      page,
+      bridge,
+      appPid: started.pid,
+      restingId,
+      takerBuys: () => takerOrder('buy', PRICE),
+      close,
+    };
   } catch (error) {
     await close();
     throw error;

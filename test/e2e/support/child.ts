@@ -45,6 +45,8 @@ export const TEST_TIMINGS = resolve(import.meta.dirname, 'timings.json');
 
 export interface StartedChild<T> {
   value: T;
+  /** The child's process id, for a signal of the caller's own. */
+  pid: number;
   /** SIGTERM, then SIGKILL after 5 s; resolves once the process has exited. */
   stop(): Promise<void>;
 }
@@ -81,7 +83,7 @@ export function startChild<T>(
       const value = pick(line);
       if (value === undefined) return;
       clearTimeout(timer);
-      resolveStart({ value, stop });
+      resolveStart({ value, pid: child.pid!, stop });
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
