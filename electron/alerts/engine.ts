@@ -103,7 +103,7 @@ export class AlertEngine {
     this.assets = deps.marketAssets ?? (() => undefined);
   }
 
-  /** Reads the profile's alerts from the record again (after a change made by the user). */
+  /** Reads every alert of the profile from the record (at start). */
   reload(): void {
     this.flush();
     // What the markets' prices were stays known: a new alert starts from it at once.
@@ -115,60 +115,101 @@ export class AlertEngine {
     this.withdrawalAlerts = [];
     for (const record of this.deps.repository.list(this.deps.profileId)) {
       if (record.paused || record.state.spent) continue;
-      const live: LiveAlert = { record, firing: firingOf(record), dirty: false };
-      this.alerts.set(record.id, live);
-      switch (record.kind) {
-        case 'price':
-        case 'price-move': {
-          let watchers = this.markets.get(record.symbol);
-          if (!watchers) {
-            const before = kept.get(record.symbol);
-            watchers = {
-              lastAt: before?.lastAt ?? -Infinity,
-              lastPrice: before?.lastPrice ?? null,
-              lastOpen24h: before?.lastOpen24h ?? null,
-              alerts: [],
-              minutes: null,
-            };
-            this.markets.set(record.symbol, watchers);
-          }
-          watchers.alerts.push(live);
-          if (record.kind === 'price-move' && record.window === '1h') {
-            watchers.minutes ??=
-              kept.get(record.symbol)?.minutes ?? new MinutePrices(MINUTE_HISTORY_MS);
-          }
-          break;
-        }
-        case 'balance': {
-          const key = assetKey(record.asset);
-          const list = this.balances.get(key) ?? [];
-          list.push(live);
-          this.balances.set(key, list);
-          break;
-        }
-        case 'portfolio':
-          this.portfolioAlerts.push(live);
-          break;
-        case 'withdrawal':
-          this.withdrawalAlerts.push(live);
-          break;
-      }
+      this.watch({ record, firing: firingOf(record), dirty: false }, kept);
     }
-    // A new or edited alert sees the market's last price now, so the next price can cross.
-    for (const watchers of this.markets.values()) {
-      if (watchers.lastPrice === null) continue;
-      const fresh = watchers.alerts.filter((live) => live.firing.lastSide === null);
-      if (fresh.length > 0) {
-        this.evaluate(
-          watchers,
-          fresh,
-          watchers.lastPrice,
-          watchers.lastOpen24h,
-          watchers.lastAt,
-          false,
-        );
-      }
+    for (const watchers of this.markets.values()) this.seeLastPrice(watchers, watchers.alerts);
+  }
+
+  /**
+   * Takes one alert's change from the record (created, edited, paused, resumed or removed)
+   * without reading every alert again: a change costs the same beside 1,000 alerts as alone.
+   */
+  applyChange(id: number): void {
+    const previous = this.alerts.get(id);
+    // The record already holds what the user changed; what this copy saw since its last write
+    // is of the alert as it was, and is not written over it.
+    if (previous) this.unwatch(previous);
+    const record = this.deps.repository.get(this.deps.profileId, id);
+    if (!record || record.paused || record.state.spent) return;
+    const live: LiveAlert = { record, firing: firingOf(record), dirty: false };
+    this.watch(live, this.markets);
+    if (record.kind === 'price' || record.kind === 'price-move') {
+      this.seeLastPrice(this.markets.get(record.symbol)!, [live]);
     }
+  }
+
+  /** Puts an alert where the values it waits for arrive; `kept` has what markets knew before. */
+  private watch(live: LiveAlert, kept: ReadonlyMap<string, MarketWatchers>): void {
+    const record = live.record;
+    this.alerts.set(record.id, live);
+    switch (record.kind) {
+      case 'price':
+      case 'price-move': {
+        let watchers = this.markets.get(record.symbol);
+        if (!watchers) {
+          const before = kept.get(record.symbol);
+          watchers = {
+            lastAt: before?.lastAt ?? -Infinity,
+            lastPrice: before?.lastPrice ?? null,
+            lastOpen24h: before?.lastOpen24h ?? null,
+            alerts: [],
+            minutes: null,
+          };
+          this.markets.set(record.symbol, watchers);
+        }
+        watchers.alerts.push(live);
+        if (record.kind === 'price-move' && record.window === '1h') {
+          watchers.minutes ??=
+            kept.get(record.symbol)?.minutes ?? new MinutePrices(MINUTE_HISTORY_MS);
+        }
+        break;
+      }
+      case 'balance': {
+        const key = assetKey(record.asset);
+        const list = this.balances.get(key) ?? [];
+        list.push(live);
+        this.balances.set(key, list);
+        break;
+      }
+      case 'portfolio':
+        this.portfolioAlerts.push(live);
+        break;
+      case 'withdrawal':
+        this.withdrawalAlerts.push(live);
+        break;
+    }
+  }
+
+  /** Takes an alert out of the evaluation; a market left without alerts is no longer watched. */
+  private unwatch(live: LiveAlert): void {
+    this.retire(live);
+    const record = live.record;
+    if (record.kind !== 'price' && record.kind !== 'price-move') return;
+    const watchers = this.markets.get(record.symbol);
+    if (!watchers) return;
+    if (watchers.alerts.length === 0) this.markets.delete(record.symbol);
+    else if (
+      !watchers.alerts.some(
+        (other) => other.record.kind === 'price-move' && other.record.window === '1h',
+      )
+    ) {
+      watchers.minutes = null;
+    }
+  }
+
+  /** A new or edited alert sees the market's last price now, so the next price can cross. */
+  private seeLastPrice(watchers: MarketWatchers, alerts: readonly LiveAlert[]): void {
+    if (watchers.lastPrice === null) return;
+    const fresh = alerts.filter((live) => live.firing.lastSide === null);
+    if (fresh.length === 0) return;
+    this.evaluate(
+      watchers,
+      fresh,
+      watchers.lastPrice,
+      watchers.lastOpen24h,
+      watchers.lastAt,
+      false,
+    );
   }
 
   /** Markets with an active price alert: what the streams and the gap re-read must cover. */

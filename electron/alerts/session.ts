@@ -131,10 +131,10 @@ export class AlertSession {
     return this.follow(true);
   }
 
-  /** The user created, edited, paused or deleted an alert. */
-  changed(): Promise<void> {
+  /** The user created, edited, paused or deleted the alert `id`. */
+  changed(id: number): Promise<void> {
     if (this.closed) return Promise.resolve();
-    this.engine.reload();
+    this.engine.applyChange(id);
     this.observeStoredFunds();
     this.observeStoredWithdrawals();
     // A new portfolio alert starts from the value now, so the next price can cross (an open

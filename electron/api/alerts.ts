@@ -170,13 +170,13 @@ export const MAX_ALERTS_PER_PROFILE = 1000;
 export function alertsHandlers(ctx: ApiContext) {
   // The evaluation re-reads what it needs (candles since a market was last seen) in the
   // background: the answer does not wait on the exchange.
-  const changed = (session: ActiveSession) => {
+  const changed = (session: ActiveSession, id: number) => {
     ctx.emit('data.changed', { profileId: session.profile.id, kinds: ['alerts'] });
-    inBackground(session.alerts.changed(), 'alerts: evaluating the changed alerts', ctx.log.error);
+    inBackground(session.alerts.changed(id), 'alerts: evaluating the changed alert', ctx.log.error);
   };
   const refuseDuplicate = (session: ActiveSession, target: AlertTarget, except?: number) => {
     const twin = session.alerts.repository
-      .list(session.profile.id)
+      .withSameLine(session.profile.id, target)
       .find((other) => other.id !== except && sameTarget(other, target));
     if (twin) {
       throw new AppError(
@@ -201,7 +201,7 @@ export function alertsHandlers(ctx: ApiContext) {
       const session = ctx.session.require();
       const alert = input;
       // A bound on the work each price tick and each change costs the main process.
-      if (session.alerts.repository.list(session.profile.id).length >= MAX_ALERTS_PER_PROFILE) {
+      if (session.alerts.repository.count(session.profile.id) >= MAX_ALERTS_PER_PROFILE) {
         throw new AppError(
           'invalid-input',
           `A profile can have at most ${MAX_ALERTS_PER_PROFILE} alerts; remove one to add another.`,
@@ -216,7 +216,7 @@ export function alertsHandlers(ctx: ApiContext) {
         startingPoint(ctx, session, alert),
         ctx.now(),
       );
-      changed(session);
+      changed(session, record.id);
       return toAlertView(existing(session, record.id));
     },
     'alerts.update': async ({ id, alert }) => {
@@ -231,7 +231,7 @@ export function alertsHandlers(ctx: ApiContext) {
         startingPoint(ctx, session, alert),
         ctx.now(),
       );
-      changed(session);
+      changed(session, id);
       return toAlertView(existing(session, id));
     },
     'alerts.setPaused': async ({ id, paused }) => {
@@ -246,14 +246,14 @@ export function alertsHandlers(ctx: ApiContext) {
           state: resumed.state,
         });
       }
-      changed(session);
+      changed(session, id);
       return toAlertView(existing(session, id));
     },
     'alerts.remove': async ({ id }) => {
       const session = ctx.session.require();
       existing(session, id);
       session.alerts.repository.delete(session.profile.id, id);
-      changed(session);
+      changed(session, id);
       return { removed: true as const };
     },
   } satisfies HandlerGroup<'alerts'>;

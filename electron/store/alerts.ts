@@ -177,6 +177,8 @@ export class AlertsRepository {
   private readonly updateStatement;
   private readonly listStatement;
   private readonly getStatement;
+  private readonly countStatement;
+  private readonly sameLineStatement;
   private readonly deleteStatement;
   private readonly pausedStatement;
   private readonly observeStatement;
@@ -203,6 +205,16 @@ export class AlertsRepository {
     this.getStatement = db.prepare<[string, number], AlertDbRow>(
       'SELECT * FROM alerts WHERE profile_id = ? AND id = ?',
     );
+    this.countStatement = db
+      .prepare<[string], number>('SELECT COUNT(*) FROM alerts WHERE profile_id = ?')
+      .pluck();
+    this.sameLineStatement = db.prepare<
+      [string, string, string | null, string | null, number | null],
+      AlertDbRow
+    >(
+      `SELECT * FROM alerts WHERE profile_id = ? AND kind = ? AND direction IS ?
+         AND threshold IS ? AND window_ms IS ? ORDER BY created_at, id`,
+    );
     this.deleteStatement = db.prepare<[string, number]>(
       'DELETE FROM alerts WHERE profile_id = ? AND id = ?',
     );
@@ -225,6 +237,22 @@ export class AlertsRepository {
 
   list(profileId: string): AlertRecord[] {
     return this.listStatement.all(profileId).map(toRecord);
+  }
+
+  count(profileId: string): number {
+    return this.countStatement.get(profileId)!;
+  }
+
+  /**
+   * The alerts of the same kind with the same direction, line and window as `target`: the few a
+   * duplicate can be among, without reading every alert (the market or asset is compared by the
+   * caller, which knows how names are matched).
+   */
+  withSameLine(profileId: string, target: AlertTarget): AlertRecord[] {
+    const columns = targetColumns(target);
+    return this.sameLineStatement
+      .all(profileId, target.kind, columns.direction, columns.threshold, columns.window_ms)
+      .map(toRecord);
   }
 
   get(profileId: string, id: number): AlertRecord | undefined {

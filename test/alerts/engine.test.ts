@@ -303,7 +303,7 @@ describe('pausing and one-shot rest', () => {
   it('leaves paused and fired one-shot alerts out of the evaluation', () => {
     const id = priceAlert('above', '100');
     world.repository.setPaused('profile-1', id, true, now());
-    world.engine.reload();
+    world.engine.applyChange(id);
     feed('99');
     feed('101');
     expect(world.fired).toHaveLength(0);

@@ -85,7 +85,7 @@ export function engineWorld(): EngineWorld {
         { lastSide: null, lastValue: null, lastSeenAt: null },
         clock.now(),
       );
-      world.engine.reload();
+      world.engine.applyChange(record.id);
       return record.id;
     },
     close() {
