@@ -232,6 +232,17 @@ async function checkTransfers(page: Page): Promise<void> {
 
 async function checkTrades(page: Page): Promise<void> {
   await goTo(page, 'orders');
+  // The order form opens on a market the parent can pay for: the first by name whose quote asset
+  // the exchange says is free (not BTC/INR with 0 INR), showing that free balance as stated.
+  const balances = balancesOf(stack.parent.email);
+  const markets = [...(await stack.tickers())].sort((a, b) => a.symbol.localeCompare(b.symbol));
+  expect(markets[0]!.symbol).toBe('btcinr');
+  expect(balances.get('inr')?.free.gt(0) ?? false).toBe(false);
+  const payable = markets.find((t) => balances.get(t.quoteAsset)?.free.gt(0))!;
+  await expect(page.getByTestId('order-symbol')).toHaveValue(payable.symbol);
+  await expect(page.getByTestId('order-free')).toHaveText(
+    `Free: ${formatStated(balances.get(payable.quoteAsset)!.free.toFixed())} ${payable.quoteAsset.toUpperCase()}`,
+  );
   await page.getByTestId('tab-trades').click();
   const trades = [];
   for (const ticker of await stack.tickers()) {

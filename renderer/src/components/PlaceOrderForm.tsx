@@ -4,7 +4,7 @@ import type { OrderCheck, OrderReview, OrderSide, OrderType } from '../../../sha
 import { endSentence, formatStated, formatSymbol } from '../../../shared/format';
 import { useApp } from '../context';
 import { bridge, errorInfo } from '../lib/bridge';
-import { orderSummary } from '../lib/order-text';
+import { defaultOrderMarket, orderSummary } from '../lib/order-text';
 import { useBridgeQuery } from '../lib/query';
 import { checkAmount, orderTotal } from '../lib/validation';
 import { Amount, ConfirmActions, InlineError, Modal } from './common';
@@ -62,7 +62,18 @@ export function PlaceOrderForm(props: { symbol?: string; pickedPrice?: PickedPri
     () => [...symbols].sort((a, b) => a.symbol.localeCompare(b.symbol)),
     [symbols],
   );
-  const [symbol, setSymbol] = useState(props.symbol ?? tradable[0]?.symbol ?? '');
+  const funds = useBridgeQuery('funds.list');
+  // Until the user picks a market, the form stays on one they can pay for (defaultOrderMarket).
+  const [chosen, setSymbol] = useState<string | null>(props.symbol ?? null);
+  const opening = useMemo(
+    () =>
+      defaultOrderMarket(
+        tradable,
+        new Map((funds.data?.rows ?? []).map((row) => [row.asset.toLowerCase(), row.free])),
+      ),
+    [tradable, funds.data],
+  );
+  const symbol = chosen ?? opening;
   const [side, setSide] = useState<OrderSide>('buy');
   const [type, setType] = useState<OrderType>('limit');
   const [quantity, setQuantity] = useState('');
@@ -83,7 +94,6 @@ export function PlaceOrderForm(props: { symbol?: string; pickedPrice?: PickedPri
   const base = info?.baseAsset ?? '';
   const quote = info?.quoteAsset ?? '';
   const paying = side === 'buy' ? quote : base;
-  const funds = useBridgeQuery('funds.list');
   const free = funds.data
     ? (funds.data.rows.find((row) => row.asset.toLowerCase() === paying.toLowerCase())?.free ?? '0')
     : null;
