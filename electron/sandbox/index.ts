@@ -52,6 +52,7 @@ export interface Sandbox {
 /** The sandbox's parts, for the test-only admin surface (testing/) to reach into. */
 export interface SandboxParts {
   clock: Clock;
+  engine: MatchingEngine;
   accounts: Accounts;
   ledger: Ledger;
   wallet: Wallet;
@@ -156,5 +157,5 @@ export async function launchSandbox(
       return closed;
     },
   };
-  return { sandbox, parts: { clock, accounts, ledger, wallet, limiter, streams } };
+  return { sandbox, parts: { clock, engine, accounts, ledger, wallet, limiter, streams } };
 }

@@ -9,7 +9,6 @@
  * - the demo's world: every ledger method answers in each quote asset, and the value history's
  *   newest point equals the total.
  */
-import Decimal from 'decimal.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type TestSandbox as Sandbox } from '../../electron/sandbox/testing';
 import { addressFor, seededSource } from '../../electron/sandbox/addresses';
@@ -25,6 +24,7 @@ import type {
 import { eventually } from '../api/helpers';
 import { startLiveApp, type LiveApp } from '../live/helpers';
 import { takeTrade, tradingClient } from '../sync/own-trades';
+import { Exact, quotient, share } from './independent';
 
 const PARENT = 'parent@example.test';
 const SUB = 'savings@example.test';
@@ -41,27 +41,6 @@ afterEach(async () => {
   live = undefined;
   sandbox = undefined;
 });
-
-/** Exact for every sum and product here. */
-const Exact = Decimal.clone({ precision: 400, rounding: Decimal.ROUND_HALF_EVEN });
-type Exact = Decimal;
-
-/**
- * a ÷ b by the stated rule, computed on its own: the exact quotient's digits (a nudge past the
- * truncation keeps a cut-off tail from looking like an exact half), then half-even to 40
- * significant digits, never more than 40 places.
- */
-function quotient(a: Exact, b: Exact): Exact {
-  const Truncating = Exact.clone({ rounding: Decimal.ROUND_DOWN });
-  let q = new Truncating(a).div(new Truncating(b));
-  if (!q.times(b).eq(a)) q = q.plus(new Exact(10).pow(q.e - 390));
-  const places = Math.min(40, 39 - q.e);
-  return new Exact(q.toDecimalPlaces(places, Decimal.ROUND_HALF_EVEN));
-}
-
-/** A split of a lot's cost: half-even to 18 places (the ledger's stated rule for shares). */
-const share = (total: Exact, part: Exact, whole: Exact): Exact =>
-  part.eq(whole) ? total : total.times(part).div(whole).toDecimalPlaces(18);
 
 interface Lot {
   qty: Exact;

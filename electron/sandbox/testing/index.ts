@@ -1,6 +1,7 @@
 /**
  * The sandbox for tests, benches and the sandbox CLI: startSandbox with an admin surface (create
- * accounts and keys, credit balances, seed and settle withdrawals, inject faults and clock skew,
+ * accounts and keys, credit balances, place orders dated in the past, seed and settle withdrawals,
+ * inject faults and clock skew,
  * drop stream connections). The product (demo mode) never imports this module.
  */
 import { SystemClock } from '../../core/clock';
@@ -42,6 +43,15 @@ export interface SandboxAdmin {
     },
   ): { id: string };
   settleWithdrawal(id: string, outcome: 'success' | 'failed'): void;
+  /**
+   * Places a limit order dated `time` (a history in the past, as the demo world seeds its own):
+   * it trades against the book as it is now, and its fills carry that time.
+   */
+  placeOrderAt(
+    email: string,
+    time: number,
+    order: { symbol: string; side: 'buy' | 'sell'; quantity: string; price: string },
+  ): void;
   setRateLimits(enabled: boolean): void;
   faults: {
     inject(match: FaultMatch, fault: Fault, times?: number): void;
@@ -63,7 +73,7 @@ export interface TestSandbox extends Sandbox {
 export async function startSandbox(options: SandboxOptions = {}): Promise<TestSandbox> {
   const faults = new FaultInjector();
   const { sandbox, parts } = await launchSandbox(options, { interceptor: faults });
-  const { clock, accounts, ledger, wallet, limiter, streams } = parts;
+  const { clock, engine, accounts, ledger, wallet, limiter, streams } = parts;
   const accountOf = (email: string) => accounts.require(email);
   const admin: SandboxAdmin = {
     createAccount: (input) => {
@@ -93,6 +103,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<TestSa
     seedWithdrawHistory: (email, input) => wallet.seedWithdrawHistory(accountOf(email).id, input),
     requestWithdrawal: (email, input) => wallet.requestWithdrawal(accountOf(email).id, input),
     settleWithdrawal: (id, outcome) => wallet.settleWithdrawal(id, outcome),
+    placeOrderAt: (email, time, order) => {
+      const accountId = accountOf(email).id;
+      engine.atTime(time, () => engine.placeOrder(accountId, { ...order, type: 'limit' }));
+      ledger.flush();
+    },
     setRateLimits: (enabled) => {
       limiter.enabled = enabled;
     },
