@@ -222,6 +222,11 @@ export class AlertEngine {
     return [...this.markets].filter(([, w]) => w.minutes !== null).map(([symbol]) => symbol);
   }
 
+  /** Whether a price of the market has been evaluated in this run. */
+  knowsPrice(symbol: string): boolean {
+    return (this.markets.get(symbol)?.lastAt ?? -Infinity) > -Infinity;
+  }
+
   /** The oldest time a market's alerts last saw a price (where a gap re-read starts). */
   lastSeen(symbol: string): number | null {
     const watchers = this.markets.get(symbol);

@@ -128,7 +128,7 @@ export class AlertSession {
     this.scheduleFlush();
     this.observeStoredFunds();
     this.observeStoredWithdrawals();
-    return this.follow(true);
+    return this.follow(null);
   }
 
   /** The user created, edited, paused or deleted the alert `id`. */
@@ -141,7 +141,18 @@ export class AlertSession {
     // ticker stream sends only what changes: waiting for it would make its first sight the
     // crossing itself).
     this.evaluatePortfolio();
-    return this.follow(false);
+    // Only the changed alert's market may need a re-read: one the stream already prices gave the
+    // alert its last price at once, and the others' alerts saw nothing change.
+    const record = this.repository.get(this.deps.profileId, id);
+    const market =
+      record && (record.kind === 'price' || record.kind === 'price-move') && !record.paused
+        ? record.symbol
+        : null;
+    return this.follow({
+      gapSymbols: market !== null && !this.engine.knowsPrice(market) ? [market] : [],
+      minuteSymbols:
+        market !== null && record?.kind === 'price-move' && record.window === '1h' ? [market] : [],
+    });
   }
 
   /** Waits for the re-read in progress (tests). */
@@ -192,8 +203,11 @@ export class AlertSession {
 
   // ---- The ticker stream and its gaps ----------------------------------------------------------
 
-  /** Opens or closes the ticker stream as the alerts need it, re-reading what was missed. */
-  private follow(atStart: boolean): Promise<void> {
+  /**
+   * Opens or closes the ticker stream as the alerts need it, re-reading what was missed: at start
+   * (`only` null) for every watched market, after a change for the markets `only` names.
+   */
+  private follow(only: { gapSymbols: string[]; minuteSymbols: string[] } | null): Promise<void> {
     const symbols = this.engine.watchedSymbols();
     const needsPrices = symbols.length > 0 || this.engine.portfolioQuotes().length > 0;
     if (!needsPrices) {
@@ -202,14 +216,18 @@ export class AlertSession {
       this.gap = null;
       return stream ? stream.close() : Promise.resolve();
     }
-    // At start, and for alerts new to this run, the time since each market was last seen.
+    const watched = new Set(symbols);
+    const needingMinutes = new Set(this.engine.symbolsNeedingMinutes());
+    // The time since each market was last seen.
     const from = new Map<string, number>();
-    for (const symbol of symbols) {
+    for (const symbol of only ? only.gapSymbols.filter((s) => watched.has(s)) : symbols) {
       const seen = this.engine.lastSeen(symbol);
       if (seen !== null) from.set(symbol, seen);
     }
-    const minutes = this.engine.symbolsNeedingMinutes();
-    if (from.size > 0 || minutes.length > 0 || atStart) this.openGap(from);
+    const minutes = only
+      ? only.minuteSymbols.filter((s) => needingMinutes.has(s))
+      : [...needingMinutes];
+    if (from.size > 0 || minutes.length > 0 || only === null) this.openGap(from);
     if (!this.stream) this.openStream();
     else void this.stream.subscribe([ALL_TICKERS_STREAM]).catch(() => undefined);
     return this.closeGapAfterReading(minutes);
