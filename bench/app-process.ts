@@ -10,7 +10,7 @@
  *
  *   tsx bench/app-process.ts DATA_DIR
  */
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createApp } from '../electron/app';
@@ -52,7 +52,9 @@ async function main(): Promise<void> {
         mean: ms(delay.mean),
         samples: delay.count,
       };
-      writeFileSync(lagFile, JSON.stringify(report));
+      // Whole or not at all: the bench may read it at any moment.
+      writeFileSync(`${lagFile}.part`, JSON.stringify(report));
+      renameSync(`${lagFile}.part`, lagFile);
       delay.reset();
     });
   }
