@@ -1,8 +1,8 @@
 /**
  * The sandbox for tests, benches and the sandbox CLI: startSandbox with an admin surface (create
  * accounts and keys, credit balances, place orders dated in the past, seed and settle withdrawals,
- * inject faults and clock skew,
- * drop stream connections). The product (demo mode) never imports this module.
+ * inject faults and clock skew, drop stream connections). The product (demo mode) never imports
+ * this module.
  */
 import { SystemClock } from '../../core/clock';
 import type { SecurityType } from '../accounts';
