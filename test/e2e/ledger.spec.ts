@@ -36,11 +36,12 @@ interface TradeRecord {
 }
 
 /**
- * FIFO over the exchange's records of USDT markets: realized gains, fees valued in USDT (a buy's
+ * FIFO (or HIFO: the lot of the highest cost per unit as it was bought first, equal ones oldest
+ * first) over the exchange's records of USDT markets: realized gains, fees valued in USDT (a buy's
  * fee is in the base it receives, worth its share of the quote paid), and the lots left per base.
  */
-function fifo(trades: TradeRecord[]) {
-  const lots = new Map<string, { qty: Decimal; cost: Decimal }[]>();
+function fifo(trades: TradeRecord[], order: 'fifo' | 'hifo' = 'fifo') {
+  const lots = new Map<string, { qty: Decimal; cost: Decimal; unit: Decimal }[]>();
   let realized = new Exact(0);
   let fees = new Exact(0);
   for (const trade of [...trades].sort((a, b) => a.time - b.time || a.id - b.id)) {
@@ -50,7 +51,9 @@ function fifo(trades: TradeRecord[]) {
     if (trade.side === 'buy') {
       expect(trade.feeCurrency).not.toBe('usdt');
       fees = fees.plus(new Exact(trade.quoteQty).times(trade.fee).div(qty).toDecimalPlaces(18));
-      queue.push({ qty: qty.minus(trade.fee), cost: new Exact(trade.quoteQty) });
+      const bought = qty.minus(trade.fee);
+      const cost = new Exact(trade.quoteQty);
+      queue.push({ qty: bought, cost, unit: cost.div(bought) });
       continue;
     }
     expect(trade.feeCurrency).toBe('usdt');
@@ -58,14 +61,20 @@ function fifo(trades: TradeRecord[]) {
     realized = realized.plus(new Exact(trade.quoteQty).minus(trade.fee));
     let left = qty;
     while (left.gt(0)) {
-      const lot = queue[0]!;
+      let index = 0;
+      if (order === 'hifo') {
+        queue.forEach((candidate, i) => {
+          if (candidate.unit.gt(queue[index]!.unit)) index = i;
+        });
+      }
+      const lot = queue[index]!;
       const taken = Exact.min(lot.qty, left);
       const whole = taken.eq(lot.qty);
       const part = whole ? lot.cost : lot.cost.times(taken).div(lot.qty).toDecimalPlaces(18);
       realized = realized.minus(part);
       lot.qty = lot.qty.minus(taken);
       lot.cost = lot.cost.minus(part);
-      if (whole) queue.shift();
+      if (whole) queue.splice(index, 1);
       left = left.minus(taken);
     }
   }
@@ -198,6 +207,29 @@ test('the P&L card and net worth equal what the sandbox’s own records give', a
     await page.getByTestId('write-tax-report').click();
     await expect(page.getByTestId('report-path')).toContainText(
       `spotfolio-tax-${new Date().getUTCFullYear()}-average-usdt.csv`,
+    );
+
+    // HIFO from Settings: the card's realized P&L is a HIFO of the same records, and the report
+    // dialog starts with it, writing the report and its split by term.
+    await page.getByRole('button', { name: 'Close' }).click();
+    await goTo(page, 'settings');
+    await page.getByTestId('cost-method').selectOption('hifo');
+    await expect(page.getByTestId('cost-method-hint')).toHaveText(
+      'highest in, first out: the lot of the highest cost per unit first',
+    );
+    await goTo(page, 'portfolio');
+    await expect(card.getByTestId('pnl-method')).toHaveText('HIFO, in USDT');
+    const hifo = fifo(records, 'hifo');
+    await shows('pnl-realized', hifo.realized, true);
+    await shows('pnl-fees', hifo.fees);
+    await page.getByTestId('open-reports').click();
+    await expect(page.getByTestId('report-method')).toHaveValue('hifo');
+    await page.getByTestId('write-tax-report').click();
+    await expect(page.getByTestId('report-path')).toContainText(
+      `spotfolio-tax-${new Date().getUTCFullYear()}-hifo-usdt.csv`,
+    );
+    await expect(page.getByTestId('report-terms-path')).toContainText(
+      `spotfolio-tax-${new Date().getUTCFullYear()}-hifo-usdt-terms.csv`,
     );
   } finally {
     await exchange.close();
