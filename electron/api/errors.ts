@@ -26,8 +26,7 @@ const EXCHANGE_ADVICE: Record<ExchangeError['kind'], string> = {
   'not-found': 'The exchange could not find it',
   'insufficient-balance': 'Not enough free balance',
   network: 'The exchange could not be reached',
-  'unknown-outcome':
-    'The exchange did not confirm the outcome; check the history before trying again',
+  'unknown-outcome': 'The exchange did not confirm the outcome',
   server: 'The exchange had an internal error',
 };
 
@@ -40,6 +39,10 @@ const NETWORK_CAUSES = {
 
 function exchangeMessage(error: ExchangeError): string {
   if (error.kind === 'network') return NETWORK_CAUSES[networkCause(error) ?? 'other'];
+  // Refused by the client's own checks: nothing went to the exchange, which said nothing.
+  if (error.kind === 'invalid-input' && error.status === undefined && error.code === undefined) {
+    return `Spotfolio refused this, nothing was sent: ${error.message.replace(/^Invalid input: /, '')}.`;
+  }
   const advice = EXCHANGE_ADVICE[error.kind];
   const said = error.exchangeMessage?.trim();
   if (said) return `${advice}: ${said}`;

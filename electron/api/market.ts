@@ -1,8 +1,7 @@
 /**
  * market.*: public market data of the active profile, served from the last answers kept when the
- * exchange does not answer (market/cache.ts), and the live trades and book of the symbol on screen.
+ * exchange does not answer (market/cache.ts: the symbols, candles, book and recent trades), and the live trades and book of the symbol on screen.
  */
-import { toPublicTradeView } from '../market/views';
 import type { ApiContext, HandlerGroup } from './context';
 
 export function marketHandlers(ctx: ApiContext) {
@@ -14,10 +13,8 @@ export function marketHandlers(ctx: ApiContext) {
       ctx.marketCache.klines(ctx.session.require(), { symbol, interval, limit }),
     'market.depth': ({ symbol, limit }) =>
       ctx.marketCache.depth(ctx.session.require(), { symbol, limit }),
-    'market.trades': async ({ symbol, limit }) => {
-      const trades = await ctx.session.require().client.market.trades({ symbol, limit });
-      return trades.map(toPublicTradeView);
-    },
+    'market.trades': ({ symbol, limit }) =>
+      ctx.marketCache.trades(ctx.session.require(), { symbol, limit }),
     'market.watch': async ({ symbol }) => {
       const { profile } = ctx.session.require();
       await ctx.market.watch(profile.streamUrl, symbol);

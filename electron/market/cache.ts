@@ -3,13 +3,20 @@
  * the valuation uses).
  *
  * When the exchange cannot be reached, the last answers are served from the cache instead (the
- * tickers from the prices table, the symbols, candles and book from what was last fetched), each
+ * tickers from the prices table, the symbols, candles, book and recent trades from what was last
+ * fetched), each
  * with the time it was fetched, so the screens show cached data with its age rather than nothing.
  * Those are kept as the exchange sent them (parsed by the wire schemas) among the store's exchange
  * answers, and checked by the same schemas when read back: a copy of another shape is no copy.
  */
 import { z } from 'zod';
-import type { DepthView, KlineView, SymbolView, TickerView } from '../../shared/types';
+import type {
+  DepthView,
+  KlineView,
+  PublicTradeView,
+  SymbolView,
+  TickerView,
+} from '../../shared/types';
 import type { Clock } from '../core/clock';
 import { formatDecimal, parseDecimal } from '../core/decimal';
 import type { Emit } from '../core/events';
@@ -20,6 +27,7 @@ import type { InputOf } from '../exchange/inputs';
 import {
   klineListSchema,
   orderBookSchema,
+  publicTradeListSchema,
   symbolInfoSchema,
   type KlineInterval,
   type Ticker,
@@ -28,7 +36,7 @@ import type { AnswerKind, Store } from '../store';
 import { PriceBook } from '../pricing/price-book';
 import type { SyncStorePort } from '../sync/port';
 import { storePort } from '../sync/store-port';
-import { toDepthView, toKlineView, toSymbolView, toTickerView } from './views';
+import { toDepthView, toKlineView, toPublicTradeView, toSymbolView, toTickerView } from './views';
 
 /** Failures after which the cached answer is worth showing: the exchange did not answer. */
 const UNREACHABLE: ReadonlySet<ExchangeError['kind']> = new Set([
@@ -50,6 +58,8 @@ const ANSWERS = {
   klines: { name: 'market.klines', version: 1, schema: klineListSchema },
   /** Kept per symbol. */
   depth: { name: 'market.depth', version: 1, schema: orderBookSchema },
+  /** Kept per symbol: the market's recent trades, each with its own time. */
+  trades: { name: 'market.trades', version: 1, schema: publicTradeListSchema },
 } as const satisfies Record<string, AnswerKind<unknown>>;
 
 /** Each ticker's quote volume in the user's quote asset, so markets of different quotes compare. */
@@ -174,6 +184,20 @@ export class MarketCache {
       (answer) => toDepthView(symbol, answer),
     );
     return { ...book, bids: book.bids.slice(0, limit), asks: book.asks.slice(0, limit) };
+  }
+
+  async trades(
+    { profile, client }: MarketSession,
+    { symbol, limit }: { symbol: string; limit: NonNullable<InputOf<'trades'>['limit']> },
+  ): Promise<PublicTradeView[]> {
+    const trades = await this.orCached(
+      profile.id,
+      ANSWERS.trades,
+      symbol,
+      () => client.market.trades({ symbol, limit }),
+      (answer) => answer.map(toPublicTradeView),
+    );
+    return trades.slice(-limit);
   }
 
   private remember<W>(profileId: string, kind: AnswerKind<W>, key: string, answer: W): void {

@@ -4,7 +4,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ExchangeClient } from '../../electron/exchange';
 import { AppError, INTERNAL_ERROR_MESSAGE, toBridgeError } from '../../electron/api/errors';
-import { ExchangeError } from '../../electron/exchange/errors';
+import { ExchangeError, invalidInput } from '../../electron/exchange/errors';
 import { SecretStoreUnavailableError } from '../../electron/secrets';
 
 describe('toBridgeError', () => {
@@ -30,6 +30,24 @@ describe('toBridgeError', () => {
       kind: 'insufficient-balance',
       code: 2002,
       message: 'Not enough free balance: Not enough USDT balance to execute this order',
+    });
+  });
+
+  it('tells a refusal of the client own checks from the exchange rejecting the request', () => {
+    expect(toBridgeError(invalidInput('baseUrl', 'must be an https: URL'))).toEqual({
+      kind: 'invalid-input',
+      field: 'baseUrl',
+      message: 'Spotfolio refused this, nothing was sent: baseUrl must be an https: URL.',
+    });
+    const answered = new ExchangeError('invalid-input', 'POST /sapi/v1/order failed', {
+      code: 1999,
+      status: 400,
+      exchangeMessage: 'price does not have a valid value',
+    });
+    expect(toBridgeError(answered)).toEqual({
+      kind: 'invalid-input',
+      code: 1999,
+      message: 'The exchange rejected the request: price does not have a valid value',
     });
   });
 

@@ -31,7 +31,7 @@ async function setUp() {
 }
 
 describe('MarketCache', () => {
-  it('serves the last symbols, candles, book and tickers kept once the exchange is gone', async () => {
+  it('serves the last symbols, candles, book, recent trades and tickers kept once the exchange is gone', async () => {
     const { s, cache, session } = await setUp();
     const symbols = await cache.symbols(session);
     const klines = await cache.klines(session, {
@@ -40,10 +40,12 @@ describe('MarketCache', () => {
       limit: 20,
     });
     const depth = await cache.depth(session, { symbol: 'btcusdt', limit: 5 });
+    const trades = await cache.trades(session, { symbol: 'btcusdt', limit: 10 });
     const tickers = await cache.tickers(session, 'usdt');
     expect(symbols.map((m) => m.symbol)).toContain('btcusdt');
     expect(klines.length).toBeGreaterThan(0);
     expect(depth.bids.length).toBeGreaterThan(0);
+    expect(trades.length).toBeGreaterThan(2);
     expect(tickers.length).toBe(symbols.length);
     expect(s.events).toContainEqual({
       event: 'data.changed',
@@ -61,6 +63,11 @@ describe('MarketCache', () => {
       ...depth,
       bids: depth.bids.slice(0, 1),
       asks: depth.asks.slice(0, 1),
+    });
+    // The newest of the recent trades kept, each with its own time.
+    expect(await cache.trades(session, { symbol: 'btcusdt', limit: 2 })).toEqual(trades.slice(-2));
+    await expect(cache.trades(session, { symbol: 'ethusdt', limit: 2 })).rejects.toMatchObject({
+      kind: 'network',
     });
     const offline = await cache.tickers(session, 'usdt');
     const bySymbol = new Map(offline.map((t) => [t.symbol, t]));

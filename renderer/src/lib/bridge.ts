@@ -99,28 +99,28 @@ export interface ErrorInfo {
   advice: string;
 }
 
+/**
+ * What the user can do, after the message that says what happened: the message names the cause
+ * (the main process words it, with the exchange's own words where it said any), so the advice
+ * never says it again.
+ */
 const adviceByKind: Record<ErrorKind | 'unknown', string> = {
   'invalid-input': 'Check the highlighted field and try again.',
-  auth: 'The exchange rejected the API key. Check the key and secret, or add the profile again in Settings.',
-  permission:
-    'This API key lacks the permission for this. Enable it on the exchange or use another key.',
-  'rate-limited': 'The exchange asked us to slow down. Wait a minute and try again.',
-  banned:
-    'The exchange has blocked this key for a while after too many requests. Wait a few minutes.',
-  'not-found': 'The exchange does not know this item. Refresh the screen; it may have changed.',
-  'insufficient-balance':
-    'Not enough free balance. Lower the amount, or cancel open orders to free funds.',
+  auth: 'Check the key and secret, or add the profile again in Settings.',
+  permission: 'Enable the permission for this key on the exchange, or use another key.',
+  'rate-limited': 'Wait a minute and try again.',
+  banned: 'Wait a few minutes before trying again.',
+  'not-found': 'Refresh the screen; it may have changed.',
+  'insufficient-balance': 'Lower the amount, or cancel open orders to free funds.',
   network:
     "Check your connection and the profile's address in Settings; cached data stays visible.",
-  'unknown-outcome':
-    'The exchange did not confirm the result. Check the history before you try again.',
-  server: 'The exchange had a problem. Try again in a moment.',
-  keychain: 'The system keychain is locked or not running. Unlock it and try again.',
+  'unknown-outcome': 'Check the history before you try again.',
+  server: 'Try again in a moment.',
+  keychain: 'Unlock the system keychain (or start it) and try again.',
   'no-profile': 'Add an API key or start the demo first.',
-  locked: 'Spotfolio is locked. Unlock it with your password.',
+  locked: 'Unlock Spotfolio with your password.',
   'confirm-password': 'Enter your lock password again to go on.',
-  internal:
-    'Something went wrong inside the app. Try again; if it keeps happening, restart Spotfolio.',
+  internal: 'Try again; if it keeps happening, restart Spotfolio.',
   unknown: 'Try again; if it keeps happening, restart Spotfolio.',
 };
 

@@ -22,7 +22,7 @@ import {
   percentChange,
 } from '../../../shared/format';
 import { useApp } from '../context';
-import { bridge } from '../lib/bridge';
+import { bridge, errorInfo } from '../lib/bridge';
 import { useBridgeEvent, useFrameBatcher, useNow } from '../lib/hooks';
 import { useBridgeQuery } from '../lib/query';
 import { candleDomain, priceToY, toCandles, type CandlePoint } from '../lib/candles';
@@ -34,6 +34,7 @@ import {
   PageHeader,
   Skeleton,
   QueryStatus,
+  useExchangeStatus,
 } from '../components/common';
 import { MarketAlertButton } from '../components/AlertForm';
 import { PlaceOrderForm, type PickedPrice } from '../components/PlaceOrderForm';
@@ -43,15 +44,23 @@ import { normalizeDecimalText } from '../../../shared/decimal';
 type Interval = KlineInterval;
 const pickerIntervals: Interval[] = ['1m', '5m', '15m', '1h', '4h', '1d', '1w'];
 
+/** Whether a failure means the exchange did not answer (so only what was kept can be shown). */
+function unanswered(error: unknown): boolean {
+  const { kind } = errorInfo(error);
+  return kind === 'network' || kind === 'server';
+}
+
 export function SymbolPage({ symbol }: { symbol: string }) {
-  const { symbols, navigate, connection } = useApp();
-  // Offline, the book and the candles are the last ones fetched; coming back reads them again.
-  const online = connection.state === 'live';
+  const { symbols, navigate } = useApp();
+  // Offline, the book, candles and trades are the last ones kept; coming back reads them again.
+  const { restDown, streamLive } = useExchangeStatus();
+  const online = !restDown && streamLive;
   const now = useNow(5000);
   const info = symbols.find((s) => s.symbol === symbol);
   const priceDecimals = info ? decimalsOfStep(info.tickSize) : 8;
   const [depth, setDepth] = useState<DepthView | null>(null);
-  const [trades, setTrades] = useState<PublicTradeView[]>([]);
+  const [trades, setTrades] = useState<PublicTradeView[] | null>(null);
+  const [tradesError, setTradesError] = useState<unknown>(undefined);
   const [liveError, setLiveError] = useState<unknown>(undefined);
   const [pickedPrice, setPickedPrice] = useState<PickedPrice | null>(null);
   const ticker = useBridgeQuery('market.tickers', undefined, {
@@ -71,10 +80,16 @@ export function SymbolPage({ symbol }: { symbol: string }) {
       },
       (error: unknown) => live && setLiveError(error),
     );
-    Promise.all([api.market.trades({ symbol, limit: 50 }), api.market.watch({ symbol })]).then(
-      ([t]) => live && setTrades([...t].sort((a, b) => b.time - a.time || b.id - a.id)),
-      () => undefined,
+    // The trades on their own too: offline they come from the cache while the watch fails.
+    api.market.trades({ symbol, limit: 50 }).then(
+      (t) => {
+        if (!live) return;
+        setTrades([...t].sort((a, b) => b.time - a.time || b.id - a.id));
+        setTradesError(undefined);
+      },
+      (error: unknown) => live && setTradesError(error),
     );
+    api.market.watch({ symbol }).catch(() => undefined);
     return () => {
       live = false;
       void api.market.unwatch().catch(() => undefined);
@@ -83,9 +98,10 @@ export function SymbolPage({ symbol }: { symbol: string }) {
 
   const pushTrades = useFrameBatcher<PublicTradeView>((batch) =>
     setTrades((previous) => {
-      const seen = new Set(previous.map((t) => t.id));
+      const seen = new Set((previous ?? []).map((t) => t.id));
       const fresh = batch.filter((t) => !seen.has(t.id));
-      return [...fresh.sort((a, b) => b.time - a.time || b.id - a.id), ...previous].slice(0, 60);
+      const sorted = fresh.sort((a, b) => b.time - a.time || b.id - a.id);
+      return [...sorted, ...(previous ?? [])].slice(0, 60);
     }),
   );
   const pushDepth = useFrameBatcher<DepthView>((batch) => {
@@ -128,12 +144,18 @@ export function SymbolPage({ symbol }: { symbol: string }) {
         <div className="stack">
           <div className="card compact" data-testid="depth-ladder">
             <h2>Order book</h2>
-            {depth && !online && (
+            {depth && restDown && (
               <div className="muted small-text" data-testid="depth-age">
                 Last received {formatAge(depth.at, now)}: the exchange is not answering.
               </div>
             )}
-            {liveError !== undefined && <InlineError error={liveError} />}
+            {!depth && liveError !== undefined && unanswered(liveError) && (
+              <EmptyState title="No order book kept for this market" testId="depth-none">
+                The exchange is not answering, and Spotfolio keeps a market&apos;s book only once it
+                has shown it.
+              </EmptyState>
+            )}
+            {liveError !== undefined && !unanswered(liveError) && <InlineError error={liveError} />}
             {!depth && liveError === undefined && <Skeleton rows={8} height={14} />}
             {depth && (
               <DepthLadder
@@ -145,9 +167,24 @@ export function SymbolPage({ symbol }: { symbol: string }) {
           </div>
           <div className="card compact" data-testid="recent-trades">
             <h2>Recent trades</h2>
-            {trades.length === 0 ? (
-              <EmptyState title="No trades yet" />
-            ) : (
+            {trades && trades.length > 0 && restDown && (
+              <div className="muted small-text" data-testid="trades-age">
+                Trades as last received, the newest at {formatDateTime(trades[0]!.time)}: the
+                exchange is not answering.
+              </div>
+            )}
+            {!trades && tradesError !== undefined && unanswered(tradesError) && (
+              <EmptyState title="No trades kept for this market" testId="trades-none">
+                The exchange is not answering, and Spotfolio keeps a market&apos;s recent trades
+                only once it has shown them.
+              </EmptyState>
+            )}
+            {!trades && tradesError !== undefined && !unanswered(tradesError) && (
+              <InlineError error={tradesError} />
+            )}
+            {!trades && tradesError === undefined && <Skeleton rows={6} height={14} />}
+            {trades && trades.length === 0 && <EmptyState title="No trades yet" />}
+            {trades && trades.length > 0 && (
               <table className="table dense mini">
                 <TableHead columns={[figures('Price'), figures('Qty'), 'Time']} />
                 <tbody>
@@ -259,8 +296,9 @@ function CandleCard({ symbol }: { symbol: string }) {
   const candles = useMemo(() => toCandles(klines.data ?? []), [klines.data]);
   const domain = useMemo(() => candleDomain(candles), [candles]);
   const intraday = !['1d', '1w'].includes(interval);
-  const { connection } = useApp();
+  const { restDown } = useExchangeStatus();
   const newest = candles.at(-1)?.time;
+  const noneKept = !klines.data && klines.error !== undefined && unanswered(klines.error);
   return (
     <div className="card compact candles-card">
       <div className="card-header">
@@ -273,8 +311,15 @@ function CandleCard({ symbol }: { symbol: string }) {
           testIdPrefix="interval"
         />
       </div>
-      <QueryStatus query={klines} rows={1} height={260} />
-      {connection.state !== 'live' && newest !== undefined && (
+      {noneKept ? (
+        <EmptyState title="No chart kept for this market" testId="candles-none">
+          The exchange is not answering, and Spotfolio keeps a market&apos;s candles only once it
+          has shown them.
+        </EmptyState>
+      ) : (
+        <QueryStatus query={klines} rows={1} height={260} />
+      )}
+      {restDown && newest !== undefined && (
         <div className="muted small-text" data-testid="candles-age">
           Candles as last received, up to {formatDateTime(newest)}: the exchange is not answering.
         </div>
