@@ -247,6 +247,11 @@ export interface BackfillProgress {
   /** The oldest time the cache covers without gaps. */
   coveredFrom: number | null;
   error?: string;
+  /**
+   * While running: the next request waits for the exchange's rate limit on the withdraw history
+   * (a few calls a minute) until about this time (ms). Not kept: only the running engine knows.
+   */
+  waitingUntil?: number;
 }
 
 export interface NetworkView {

@@ -175,6 +175,8 @@ export class SyncEngine {
   private tickTimer: TimerHandle | undefined;
   private snapshotTimer: TimerHandle | undefined;
   private backfillRun: Promise<void> | null = null;
+  /** Until when the backfill's next request waits for the rate limit; null when it is not waiting. */
+  private backfillWaitUntil: number | null = null;
   private readonly work = new Set<Promise<unknown>>();
   /** Aborted by stop(): ends the backfill's wait between tries at once. */
   private readonly stopping = new AbortController();
@@ -615,6 +617,10 @@ export class SyncEngine {
         if (newRows > 0) this.emitChanged(['withdrawals']);
         if (backfill) this.emitProgress(progressOf(coverage));
       },
+      onWaiting: (until) => {
+        this.backfillWaitUntil = until;
+        this.emitProgress(this.backfillStatus());
+      },
     };
   }
 
@@ -675,7 +681,11 @@ export class SyncEngine {
   }
 
   backfillStatus(): BackfillProgress {
-    return progressOf(readCoverage(this.port, this.profileId));
+    const progress = progressOf(readCoverage(this.port, this.profileId));
+    if (progress.state === 'running' && this.backfillWaitUntil !== null) {
+      progress.waitingUntil = this.backfillWaitUntil;
+    }
+    return progress;
   }
 
   /** Resolves when the running backfill (if any) has finished or stopped; for callers that wait. */

@@ -12,7 +12,7 @@ import type { ExchangeClient, WithdrawRecord } from '../exchange';
 import { withdrawWindows } from '../exchange';
 import type { BackfillProgress } from '../../shared/types';
 import type { JsonValue } from '../store/types';
-import type { PacingBudget } from './pacing';
+import type { PacingBudget, ReleaseSlot } from './pacing';
 import type { SyncStorePort } from './port';
 
 /** Window span: the exchange needs startTime..endTime under 90 days; both ends are inclusive. */
@@ -122,6 +122,11 @@ export interface WithdrawSyncContext {
   stopped: () => boolean;
   /** After each committed window; `backfill` is false for the incremental step. */
   onCommitted: (coverage: Coverage, newRows: number, backfill: boolean) => void;
+  /**
+   * The backfill's next request waits for the rate limit until `until` (ms); null once it goes.
+   * A wait of most of a minute must be said, not look like a stalled fetch.
+   */
+  onWaiting?: (until: number | null) => void;
 }
 
 /** All records created in [windowStart, windowEnd], paging by offset (newest first). */
@@ -129,11 +134,21 @@ async function fetchWindow(
   ctx: WithdrawSyncContext,
   windowStart: number,
   windowEnd: number,
+  backfill: boolean,
 ): Promise<WithdrawRecord[] | null> {
   const byId = new Map<string, WithdrawRecord>();
   for (let offset = 0; ; offset += PAGE_LIMIT) {
     if (ctx.stopped()) return null;
-    const release = await ctx.budget.take('withdraws');
+    const call = ctx.budget.queue('withdraws');
+    const startsAt = call.startsAt();
+    const waits = backfill && ctx.onWaiting !== undefined && startsAt > ctx.now();
+    if (waits) ctx.onWaiting!(startsAt);
+    let release: ReleaseSlot;
+    try {
+      release = await call.granted;
+    } finally {
+      if (waits) ctx.onWaiting!(null);
+    }
     let page: WithdrawRecord[];
     try {
       if (ctx.stopped()) return null;
@@ -190,7 +205,7 @@ export async function runBackfill(ctx: WithdrawSyncContext): Promise<Coverage> {
     const lowerBound = Math.max(coverage.backfill.since ?? HISTORY_FLOOR_MS, HISTORY_FLOOR_MS);
     const windowEnd = coverage.coveredFrom === null ? ctx.now() : coverage.coveredFrom - 1;
     const windowStart = Math.max(lowerBound, windowEnd - WINDOW_MS + 1);
-    const records = await fetchWindow(ctx, windowStart, windowEnd);
+    const records = await fetchWindow(ctx, windowStart, windowEnd, true);
     if (records === null) return coverage;
     let inserted = 0;
     const committed = ctx.port.transaction(() => {
@@ -236,7 +251,7 @@ export async function runIncremental(ctx: WithdrawSyncContext): Promise<number> 
   let changed = 0;
   // Oldest window first, so the covered range grows without a gap after each commit.
   for (const { windowStart, windowEnd } of withdrawWindows(from, now, WINDOW_MS).reverse()) {
-    const records = await fetchWindow(ctx, windowStart, windowEnd);
+    const records = await fetchWindow(ctx, windowStart, windowEnd, false);
     if (records === null) return changed;
     let inserted = 0;
     const committed = ctx.port.transaction(() => {

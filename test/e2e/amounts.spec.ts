@@ -201,6 +201,21 @@ async function checkWithdrawals(page: Page): Promise<void> {
     compared++;
   }
   expect(compared).toBeGreaterThan(1);
+
+  // Fetching the full history (400 days, five windows) spends more than the few withdraw-history
+  // requests a minute the app allows itself: the wait is said, with how long, while it lasts.
+  await page.getByTestId('backfill-start').click();
+  const wait = page.getByTestId('backfill-wait');
+  await expect(wait).toContainText(
+    "Waiting for the exchange's rate limit on the withdraw history",
+    {
+      timeout: 60_000,
+    },
+  );
+  const seconds = Number(/in about (\d+) s\./.exec((await wait.textContent()) ?? '')?.[1]);
+  expect(seconds).toBeGreaterThan(0);
+  expect(seconds).toBeLessThanOrEqual(60);
+  await expect(page.getByTestId('backfill')).toContainText(/Fetching history: \d+ of \d+ windows/);
 }
 
 async function checkTransfers(page: Page): Promise<void> {

@@ -209,6 +209,67 @@ describe('withdraw history backfill', () => {
     }
   });
 
+  it('says when it waits for the rate limit, and until when, instead of sitting silently', async () => {
+    current = await scenario();
+    const now = Date.now();
+    current.sandbox.admin.seedWithdrawHistory(PARENT, {
+      count: 20,
+      fromMs: now - 2 * YEAR,
+      toMs: now,
+      seed: 4,
+    });
+    const clock = new ManualClock(now);
+    const client = current.client();
+    const calls = recordWithdrawCalls(client, () => clock.now());
+    const seen: { at: number; progress: BackfillProgress }[] = [];
+    const s = current;
+    const engine = new SyncEngine({
+      store: s.store,
+      client,
+      profileId: PROFILE,
+      emit: (event, payload) => {
+        if (event === 'sync.progress') {
+          seen.push({
+            at: clock.now(),
+            progress: (payload as { progress: BackfillProgress }).progress,
+          });
+        }
+        s.emit(event, payload);
+      },
+      clock,
+    });
+    void engine.backfillWithdrawals();
+    let waitingStatus: BackfillProgress | null = null;
+    for (let step = 0; step < 2000 && engine.backfillStatus().state !== 'done'; step += 1) {
+      clock.advance(1000);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      const status = engine.backfillStatus();
+      if (!waitingStatus && status.waitingUntil !== undefined) waitingStatus = status;
+    }
+    await engine.stop();
+    expect(engine.backfillStatus().state).toBe('done');
+    // The status asked for during a wait says it too.
+    expect(waitingStatus?.state).toBe('running');
+    const waits = seen.filter((e) => e.progress.waitingUntil !== undefined);
+    expect(waits.length).toBeGreaterThan(0);
+    for (const wait of waits) {
+      const until = wait.progress.waitingUntil!;
+      expect(until).toBeGreaterThan(wait.at);
+      expect(until - wait.at).toBeLessThanOrEqual(60_000);
+      // The next call never goes before the time said.
+      const next = calls.find((call) => call.at >= wait.at);
+      expect(next!.at).toBeGreaterThanOrEqual(until);
+    }
+    // Every long pause between two calls of the backfill was announced while it lasted.
+    const times = calls.map((call) => call.at).sort((a, b) => a - b);
+    for (let i = 1; i < times.length; i += 1) {
+      if (times[i]! - times[i - 1]! <= 5000) continue;
+      const said = waits.some((w) => w.at >= times[i - 1]! && w.at <= times[i]!);
+      expect(said, `pause before the call at ${times[i]! - now} ms`).toBe(true);
+    }
+    expect(seen.at(-1)!.progress.waitingUntil).toBeUndefined();
+  });
+
   it('resumes after the process running it is killed with SIGKILL', async () => {
     current = await scenario();
     seedThreeYears(current);

@@ -1,5 +1,5 @@
 /** How a withdraw record reads on screen: its kind, where it went, and why it failed. */
-import type { WithdrawView } from '../../../shared/types';
+import type { BackfillProgress, WithdrawView } from '../../../shared/types';
 
 /** The kind of transfer: on the chain, or to another account of the exchange (off-chain). */
 export function withdrawKind(row: Pick<WithdrawView, 'partnerTransfer'>): 'On-chain' | 'Partner' {
@@ -29,4 +29,18 @@ export function dateRangeProblem(
 ): string | null {
   if (startTime === undefined || endTime === undefined || startTime <= endTime) return null;
   return 'The "From" date is after the "To" date, so no withdrawal can match. Change one of the dates.';
+}
+
+/**
+ * While the full-history fetch waits for the exchange's rate limit on the withdraw history (a few
+ * requests a minute), how long it waits, so it does not look stalled; null when it is not waiting.
+ */
+export function backfillWaitText(
+  progress: Pick<BackfillProgress, 'state' | 'waitingUntil'>,
+  now: number,
+): string | null {
+  if (progress.state !== 'running' || progress.waitingUntil === undefined) return null;
+  const seconds = Math.ceil((progress.waitingUntil - now) / 1000);
+  const when = seconds > 0 ? `in about ${seconds} s` : 'now';
+  return `Waiting for the exchange's rate limit on the withdraw history (a few requests a minute): the next request goes ${when}.`;
 }

@@ -4,7 +4,7 @@ import type { BackfillProgress, WithdrawStatus, WithdrawView } from '../../../sh
 import { formatDateTime } from '../../../shared/format';
 import { useApp } from '../context';
 import { bridge } from '../lib/bridge';
-import { useBridgeEvent } from '../lib/hooks';
+import { useBridgeEvent, useNow } from '../lib/hooks';
 import { bridgeKey, queryClient, useBridgeQuery } from '../lib/query';
 import {
   Amount,
@@ -17,7 +17,12 @@ import {
 } from '../components/common';
 import { VirtualTable } from '../components/VirtualTable';
 import { dateInputToMs } from '../lib/dates';
-import { dateRangeProblem, withdrawDestination, withdrawKind } from '../lib/withdrawals';
+import {
+  backfillWaitText,
+  dateRangeProblem,
+  withdrawDestination,
+  withdrawKind,
+} from '../lib/withdrawals';
 
 type WithdrawPageInput = MethodInput<'withdrawals.list'>;
 type WithdrawFilter = NonNullable<WithdrawPageInput['filter']>;
@@ -390,6 +395,8 @@ function recordCount(shown: number, of: number | null): string {
 }
 
 function BackfillCard({ storedTotal }: { storedTotal: number | null }) {
+  // A wait for the rate limit counts down by the second.
+  const now = useNow(1000);
   const [progress, setProgress] = useState<BackfillProgress | null>(null);
   const [error, setError] = useState<unknown>(undefined);
   useEffect(() => {
@@ -407,6 +414,7 @@ function BackfillCard({ storedTotal }: { storedTotal: number | null }) {
     }
   };
   const running = progress?.state === 'running';
+  const waitText = progress === null ? null : backfillWaitText(progress, now);
   const kept = storedTotal === null ? '' : `: ${recordCount(storedTotal, null)} kept`;
   return (
     <div className="card compact backfill" data-testid="backfill">
@@ -416,6 +424,11 @@ function BackfillCard({ storedTotal }: { storedTotal: number | null }) {
           'The exchange answers 90 days at a time. Fetch the full history once; it is kept offline.'}
         {running &&
           `Fetching history: ${progress.doneWindows} of ${progress.totalWindows} windows${kept}`}
+        {waitText !== null && (
+          <div className="muted small-text" data-testid="backfill-wait">
+            {waitText}
+          </div>
+        )}
         {progress?.state === 'done' &&
           `Full history fetched${progress.coveredFrom ? ` back to ${formatDateTime(progress.coveredFrom).slice(0, 10)}` : ''}${kept}.`}
         {progress?.state === 'error' &&
