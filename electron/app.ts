@@ -22,7 +22,7 @@ import type { Notifier } from './core/notifier';
 import { timingsOf, type Timings } from './core/timings';
 import { MarketWatch } from './live/market-watch';
 import { CandleScheduler, LedgerService } from './ledger';
-import { AppLock } from './lock';
+import { AppLock, followScreenLock } from './lock';
 import { MarketCache } from './market/cache';
 import { ExchangeRules } from './rules/exchange-rules';
 import { createLogger } from './log';
@@ -66,6 +66,11 @@ export interface AppOptions {
   log?: (line: string) => void;
   /** How long the app waits before looking again for what it lacks (core/timings.ts). */
   timings?: Partial<Timings>;
+  /**
+   * Lock when the desktop session locks or the machine sleeps (Linux, over D-Bus: lock/
+   * screen-lock.ts). The entry points turn it on; tests that do not test it leave it off.
+   */
+  followScreenLock?: boolean;
 }
 
 /** Receives every event the app emits, as the transports forward them to the renderer. */
@@ -191,6 +196,19 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
       });
     },
   });
+  const screenLock =
+    options.followScreenLock && process.platform === 'linux'
+      ? followScreenLock({
+          onLocked: (cause) => {
+            log.info(
+              lock.lock('system')
+                ? `Locked with the desktop session (${cause})`
+                : `The desktop session locked (${cause}); no lock password is set, so nothing to lock`,
+            );
+          },
+          log: (line) => log.warn(line),
+        })
+      : null;
   const notifier = lock.guardNotifier(options.notifier);
   const settings = () => readSettings(store.settings);
   const market = new MarketWatch(emit, log.line);
@@ -256,6 +274,7 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
     await keychainProbed;
     await session.close().catch(() => undefined);
     await market.close();
+    screenLock?.stop();
     lock.dispose();
     stopBackups();
     store.close();
@@ -276,6 +295,7 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
       closing ??= (async () => {
         await session.close();
         await market.close();
+        screenLock?.stop();
         lock.dispose();
         listeners.clear();
         stopBackups();

@@ -95,6 +95,8 @@ async function start(): Promise<void> {
     notifier: new NativeNotifier(showWindow),
     // A plain sink: the app's logger adds the time and level, and redacts the secrets it loads.
     log: (line) => console.log(line),
+    // Electron reports a locked screen on macOS and Windows only; on Linux the app follows D-Bus.
+    followScreenLock: true,
   });
   const opened = spotfolio;
   ipc = bindIpc({

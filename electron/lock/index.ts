@@ -3,6 +3,7 @@
  * - AppLock: the lock's service (password, state, sealing key, confirmation before sensitive
  *   actions, what is held back while locked); LOCK_KEYS, LOCKED_NOTIFICATION, LockVault.
  * - hashPassword / verifyPassword / deriveSealKey and their scrypt parameters.
+ * - followScreenLock: locks when the desktop session locks or sleeps (Linux, over D-Bus).
  */
 export {
   AppLock,
@@ -21,3 +22,4 @@ export {
   type ScryptParameters,
   type SealParameters,
 } from './password';
+export { followScreenLock, signalReader, type ScreenLockFollower } from './screen-lock';

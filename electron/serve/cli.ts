@@ -183,6 +183,7 @@ export async function serve(argv: string[]): Promise<void> {
       dataDir: args.dataDir,
       log: toStderr,
       timings: args.timings,
+      followScreenLock: true,
     });
   } catch (error) {
     appFailed(error);
