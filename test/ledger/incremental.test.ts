@@ -16,6 +16,7 @@ import {
   LedgerService,
   pnlForRange,
   type BuiltLedger,
+  type CostMethod,
   type LedgerChoice,
   type RangePnl,
 } from '../../electron/ledger';
@@ -36,9 +37,11 @@ interface World {
   nextTradeId: number;
   nextWithdrawal: number;
   lastTime: number;
+  /** The cost method and currency the ledger is kept in. */
+  choice: LedgerChoice;
 }
 
-function world(): World {
+function world(method: CostMethod = 'fifo'): World {
   const store = freshStore(P);
   storePort(store).replaceSymbols(
     P,
@@ -59,6 +62,7 @@ function world(): World {
     nextTradeId: 1,
     nextWithdrawal: 1,
     lastTime: clock.now - 300 * DAY,
+    choice: { method, currency: 'usdt' },
   };
 }
 
@@ -281,20 +285,18 @@ function apply(w: World, op: Op): void {
       if (op.shift > 0) setTickers(store, w.clock.now, op.shift);
       return;
     case 'annotate': {
-      const built = w.service.ledger(P, CHOICE);
+      const built = w.service.ledger(P, w.choice);
       const entry = built.inferred.find((candidate) => !candidate.amount.startsWith('-'));
       if (entry) annotate(store, P, entry.id, { label: 'salary' }, w.clock.now);
       return;
     }
     case 'ask':
-      w.service.ledger(P, CHOICE);
+      w.service.ledger(P, w.choice);
       return;
   }
 }
 
 const fcDecimal = (text: string) => new Decimal(text);
-
-const CHOICE: LedgerChoice = { method: 'fifo', currency: 'usdt' };
 
 /** Everything a screen or a report reads of a built ledger, as plain text. */
 function picture(built: BuiltLedger, at: number) {
@@ -364,8 +366,8 @@ function rangeText(pnl: RangePnl) {
 
 /** The kept ledger equals a fresh build of the same store at the time its prices were read. */
 function expectSameAsFresh(w: World): void {
-  const kept = w.service.ledger(P, CHOICE);
-  const fresh = buildFromStore(w.store, P, CHOICE, kept.builtAt);
+  const kept = w.service.ledger(P, w.choice);
+  const fresh = buildFromStore(w.store, P, w.choice, kept.builtAt);
   expect(picture(kept, w.clock.now)).toEqual(picture(fresh, w.clock.now));
   for (const span of [DAY, 30 * DAY]) {
     const range = { from: w.clock.now - span, to: w.clock.now };
@@ -375,12 +377,15 @@ function expectSameAsFresh(w: World): void {
   }
 }
 
+/** Every cost method: the kept ledger takes new entries the way a build does under each. */
+const METHOD = fc.constantFrom<CostMethod>('fifo', 'lifo', 'hifo', 'average');
+
 describe('the incremental ledger', () => {
   it('equals a fresh build after any sequence of appends and out-of-order inserts', () => {
     const totals = { builds: 0, updates: 0 };
     fc.assert(
-      fc.property(fc.array(opArb, { minLength: 1, maxLength: 14 }), (ops) => {
-        const w = world();
+      fc.property(fc.array(opArb, { minLength: 1, maxLength: 14 }), METHOD, (ops, method) => {
+        const w = world(method);
         try {
           // A history to start from, then the ledger kept from it.
           for (let i = 0; i < 5; i++) {
@@ -395,7 +400,7 @@ describe('the incremental ledger', () => {
             });
           }
           apply(w, { kind: 'funds', step: 1, extra: 0 });
-          w.service.ledger(P, CHOICE);
+          w.service.ledger(P, w.choice);
           for (const op of ops) {
             apply(w, op);
             expectSameAsFresh(w);
@@ -432,7 +437,7 @@ describe('the incremental ledger', () => {
       });
     }
     apply(w, { kind: 'funds', step: 1, extra: 0 });
-    w.service.ledger(P, CHOICE);
+    w.service.ledger(P, w.choice);
     const builds = w.service.stats.builds;
     w.lastTime = w.clock.now - 10_000;
     for (let i = 0; i < 30; i++) {
@@ -447,7 +452,7 @@ describe('the incremental ledger', () => {
       });
       apply(w, { kind: 'balance', step: 1, asset: 'btc', delta: 0 });
       apply(w, { kind: 'balance', step: 0, asset: 'usdt', delta: 0 });
-      w.service.ledger(P, CHOICE);
+      w.service.ledger(P, w.choice);
     }
     expect(w.service.stats.builds).toBe(builds);
     expect(w.service.stats.updates).toBeGreaterThanOrEqual(30);
@@ -467,10 +472,10 @@ describe('the incremental ledger', () => {
         count: 1,
       });
     }
-    const first = w.service.ledger(P, CHOICE);
+    const first = w.service.ledger(P, w.choice);
     const builds = w.service.stats.builds;
     apply(w, { kind: 'time', ms: 120_000, shift: 2 });
-    const later = w.service.ledger(P, CHOICE);
+    const later = w.service.ledger(P, w.choice);
     expect(w.service.stats.builds).toBe(builds);
     expect(later.builtAt).toBe(w.clock.now);
     expect(later.prices.current('btc', 'usdt')?.toString()).toBe('50002');
