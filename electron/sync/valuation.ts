@@ -163,7 +163,8 @@ export function fundsView(
       total: formatDecimal(fund.total),
       // A price keeps its digits: 8 places would make INR in BTC (0.000000195716...) read 0.0000002.
       price: fund.price ? formatDecimal(fund.price) : null,
-      value: fund.price ? formatDecimal(fund.total.mul(fund.price), VALUE_PLACES) : null,
+      // Exact: the screen rounds it to the quote's precision and keeps this in its tooltip.
+      value: fund.price ? formatDecimal(fund.total.mul(fund.price)) : null,
     })),
     asOf,
     stale: asOf === null || now - asOf > 2 * FUNDS_FRESHNESS_MS,
@@ -191,7 +192,8 @@ export function takeValueSnapshot(
     assets: funds.map((fund) => ({
       asset: fund.asset,
       total: formatDecimal(fund.total),
-      value: fund.price ? formatDecimal(fund.total.mul(fund.price), VALUE_PLACES) : null,
+      // Exact: the screen rounds it to the quote's precision and keeps this in its tooltip.
+      value: fund.price ? formatDecimal(fund.total.mul(fund.price)) : null,
     })),
   });
 }

@@ -8,7 +8,7 @@
  */
 import Decimal from 'decimal.js';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { formatDateTime, formatPrice, formatStated } from '../../shared/format';
+import { formatDateTime, formatPrice, formatStated, formatValue } from '../../shared/format';
 import type { SpotfolioBridge } from '../../shared/contract';
 import { withdrawStatusOf } from '../../shared/market';
 import { ExchangeClient } from '../../electron/exchange';
@@ -79,6 +79,12 @@ async function checkFunds(page: Page): Promise<void> {
   });
   expect(places((await xrpPrice.textContent()) ?? '')).toBeGreaterThan(2);
   await expect(xrpPrice).toHaveAttribute('title', `${new Decimal(last).toFixed()} USDT`);
+  // A value the app computed: rounded to cents on screen, exact in its tooltip (quantity × price).
+  const xrp = balances.get('xrp')!;
+  const worth = xrp.free.plus(xrp.locked).times(last);
+  const xrpValue = page.getByTestId('fund-row-xrp').getByTestId('fund-value').locator('span');
+  await expect(xrpValue).toHaveText(formatValue(worth.toFixed(), 'usdt', { withUnit: false }));
+  await expect(xrpValue).toHaveAttribute('title', `${worth.toFixed()} USDT`);
 }
 
 /**
