@@ -9,13 +9,28 @@
  * been walked to its end, later runs walk only the symbols the account has orders or trades on
  * (open orders, order history and live fills add to them), which is where new trades can appear.
  */
-import type { ExchangeClient, OwnTrade } from '../exchange';
+import { ExchangeError, networkCause, type ExchangeClient, type OwnTrade } from '../exchange';
 import type { JsonValue } from '../store/types';
 import type { SyncStorePort } from './port';
 
 export const TRADE_PAGE_LIMIT = 1000;
 /** Pages walked at once: the endpoint's limit (2 a second), so the limiter's budget is all used. */
 const PARALLEL_SYMBOLS = 2;
+/**
+ * Why the import paused, in words for the page ("paused (…)"): the cause, not the request that
+ * met it; the exchange's own words where it said any.
+ */
+function whyPaused(error: unknown): string {
+  if (error instanceof ExchangeError) {
+    const cause = networkCause(error);
+    if (cause === 'refused') return "nothing answers at the exchange's address";
+    if (cause !== undefined) return 'the exchange did not answer';
+    if (error.kind === 'server') return 'the exchange had an internal error';
+    if (error.exchangeMessage) return error.exchangeMessage;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
 const CURSOR_PREFIX = 'trades.import.';
 const IMPORT_STATE_KEY = 'trades.import';
 
@@ -163,9 +178,7 @@ export class TradeImporter {
         ...this.current,
         state: error instanceof TradeImportStopped ? 'idle' : 'error',
         finishedAt: now(),
-        ...(error instanceof TradeImportStopped
-          ? {}
-          : { error: error instanceof Error ? error.message : String(error) }),
+        ...(error instanceof TradeImportStopped ? {} : { error: whyPaused(error) }),
       };
       throw error;
     }

@@ -161,4 +161,15 @@ describe('own-trade import', () => {
     expect(later.symbolsTotal).toBe(2); // btcusdt and ethbtc
     expect(storedKeys(s)).toEqual(await exchangeRecords(s));
   });
+
+  it('says why it paused in words about the cause, not the request that met it', async () => {
+    const s = (current = await scenario());
+    const run = importer(s);
+    await s.sandbox.close();
+    await expect(run.run(['btcusdt'])).rejects.toMatchObject({ kind: 'network' });
+    expect(run.progress()).toMatchObject({
+      state: 'error',
+      error: "nothing answers at the exchange's address",
+    });
+  });
 });
