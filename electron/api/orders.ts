@@ -6,6 +6,7 @@
  * says what the key may do before anything is sent. A test is a review: local checks with their
  * numbers first (see orders/review.ts), the exchange's test endpoint only when they all pass.
  */
+import { randomBytes } from 'node:crypto';
 import { Decimal } from '../../shared/exact-decimal';
 import { toOrderView } from '../core/views';
 import type { Order } from '../exchange/wire';
@@ -76,11 +77,15 @@ export function ordersHandlers(ctx: ApiContext) {
         new Decimal(ctx.settings().priceWarningPercent),
       ),
     'orders.place': async (input) => {
-      const { profile, client, journal } = ctx.session.requireTrade('place orders');
+      const { profile, client, journal, live } = ctx.session.requireTrade('place orders');
       await ctx.rules.checkOrderDecimals(client, input);
       // Journaled under its clientOrderId before it is sent: if the app dies before the answer,
       // the next start looks the order up instead of leaving the user to guess.
-      const order = await journal.placeOrder(toNewOrder(input));
+      // Its own client order id, so the live session can hold a fill that overtakes the answer.
+      const clientOrderId = randomBytes(16).toString('hex');
+      const order = await live.placeOrder(clientOrderId, () =>
+        journal.placeOrder({ ...toNewOrder(input), clientOrderId }),
+      );
       remember(profile.id, [order]);
       ctx.log.info(`placed order ${order.id} (${order.symbol} ${order.side} ${order.type})`);
       return toOrderView(order);

@@ -198,13 +198,15 @@ export async function transfer(ctx: ApiContext, input: TransferInput): Promise<T
   const viaParent = fromIsSub && toIsSub && parent !== null;
   let entry: JournalEntryRow;
   try {
-    entry = await session.journal.transfer({
-      asset,
-      amount,
-      fromEmail: from,
-      toEmail: to,
-      ...(viaParent ? { viaEmail: parent } : {}),
-    });
+    entry = await session.live.ownTransfer(asset, () =>
+      session.journal.transfer({
+        asset,
+        amount,
+        fromEmail: from,
+        toEmail: to,
+        ...(viaParent ? { viaEmail: parent } : {}),
+      }),
+    );
   } catch (error) {
     // A first transfer that definitely did not happen is an ordinary error: nothing moved.
     if (error instanceof NothingMovedError) throw error.reason;

@@ -5,7 +5,7 @@
  * outside balance changes are also recorded as notifications. After a reconnect, funds and open orders are re-read over REST so nothing that
  * happened while disconnected stays missing.
  */
-import { Decimal } from '../../shared/exact-decimal';
+import { Decimal, divide } from '../../shared/exact-decimal';
 import {
   describeOrder,
   formatAmount,
@@ -26,11 +26,12 @@ import { PRIVATE_STREAMS, StreamClient } from '../exchange/stream';
 import type { AccountPositionEvent, OrderUpdateEvent, OwnTradeEvent } from '../exchange/wire';
 import type { Store } from '../store';
 import type { BalanceChange, OrderInput, OwnTradeInput } from '../store/types';
+import type { Order } from '../exchange/wire';
 import type { SyncEngine } from '../sync';
 import type { SyncStorePort } from '../sync/port';
 import { storePort } from '../sync/store-port';
 import { BatchCoalescer, type LiveBatch } from './coalescer';
-import { BalanceNotices, notify, type NotifyDeps } from './notify';
+import { BALANCE_NOTICE_WINDOW_MS, BalanceNotices, notify, type NotifyDeps } from './notify';
 
 export interface LiveSessionDeps {
   store: Store;
@@ -92,6 +93,25 @@ function mergeBalances(
   return { changes: [...latest.values()].map((value) => value.change), at };
 }
 
+/**
+ * A fill's first notification, waiting to be told: until the order it belongs to is answered
+ * (placed here, its fill may come over the stream before the REST answer, and "Order placed"
+ * is told first), and until the order's update covering it has come (the title says how much
+ * of the order is filled, from the order's executed and original quantity). An update that does
+ * not come within a summary window lets it go with what is known.
+ */
+interface HeldFill {
+  orderId: number;
+  clientOrderId: string;
+  side: string;
+  /** The trade's time: an order update at or after it covers it. */
+  time: number;
+  qty: string;
+  body: string;
+  expired: boolean;
+  timer: TimerHandle;
+}
+
 /** Fills of one order since its last notification. */
 interface FillGroup {
   side: string;
@@ -112,6 +132,15 @@ export class LiveSession {
   private pendingKinds = new Set<DataKind>();
   private readonly dataChanged: Throttle;
   private readonly fillGroups = new Map<number, FillGroup>();
+  private heldFills: HeldFill[] = [];
+  /** Client order ids of orders being placed from this app, not answered yet. */
+  private readonly placing = new Set<string>();
+  /**
+   * Assets a transfer made from this app is moving, with how many such transfers claim each:
+   * their balance changes are that transfer's, which tells its own outcome in one notification.
+   */
+  private readonly transferring = new Map<string, number>();
+  private readonly transferTimers = new Set<TimerHandle>();
   /**
    * Store writes of the events of the batch being gathered: one transaction per batch instead of
    * several per event (a busy stream made the commits most of the session's work).
@@ -173,10 +202,67 @@ export class LiveSession {
     this.coalescer.close();
     this.write();
     this.balanceNotices.close();
+    for (const timer of this.transferTimers) this.deps.clock.clearTimeout(timer);
+    this.transferTimers.clear();
+    this.placing.clear();
+    for (const held of this.heldFills) held.expired = true;
+    this.releaseFills();
     for (const orderId of [...this.fillGroups.keys()]) this.flushFills(orderId, false);
     this.dataChanged.cancel();
     this.flushDataChanged();
     await this.stream.close();
+  }
+
+  /**
+   * Places an order through `send` (the money journal's placement) and tells "Order placed"
+   * when it is answered: a fill of it the stream brings before the answer waits, so the user
+   * never reads of a fill before the order. A refused placement tells nothing here.
+   */
+  async placeOrder(clientOrderId: string, send: () => Promise<Order>): Promise<Order> {
+    this.placing.add(clientOrderId);
+    try {
+      const order = await send();
+      this.guard('placed notification', () =>
+        notify(
+          this.notifyDeps,
+          'order',
+          'Order placed',
+          this.orderText({
+            side: order.side,
+            qty: order.origQty,
+            price: order.price,
+            ...(order.stopPrice !== undefined ? { stopPrice: order.stopPrice } : {}),
+            symbol: order.symbol,
+          }),
+        ),
+      );
+      return order;
+    } finally {
+      this.placing.delete(clientOrderId);
+      this.releaseFills();
+    }
+  }
+
+  /**
+   * Runs a sub-account transfer of `asset` made from this app. The main account's balance
+   * changes it causes (one per leg: a sub-to-sub move passes through the main account, in and
+   * out) are not told as balance changes of their own while it runs and for one balance window
+   * after its answer (the stream may bring them later): the transfer tells its outcome once.
+   */
+  async ownTransfer<T>(asset: string, send: () => Promise<T>): Promise<T> {
+    const key = asset.toLowerCase();
+    this.transferring.set(key, (this.transferring.get(key) ?? 0) + 1);
+    try {
+      return await send();
+    } finally {
+      const timer = this.deps.clock.setTimeout(() => {
+        this.transferTimers.delete(timer);
+        const left = (this.transferring.get(key) ?? 1) - 1;
+        if (left > 0) this.transferring.set(key, left);
+        else this.transferring.delete(key);
+      }, BALANCE_NOTICE_WINDOW_MS);
+      this.transferTimers.add(timer);
+    }
   }
 
   // -------------------------------------------------------------------------------------------
@@ -212,6 +298,7 @@ export class LiveSession {
     this.writes.orders.set(update.orderId, row);
     this.coalescer.addOrder(update);
     this.changed('orders');
+    if (this.heldFills.length > 0) this.releaseFills();
     if (update.status === 'cancel' && existing?.status !== 'cancel') {
       notify(
         this.notifyDeps,
@@ -259,13 +346,23 @@ export class LiveSession {
       group.lastPrice = update.price;
       return;
     }
-    notify(
-      this.notifyDeps,
-      'fill',
-      update.side === 'buy' ? 'Buy order filled' : 'Sell order filled',
-      `${this.orderText({ side: update.side, qty: update.qty, price: update.price, symbol: update.symbol })}` +
+    const held: HeldFill = {
+      orderId: update.orderId,
+      clientOrderId: event.c,
+      side: update.side,
+      time: update.time,
+      qty: update.qty,
+      body:
+        `${this.orderText({ side: update.side, qty: update.qty, price: update.price, symbol: update.symbol })}` +
         ` (${formatFee(update.fee, update.feeCurrency)})`,
-    );
+      expired: false,
+      timer: this.deps.clock.setTimeout(() => {
+        held.expired = true;
+        this.releaseFills();
+      }, FILL_SUMMARY_EVERY_MS),
+    };
+    this.heldFills.push(held);
+    this.releaseFills();
     this.fillGroups.set(update.orderId, {
       side: update.side,
       symbol: update.symbol,
@@ -286,6 +383,14 @@ export class LiveSession {
     const group = this.fillGroups.get(orderId);
     if (!group) return;
     this.deps.clock.clearTimeout(group.timer);
+    if (continueWindow && this.heldFills.some((held) => held.orderId === orderId)) {
+      // The first fill is not told yet: the summary of the ones after it waits for it.
+      group.timer = this.deps.clock.setTimeout(
+        () => this.flushFills(orderId, true),
+        FILL_SUMMARY_EVERY_MS,
+      );
+      return;
+    }
     if (group.count === 0 || !continueWindow) this.fillGroups.delete(orderId);
     if (group.count === 0) return;
     const { count, qty, fee, side, symbol } = group;
@@ -293,7 +398,7 @@ export class LiveSession {
       notify(
         this.notifyDeps,
         'fill',
-        side === 'buy' ? 'Buy order filled' : 'Sell order filled',
+        this.fillTitle(side, orderId, null),
         `${count} more fills: ${this.orderText({ side, qty: formatDecimal(qty), symbol })}, last at ` +
           `${this.priceText(group.lastPrice, symbol)}` +
           ` (${fee.isZero() ? 'no fees' : `fees ${formatAmountWithUnit(formatDecimal(fee), group.feeCurrency)}`})`,
@@ -305,6 +410,59 @@ export class LiveSession {
       () => this.flushFills(orderId, true),
       FILL_SUMMARY_EVERY_MS,
     );
+  }
+
+  /**
+   * Tells the held fills that may be told now, in the order they came: each once its order is
+   * answered and its order's update has come (or its wait is over).
+   */
+  private releaseFills(): void {
+    const waiting: HeldFill[] = [];
+    for (const held of this.heldFills) {
+      if (this.placing.has(held.clientOrderId) && !this.closed) {
+        waiting.push(held);
+        continue;
+      }
+      const order = this.orderState(held.orderId);
+      const covered = order !== null && order.updatedTime >= held.time;
+      if (!covered && !held.expired) {
+        waiting.push(held);
+        continue;
+      }
+      this.deps.clock.clearTimeout(held.timer);
+      const title = this.fillTitle(held.side, held.orderId, covered ? null : held.qty);
+      try {
+        notify(this.notifyDeps, 'fill', title, held.body);
+      } catch (error) {
+        this.deps.log.error('live: could not handle a fill notification', error);
+      }
+    }
+    this.heldFills = waiting;
+  }
+
+  private orderState(orderId: number): OrderInput | null {
+    return (
+      this.writes.orders.get(orderId) ??
+      this.deps.store.orders.getOrder(this.deps.profileId, orderId)
+    );
+  }
+
+  /**
+   * "Sell order filled", or "Sell order 40 % filled" while part of it is open: the order's
+   * executed quantity over its original one, exactly (to two places, never 100 % before it is
+   * all filled). `notCounted` is a fill the order's last known update does not cover yet.
+   */
+  private fillTitle(side: string, orderId: number, notCounted: string | null): string {
+    const name = side === 'buy' ? 'Buy order' : 'Sell order';
+    const order = this.orderState(orderId);
+    if (!order) return `${name} partly or fully filled`;
+    const original = parseDecimal(order.origQty, 'original quantity');
+    let executed = parseDecimal(order.executedQty, 'executed quantity');
+    if (notCounted !== null) executed = executed.plus(notCounted);
+    if (!original.gt(0) || executed.gte(original)) return `${name} filled`;
+    let percent = divide(executed.times(100), original, 2);
+    if (percent.gte(100)) percent = new Decimal('99.99');
+    return `${name} ${formatDecimal(percent)} % filled`;
   }
 
   /** The market's base and quote asset, as sync last read them; undefined when not known. */
@@ -369,8 +527,10 @@ export class LiveSession {
     this.scheduleDataChanged();
     // A balance change with no order or trade beside it came from outside trading: a deposit,
     // a withdrawal or a transfer. Trading moves balances on every order, which is not news.
-    if (batch.orders.length === 0 && batch.trades.length === 0 && batch.balances.length > 0) {
-      const balances = [...batch.balances].sort((a, b) => a.asset.localeCompare(b.asset));
+    // A transfer made from this app tells its own outcome (see ownTransfer).
+    const outside = batch.balances.filter((b) => !this.transferring.has(b.asset.toLowerCase()));
+    if (batch.orders.length === 0 && batch.trades.length === 0 && outside.length > 0) {
+      const balances = [...outside].sort((a, b) => a.asset.localeCompare(b.asset));
       const lines = balances.map(
         (b) =>
           `${b.asset.toUpperCase()} balance: ${formatAmountWithUnit(formatDecimal(parseDecimal(b.free, 'free').plus(b.locked)), b.asset)}`,

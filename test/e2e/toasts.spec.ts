@@ -1,21 +1,46 @@
 /**
- * Balance changes made outside trading come as one toast per set of assets, replaced rather than
- * stacked; toasts sit in a corner stack of at most three that covers no control; and the
- * notification settings govern toasts as well as desktop notifications, as Settings says.
+ * Toasts say the right thing, once, in the right order. Balance changes made outside trading
+ * (here, credits by the exchange) come as one toast per set of assets, replaced rather than
+ * stacked; a transfer made in the app is told once, by its own outcome, whatever legs it took;
+ * an order is told placed before any fill of it, even when the fill overtakes the exchange's
+ * answer, and a partial fill says how much of the order is filled. Toasts sit in a corner stack
+ * of at most three that covers no control, and the notification settings govern them.
  */
 import { expect, test, type Page } from '@playwright/test';
+import Decimal from 'decimal.js';
+import { ExchangeClient } from '../../electron/exchange/client';
+import type { Order } from '../../electron/exchange/wire';
 import type { SpotfolioBridge } from '../../shared/contract';
-import { goTo, openWithSandboxProfile, screenshot, startStack, type Stack } from './support/stack';
+import { startAdminStack, type AdminStack } from './support/admin-stack';
+import { exchangeClient, fromExchange, grouped } from './support/exchange';
+import { goTo, openWithSandboxProfile, screenshot, tradingKey } from './support/stack';
 
-let stack: Stack;
+const TAKER = 'taker@toasts.e2e';
+let stack: AdminStack;
+let exchange: ExchangeClient;
+let taker: ExchangeClient;
 test.beforeAll(async () => {
-  stack = await startStack();
+  stack = await startAdminStack();
+  exchange = exchangeClient(stack.world, tradingKey(stack));
+  stack.sandbox.admin.createAccount({ email: TAKER });
+  stack.sandbox.admin.credit(TAKER, 'usdt', '1000000');
+  taker = new ExchangeClient({
+    baseUrl: stack.sandbox.baseUrl,
+    ...stack.sandbox.admin.createApiKey(TAKER, { canTrade: true }),
+  });
 });
 test.afterAll(async () => {
+  await taker?.close();
+  await exchange?.close();
   await stack?.close();
 });
 
-/** Moves 1 USDT from the main account to a sub-account: a balance change made outside trading. */
+/** The exchange credits the main account 1 USDT: a balance change made outside trading. */
+function credit(asset = 'usdt', amount = '1'): void {
+  stack.sandbox.admin.credit(stack.parent.email, asset, amount);
+}
+
+/** Moves 1 USDT between accounts through the app's bridge, as the transfer form does. */
 async function transfer(page: Page, fromEmail: string, toEmail: string): Promise<void> {
   await page.evaluate(
     async ({ fromEmail, toEmail }) => {
@@ -24,6 +49,19 @@ async function transfer(page: Page, fromEmail: string, toEmail: string): Promise
     },
     { fromEmail, toEmail },
   );
+}
+
+/** Dismisses every toast on screen, so the next ones are the only ones. */
+async function clearToasts(page: Page): Promise<void> {
+  const toasts = page.getByTestId('toast');
+  while ((await toasts.count()) > 0) {
+    await toasts.first().getByRole('button', { name: 'Dismiss' }).click();
+  }
+}
+
+/** The titles of the toasts on screen, oldest first. */
+function toastTitles(page: Page): Promise<string[]> {
+  return page.getByTestId('toast').locator('strong').allInnerTexts();
 }
 
 function overlaps(
@@ -39,13 +77,12 @@ test('balance toasts are coalesced, stay out of the way, and obey the settings',
   test.setTimeout(120_000);
   await openWithSandboxProfile(page, stack);
   await goTo(page, 'sub-accounts');
-  const sub = stack.subs[0]!;
   const balanceToasts = page.getByTestId('toast').filter({ hasText: 'Balance changed' });
 
   // Five changes of the main account's USDT within a few seconds: one toast, replaced in place.
   let most = 0;
   for (let i = 0; i < 5; i++) {
-    await transfer(page, stack.parent.email, sub.email);
+    credit();
     await page.waitForTimeout(700);
     most = Math.max(most, await balanceToasts.count());
     expect(await page.getByTestId('toast').count()).toBeLessThanOrEqual(3);
@@ -88,7 +125,7 @@ test('balance toasts are coalesced, stay out of the way, and obey the settings',
   await expect(page.getByTestId('notify-balances')).not.toBeChecked();
   // The toasts shown before go by themselves.
   await expect(balanceToasts).toHaveCount(0, { timeout: 15_000 });
-  await transfer(page, stack.parent.email, sub.email);
+  credit();
   await page.waitForTimeout(7_000);
   await expect(balanceToasts).toHaveCount(0);
   // Recorded all the same: the Activity screen lists it.
@@ -96,4 +133,108 @@ test('balance toasts are coalesced, stay out of the way, and obey the settings',
   await expect(
     page.getByTestId('notification-item').filter({ hasText: 'Balance changed' }).first(),
   ).toBeVisible();
+});
+
+test('a transfer is told once, by its outcome, also a sub-account to sub-account one', async ({
+  page,
+}) => {
+  await openWithSandboxProfile(page, stack);
+  await page
+    .getByTestId('notify-balances')
+    .waitFor({ state: 'detached' })
+    .catch(() => undefined);
+  await page.evaluate(async () => {
+    const api = (window as unknown as { spotfolio: SpotfolioBridge }).spotfolio;
+    const settings = await api.settings.get();
+    await api.settings.update({ notifications: { ...settings.notifications, balances: true } });
+  });
+  await goTo(page, 'sub-accounts');
+  const [first, second] = stack.subs;
+  const told = async (sent: () => Promise<void>, marker: string) => {
+    await clearToasts(page);
+    await sent();
+    // A balance change the exchange makes after the transfer: its toast comes after anything
+    // the transfer's own balance changes would have raised (one stream, in order).
+    credit(marker, '1');
+    await expect(
+      page.getByTestId('toast').filter({ hasText: `${marker.toUpperCase()} balance` }),
+    ).toHaveCount(1);
+    return toastTitles(page);
+  };
+  // Main account to a sub-account first: the app learns the main account's e-mail from it.
+  expect(await told(() => transfer(page, stack.parent.email, first!.email), 'eth')).toEqual([
+    'Transfer completed',
+    'Balance changed',
+  ]);
+  // Sub-account to sub-account goes in and out of the main account: still one toast.
+  expect(await told(() => transfer(page, first!.email, second!.email), 'sol')).toEqual([
+    'Transfer completed',
+    'Balance changed',
+  ]);
+  await expect(page.getByTestId('toast').filter({ hasText: 'USDT balance' })).toHaveCount(0);
+  await expect(
+    page.getByTestId('toast').filter({ hasText: 'Transfer completed' }).last(),
+  ).toContainText(`1 USDT moved from ${first!.email} to ${second!.email}`);
+});
+
+test('an order is told placed before its fill, and a partial fill says how much', async ({
+  page,
+}) => {
+  await openWithSandboxProfile(page, stack);
+  await goTo(page, 'orders');
+  // A price inside the spread: the taker's buy rests there alone, so the sell meets only it.
+  const book = await fromExchange(() => exchange.market.depth({ symbol: 'btcusdt', limit: 5 }));
+  const bestBid = new Decimal(book.bids[0]![0]);
+  const price = new Decimal(book.asks[0]![0]).minus('0.01');
+  expect(price.gt(bestBid)).toBe(true);
+  await taker.trading.placeOrder({
+    symbol: 'btcusdt',
+    side: 'buy',
+    type: 'limit',
+    quantity: '0.002',
+    price: price.toFixed(),
+  });
+
+  await page.getByTestId('order-symbol').selectOption('btcusdt');
+  await page.getByTestId('order-side-sell').click();
+  await page.getByTestId('order-price').fill(price.toFixed());
+  await page.getByTestId('order-quantity').fill('0.005');
+  await page.getByTestId('order-review').click();
+  await expect(page.getByTestId('order-confirm')).toBeVisible();
+  // The exchange places and fills the order but its answer is lost (a 500 after the work), and
+  // the app's look-up of the order is slow: the stream's fill arrives before the app knows.
+  stack.sandbox.admin.faults.inject(
+    { method: 'POST', path: '/sapi/v1/order' },
+    { kind: 'error-after' },
+  );
+  stack.sandbox.admin.faults.inject(
+    { method: 'GET', path: '/sapi/v1/order' },
+    { kind: 'latency', ms: 1500 },
+  );
+  await clearToasts(page);
+  await page.getByRole('button', { name: 'Place order' }).click();
+  await expect(page.getByTestId('order-confirm')).toHaveCount(0);
+
+  // How much of it is filled, from the exchange's own record of the order.
+  let order: Order | undefined;
+  await expect
+    .poll(async () => {
+      const open = await fromExchange(() => exchange.trading.openOrders({ symbol: 'btcusdt' }));
+      order = open.find((o) => o.side === 'sell' && new Decimal(o.price).eq(price));
+      return order?.executedQty;
+    })
+    .toBeDefined();
+  const filled = new Decimal(order!.executedQty).times(100).div(order!.origQty);
+  expect(filled.toFixed()).toBe('40');
+  const fillTitle = `Sell order ${filled.toFixed()} % filled`;
+  await expect(page.getByTestId('toast').filter({ hasText: fillTitle })).toHaveCount(1);
+  expect(await toastTitles(page)).toEqual(['Order placed', fillTitle]);
+  const toasts = page.getByTestId('toast');
+  await expect(toasts.filter({ hasText: 'Order placed' })).toContainText(
+    `Sell 0.005 BTC at ${grouped(price)} USDT`,
+  );
+  await expect(toasts.filter({ hasText: fillTitle })).toContainText(
+    `Sell ${new Decimal(order!.executedQty).toFixed()} BTC at ${grouped(price)} USDT`,
+  );
+  await screenshot(page, 'toasts-order');
 });

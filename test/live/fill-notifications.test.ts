@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import type { SpotfolioApp } from '../../electron/app';
 import { ManualClock } from '../../electron/core/clock';
+import { ExchangeClient } from '../../electron/exchange/client';
 import { sign } from '../../electron/exchange/sign';
+import { Decimal } from '../../shared/exact-decimal';
 import { startSandbox, type TestSandbox as Sandbox } from '../../electron/sandbox/testing';
 import { eventually } from '../api/helpers';
 import { startLiveApp, type LiveApp } from './helpers';
@@ -16,6 +18,8 @@ let sandbox: Sandbox;
 let live: LiveApp;
 let app: SpotfolioApp;
 let taker: { apiKey: string; secretKey: string };
+/** The maker's own client, to read its orders as the exchange records them. */
+let makerClient: ExchangeClient;
 const clock = new ManualClock(Date.now());
 /** The app's fill summary window (one notification per order per second at most). */
 const SUMMARY_WINDOW_MS = 1000;
@@ -40,6 +44,7 @@ beforeAll(async () => {
   sandbox = await startSandbox({ world: 'empty', rateLimits: false });
   const maker = sandbox.admin.createAccount({ email: 'maker@fills.test' });
   const makerKey = sandbox.admin.createApiKey(maker.email, { canTrade: true });
+  makerClient = new ExchangeClient({ baseUrl: sandbox.baseUrl, ...makerKey });
   sandbox.admin.credit(maker.email, 'btc', '1');
   const takerAccount = sandbox.admin.createAccount({ email: 'taker@fills.test' });
   taker = sandbox.admin.createApiKey(takerAccount.email, { canTrade: true });
@@ -53,6 +58,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await live?.close();
+  await makerClient?.close();
   await sandbox?.close();
 });
 
@@ -88,6 +94,18 @@ describe('fill notifications', () => {
     expect(fills).toHaveLength(2);
     expect(fills[0]!.body).toBe('Sell 0.001 BTC at 60,000 USDT (fee 0.06 USDT)');
     expect(fills[1]!.body).toContain('4 more fills: Sell 0.004 BTC, last at 60,000 USDT');
+    // The first fill is a fifth of the order, as the exchange's record of it says after that
+    // fill; the summary comes when the order is all filled.
+    const record = await makerClient.trading.getOrder({ orderId: order.id });
+    expect(record.executedQty).toBe('0.005');
+    const firstShare = new Decimal('0.001').times(100).div(record.origQty).toFixed();
+    expect(fills.map((n) => n.title)).toEqual([
+      `Sell order ${firstShare} % filled`,
+      'Sell order filled',
+    ]);
+    // The order is told placed before its first fill.
+    const told = eventsOf('notification').map((n) => n.title);
+    expect(told.indexOf('Order placed')).toBeLessThan(told.indexOf(fills[0]!.title));
     // The window closes when no more fills come: nothing further is notified.
     clock.advance(SUMMARY_WINDOW_MS);
     clock.advance(10 * SUMMARY_WINDOW_MS);

@@ -4,7 +4,7 @@ import type { OrderCheck, OrderReview, OrderSide, OrderType } from '../../../sha
 import { endSentence, formatStated, formatSymbol } from '../../../shared/format';
 import { useApp } from '../context';
 import { bridge, errorInfo } from '../lib/bridge';
-import { defaultOrderMarket, orderSummary } from '../lib/order-text';
+import { defaultOrderMarket } from '../lib/order-text';
 import { useBridgeQuery } from '../lib/query';
 import { checkAmount, orderTotal } from '../lib/validation';
 import { Amount, ConfirmActions, InlineError, Modal } from './common';
@@ -56,7 +56,7 @@ function OrderChecks({ checks }: { checks: OrderCheck[] }) {
  * check the order passed before it can be placed.
  */
 export function PlaceOrderForm(props: { symbol?: string; pickedPrice?: PickedPrice | null }) {
-  const { symbols, toast, activeProfile } = useApp();
+  const { symbols, activeProfile } = useApp();
   const canTrade = activeProfile?.canTrade ?? false;
   const tradable = useMemo(
     () => [...symbols].sort((a, b) => a.symbol.localeCompare(b.symbol)),
@@ -155,13 +155,8 @@ export function PlaceOrderForm(props: { symbol?: string; pickedPrice?: PickedPri
   const place = async (order: NewOrder) => {
     setPlacing(true);
     try {
-      const placed = await bridge().orders.place(order);
-      toast({
-        title: 'Order placed',
-        body: orderSummary(placed, symbols),
-        tone: 'success',
-        hasAmounts: true,
-      });
+      // "Order placed" comes from the main process as a notification, told before any fill.
+      await bridge().orders.place(order);
       setConfirm(null);
       setQuantity('');
       setTouched(false);

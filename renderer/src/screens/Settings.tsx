@@ -11,7 +11,7 @@ import { RemovedProfiles } from '../components/RemovedProfiles';
 import { CostMethodSetting } from '../components/CostMethodSetting';
 
 const notificationLabels: Record<keyof NotificationSettings, string> = {
-  fills: 'Order fills',
+  fills: 'Orders placed and filled',
   cancels: 'Order cancels',
   balances: 'Balance changes',
   transfers: 'Transfers',
