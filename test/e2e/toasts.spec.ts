@@ -236,5 +236,4 @@ test('an order is told placed before its fill, and a partial fill says how much'
   await expect(toasts.filter({ hasText: fillTitle })).toContainText(
     `Sell ${new Decimal(order!.executedQty).toFixed()} BTC at ${grouped(price)} USDT`,
   );
-  await screenshot(page, 'toasts-order');
 });
