@@ -9,6 +9,7 @@ import { ProfileCapabilities, ProfileEditor, ProfileForm } from '../components/P
 import { LockSettings } from '../components/LockSettings';
 import { RemovedProfiles } from '../components/RemovedProfiles';
 import { CostMethodSetting } from '../components/CostMethodSetting';
+import { OrderSettings } from '../components/OrderSettings';
 
 const notificationLabels: Record<keyof NotificationSettings, string> = {
   fills: 'Orders placed and filled',
@@ -26,7 +27,6 @@ export function SettingsScreen(props: { editProfile?: string }) {
   const [removing, setRemoving] = useState<ProfileView | null>(null);
   const [editing, setEditing] = useState<string | null>(props.editProfile ?? null);
   const [threshold, setThreshold] = useState(settings.smallBalanceThreshold);
-  const [priceWarning, setPriceWarning] = useState(settings.priceWarningPercent);
   const tickers = useBridgeQuery('market.tickers');
   const quotes = [
     ...new Set([
@@ -124,22 +124,7 @@ export function SettingsScreen(props: { editProfile?: string }) {
               }
             />
           </label>
-          <h2>Orders</h2>
-          <label className="field">
-            <span>
-              Warn when an order&apos;s price is more than this far from the last price (%)
-            </span>
-            <input
-              inputMode="decimal"
-              value={priceWarning}
-              onChange={(e) => setPriceWarning(e.target.value)}
-              onBlur={() =>
-                priceWarning !== settings.priceWarningPercent &&
-                void save({ priceWarningPercent: priceWarning.trim() })
-              }
-              data-testid="price-warning-percent"
-            />
-          </label>
+          <OrderSettings settings={settings} save={save} />
           <h2>Notifications</h2>
           <p className="muted small-text" data-testid="notify-explainer">
             These switches govern both the toasts in this window and the desktop notifications.
