@@ -50,8 +50,14 @@ export function ledgerHandlers(ctx: ApiContext) {
     return session;
   };
 
-  const pricesInBackground = (profileId: string, choice: LedgerChoice, missing = false) =>
-    ctx.candles.prices(profileId, ctx.session.require().client, choice, missing);
+  // Candles that do not reach back to the first entry (the import found older trades since the
+  // last look) are looked for again soon, not after the usual wait.
+  const pricesInBackground = (
+    profileId: string,
+    choice: LedgerChoice,
+    built?: ReturnType<typeof ctx.ledger.ledger>,
+    missing = built !== undefined && ctx.ledger.lacksCandles(built),
+  ) => ctx.candles.prices(profileId, ctx.session.require().client, choice, missing);
 
   const built = (profileId: string, choice = choiceOf(profileId)) => {
     try {
@@ -74,7 +80,7 @@ export function ledgerHandlers(ctx: ApiContext) {
       const { profile, sync } = active();
       const choice = choiceOf(profile.id);
       const ledger = built(profile.id, choice);
-      pricesInBackground(profile.id, choice);
+      pricesInBackground(profile.id, choice, ledger);
       const now = ctx.now();
       const view = summaryView(ledger, {
         at: now,
@@ -119,7 +125,7 @@ export function ledgerHandlers(ctx: ApiContext) {
           ? { finer: keptCandles(ctx.store, profile.id, interval, choice.currency) }
           : {}),
       });
-      if (view.pending.prices.length > 0) pricesInBackground(profile.id, choice, true);
+      if (view.pending.prices.length > 0) pricesInBackground(profile.id, choice, undefined, true);
       if (interval && view.pending.finer.length > 0) {
         ctx.candles.finer(
           profile.id,

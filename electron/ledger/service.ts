@@ -18,7 +18,8 @@ import type { Store } from '../store';
 import { buildLedger, Ledger, type CostMethod, type PriceAt } from './cost-basis';
 import { sortEntries, type InferredEntry, type LedgerEntry } from './entries';
 import { Reconciliation, type SnapshotGroup } from './incremental';
-import { fetchCloses, keptCloses, MarketPrices, tickersOf } from './prices';
+import { storePort } from '../sync/store-port';
+import { fetchCloses, keptCloses, LEDGER_INTERVAL, MarketPrices, tickersOf } from './prices';
 import { reconcile, type BalanceSnapshot } from './reconcile';
 import { ledgerFigures, pnlBetween, pnlForRange, rangeQuery, type RangePnl } from './results';
 import { readAppends, readLedgerParts, type LedgerInputs, type LedgerParts } from './source';
@@ -137,6 +138,27 @@ export class LedgerService {
     const symbols = built.prices.pathSymbols(assetsOf(built.entries), built.ledger.reportingAsset);
     await fetchCloses(this.store, client, profileId, symbols, first, this.now());
     this.forget(profileId);
+  }
+
+  /**
+   * Whether the candles kept for the ledger's price paths do not reach back to its first entry
+   * (none kept yet, or kept from later: the import found older trades, or a new market, since).
+   */
+  lacksCandles(built: BuiltLedger): boolean {
+    const first = built.entries[0]?.time;
+    if (first === undefined) return false;
+    const port = storePort(this.store);
+    const symbols = built.prices.pathSymbols(assetsOf(built.entries), built.ledger.reportingAsset);
+    return symbols.some((symbol) => {
+      // An empty time range: only the covered span is wanted.
+      const covered = port.klineCloses(
+        built.profileId,
+        { symbol, interval: LEDGER_INTERVAL },
+        1,
+        0,
+      ).covered;
+      return !covered || covered.from > first;
+    });
   }
 
   forget(profileId: string): void {
