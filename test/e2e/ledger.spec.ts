@@ -218,10 +218,16 @@ test('the P&L card and net worth equal what the sandbox’s own records give', a
       'highest in, first out: the lot of the highest cost per unit first',
     );
     await goTo(page, 'portfolio');
-    await expect(card.getByTestId('pnl-method')).toHaveText('HIFO, in USDT');
+    await expect(card.getByTestId('pnl-method-select')).toHaveValue('hifo');
+    await expect(card.getByTestId('pnl-method')).toHaveText('in USDT');
     const hifo = fifo(records, 'hifo');
     await shows('pnl-realized', hifo.realized, true);
     await shows('pnl-fees', hifo.fees);
+    // The card chooses the method too: back to FIFO there, and its figures follow.
+    await card.getByTestId('pnl-method-select').selectOption('fifo');
+    await shows('pnl-realized', expected.realized, true);
+    await card.getByTestId('pnl-method-select').selectOption('hifo');
+    await shows('pnl-realized', hifo.realized, true);
     await page.getByTestId('open-reports').click();
     await expect(page.getByTestId('report-method')).toHaveValue('hifo');
     await page.getByTestId('write-tax-report').click();

@@ -6,11 +6,18 @@
  */
 import { useState } from 'react';
 import { Decimal } from '../../../shared/exact-decimal';
-import { COST_METHOD_LABELS, type TradeImportView } from '../../../shared/ledger';
+import {
+  COST_METHOD_HINTS,
+  COST_METHOD_LABELS,
+  COST_METHODS,
+  type CostMethodName,
+  type TradeImportView,
+} from '../../../shared/ledger';
+import { bridge } from '../lib/bridge';
 import type { HistoryRange } from '../../../shared/types';
 import { useBridgeQuery } from '../lib/query';
 import { ReportsDialog } from './ReportsDialog';
-import { ProgressBar, QueryStatus, Segmented, Value } from './common';
+import { InlineError, ProgressBar, QueryStatus, Segmented, Value } from './common';
 
 function tone(value: string): string {
   const number = new Decimal(value);
@@ -85,7 +92,17 @@ export function PnlCard() {
   const [range, setRange] = useState<HistoryRange>('month');
   const summary = useBridgeQuery('ledger.summary', { range });
   const [reports, setReports] = useState(false);
+  const [methodError, setMethodError] = useState<unknown>(undefined);
   const data = summary.data;
+  // The profile's method, as Settings sets it: every figure here and the reports follow it.
+  const chooseMethod = async (method: CostMethodName) => {
+    setMethodError(undefined);
+    try {
+      await bridge().ledger.setMethod({ method });
+    } catch (failure) {
+      setMethodError(failure);
+    }
+  };
   return (
     <div className="card" data-testid="pnl-card">
       <div className="card-header">
@@ -98,11 +115,25 @@ export function PnlCard() {
           testIdPrefix="pnl-range"
         />
         {data && (
-          <span className="muted small-text" data-testid="pnl-method">
-            {COST_METHOD_LABELS[data.method]}, in {data.currency.toUpperCase()}
+          <span className="muted small-text">
+            <select
+              aria-label="Cost method"
+              title={COST_METHOD_HINTS[data.method]}
+              value={data.method}
+              onChange={(e) => void chooseMethod(e.target.value as CostMethodName)}
+              data-testid="pnl-method-select"
+            >
+              {COST_METHODS.map((method) => (
+                <option key={method} value={method}>
+                  {COST_METHOD_LABELS[method]}
+                </option>
+              ))}
+            </select>{' '}
+            <span data-testid="pnl-method">in {data.currency.toUpperCase()}</span>
           </span>
         )}
       </div>
+      {methodError !== undefined && <InlineError error={methodError} />}
       <QueryStatus query={summary} rows={4} />
       {data && (
         <>
