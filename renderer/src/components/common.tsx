@@ -6,6 +6,7 @@ import {
   formatAge,
   formatPrice,
   formatStated,
+  formatTime,
   formatValue,
   maskAmount,
 } from '../../../shared/format';
@@ -277,15 +278,14 @@ export function StaleBanner(props: { asOf: number | null | undefined; stale?: bo
  * exchange before saving it.
  */
 export function AddressRefusedBanner() {
-  const now = useNow();
   const { activeProfile } = useApp();
   const exchange = useExchangeStatus();
   if (exchange.kind !== 'refused' || !activeProfile) return null;
   return (
     <div className="banner warn" role="alert" data-testid="address-refused">
-      Nothing answers at {activeProfile.baseUrl}: every connection has been refused since{' '}
-      {formatAge(exchange.since, now)}. The exchange may be stopped, or its address may have
-      changed.{' '}
+      Nothing answers at {activeProfile.baseUrl}: every connection to it has been refused since{' '}
+      {exchange.since !== null ? formatTime(exchange.since) : 'a while'}. The exchange may be
+      stopped, or its address may have changed.{' '}
       <a
         href={routeHash({ screen: 'settings', profile: activeProfile.id })}
         data-testid="edit-exchange-address"
