@@ -222,6 +222,11 @@ export class AlertEngine {
     return [...this.markets].filter(([, w]) => w.minutes !== null).map(([symbol]) => symbol);
   }
 
+  /** The market's last price the alerts were evaluated against in this run, if any. */
+  lastPrice(symbol: string): string | null {
+    return this.markets.get(symbol)?.lastPrice ?? null;
+  }
+
   /** Whether a price of the market has been evaluated in this run. */
   knowsPrice(symbol: string): boolean {
     return (this.markets.get(symbol)?.lastAt ?? -Infinity) > -Infinity;

@@ -181,7 +181,10 @@ describe('an alert session on the sandbox', () => {
       await trade('111');
       await eventually('the alert to fire', () => (world.fired.length > 0 ? true : undefined));
       await trade('112');
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      // Seen, and not told again: the one-shot alert rests once it has fired.
+      await eventually('the price after the firing to be seen', () =>
+        world.session.engine.lastPrice('btcusdt') === '112' ? true : undefined,
+      );
       expect(world.fired).toHaveLength(1);
       expect(world.fired[0]!.alert.id).toBe(id);
       // Recorded for Activity, a toast for the page, a desktop notification.
@@ -236,7 +239,9 @@ describe('an alert session on the sandbox', () => {
       );
       await world.session.settled();
       await trade('103');
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await eventually('the next price to be seen', () =>
+        world.session.engine.lastPrice('btcusdt') === '103' ? true : undefined,
+      );
       expect(world.fired).toHaveLength(1);
     }));
 
@@ -399,7 +404,15 @@ describe('alerts through the app and its bridge', () => {
     // Resuming re-arms it, from the side it is on now: no firing for what is already true.
     const resumed = await handlers['alerts.setPaused']({ id: alert.id, paused: false });
     expect(resumed.status).toBe('active');
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // A later balance, still above the line, reaches the app and is not told.
+    sandbox.admin.credit(HOLDER, 'usdt', '0.5');
+    await eventually('the next balance to reach the app', async () =>
+      (await handlers['funds.list']({})).rows.some(
+        (row) => row.asset === 'usdt' && row.free === '601',
+      )
+        ? true
+        : undefined,
+    );
     const alertsTold = (await handlers['activity.notifications']({ limit: 50 })).filter(
       (n) => n.kind === 'alert',
     );
