@@ -59,9 +59,10 @@ async function checkFunds(page: Page): Promise<void> {
     const row = page.getByTestId(`fund-row-${asset}`);
     // Free, locked, reserved fee, total: the exchange's figures and their exact sum.
     await expect(row.getByTestId('fund-free')).toHaveText(formatStated(free.toFixed()));
-    const cells = row.locator('td');
-    await expect(cells.nth(2)).toHaveText(formatStated(locked.toFixed()));
-    await expect(cells.nth(4)).toHaveText(formatStated(free.plus(locked).toFixed()));
+    await expect(row.getByTestId('fund-locked')).toHaveText(formatStated(locked.toFixed()));
+    await expect(row.getByTestId('fund-total')).toHaveText(
+      formatStated(free.plus(locked).toFixed()),
+    );
   }
   // The figures that were cut before: SOL has 4 places on a market of 3, XRP 2 on a market of 1.
   const sol = balances.get('sol')!.free.toFixed();

@@ -30,7 +30,7 @@ export function LockButton() {
       className="small ghost"
       onClick={() => void lockNow()}
       data-testid="lock-now"
-      title="Lock Spotfolio (Ctrl+Shift+L from anywhere on the desktop app)"
+      title="Lock Spotfolio (Ctrl+Shift+L; on the desktop app from anywhere)"
     >
       Lock
     </button>

@@ -58,8 +58,8 @@ export function ReportsDialog(props: { onClose: () => void }) {
         }}
       >
         <h3>Tax-year report</h3>
-        <label>
-          Year (UTC)
+        <label className="field">
+          <span>Year (UTC)</span>
           <input
             type="number"
             min={2009}
@@ -69,8 +69,8 @@ export function ReportsDialog(props: { onClose: () => void }) {
             data-testid="report-year"
           />
         </label>
-        <label>
-          Cost method
+        <label className="field">
+          <span>Cost method</span>
           <select
             value={method ?? ''}
             disabled={method === undefined}
@@ -89,8 +89,8 @@ export function ReportsDialog(props: { onClose: () => void }) {
             </small>
           )}
         </label>
-        <label>
-          Long term after (days held)
+        <label className="field">
+          <span>Long term after (days held)</span>
           <input
             type="number"
             min={0}
@@ -99,7 +99,7 @@ export function ReportsDialog(props: { onClose: () => void }) {
             data-testid="report-days"
           />
         </label>
-        <div className="actions">
+        <div className="form-actions">
           <button
             type="submit"
             disabled={busy || method === undefined}

@@ -311,12 +311,15 @@ export function SortHeader<F extends string>(props: {
   sort: { field: F; dir: 'asc' | 'desc' };
   onSort: (field: F) => void;
   numeric?: boolean;
+  /** More classes of the header cell (e.g. "minor": a column a narrow window leaves out). */
+  className?: string;
 }) {
   const active = props.sort.field === props.field;
+  const className = [props.numeric ? 'num' : '', props.className ?? ''].join(' ').trim();
   return (
     <th
       scope="col"
-      className={props.numeric ? 'num' : undefined}
+      className={className || undefined}
       aria-sort={active ? (props.sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}
     >
       <button type="button" className="th-button" onClick={() => props.onSort(props.field)}>

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { Fragment, useMemo, useState } from 'react';
 import { formatPercent } from '../../../shared/format';
 import { useApp } from '../context';
 import { bridge } from '../lib/bridge';
@@ -33,6 +33,14 @@ export function Funds() {
     dir: 'desc',
   });
   const [refreshing, setRefreshing] = useState(false);
+  /** Rows opened to show the columns a narrow window leaves out. */
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
+  const toggle = (asset: string) =>
+    setExpanded((open) => {
+      const next = new Set(open);
+      if (!next.delete(asset)) next.add(asset);
+      return next;
+    });
   const [refreshError, setRefreshError] = useState<unknown>(undefined);
 
   const rows = useMemo(() => {
@@ -68,6 +76,19 @@ export function Funds() {
   };
 
   const quote = funds.data?.quoteAsset ?? settings.quoteAsset;
+  // The columns a narrow window leaves out (CSS), shown again in an opened row.
+  const locked = (row: (typeof rows)[number]) => <Amount value={row.locked} asset={row.asset} />;
+  const reservedFee = (row: (typeof rows)[number]) =>
+    row.reservedFee === null ? (
+      <span className="muted">—</span>
+    ) : (
+      <Amount value={row.reservedFee} asset={row.asset} />
+    );
+  const averageCost = (row: (typeof rows)[number]) => {
+    const cost = pnl.get(row.asset.toLowerCase())?.averageCost;
+    return cost ? <Price value={cost} quote={ledger.data!.currency} unit={false} /> : '—';
+  };
+
   return (
     <section className="page" data-testid="screen-funds">
       <PageHeader title="Funds">
@@ -107,18 +128,29 @@ export function Funds() {
       )}
       {rows.length > 0 && (
         <div className="card table-wrap flush">
-          <table className="table" data-testid="funds-table">
+          <table className="table responsive" data-testid="funds-table">
             <thead>
               <tr>
+                <th className="expander-cell">
+                  <span className="sr-only">More</span>
+                </th>
                 <SortHeader field="asset" label="Asset" sort={sort} onSort={onSort} />
                 <SortHeader field="free" label="Free" sort={sort} onSort={onSort} numeric />
-                <SortHeader field="locked" label="Locked" sort={sort} onSort={onSort} numeric />
+                <SortHeader
+                  field="locked"
+                  label="Locked"
+                  sort={sort}
+                  onSort={onSort}
+                  numeric
+                  className="minor"
+                />
                 <SortHeader
                   field="reservedFee"
                   label="Reserved fee"
                   sort={sort}
                   onSort={onSort}
                   numeric
+                  className="minor"
                 />
                 <SortHeader field="total" label="Total" sort={sort} onSort={onSort} numeric />
                 <SortHeader
@@ -130,81 +162,103 @@ export function Funds() {
                 />
                 <th className="num">Price</th>
                 <th className="num">24h</th>
-                <th className="num">Avg cost</th>
+                <th className="num minor">Avg cost</th>
                 <th className="num">Unrealized P&amp;L</th>
               </tr>
             </thead>
             <tbody>
               {rows.map((row) => (
-                <tr
-                  key={row.asset}
-                  data-testid={`fund-row-${row.asset}`}
-                  style={{ cursor: 'pointer' }}
-                  title={`Open ${row.asset.toUpperCase()}: lots, trades and P&L`}
-                  onClick={() => navigate({ screen: 'funds', asset: row.asset.toLowerCase() })}
-                >
-                  <td className="asset">{row.asset.toUpperCase()}</td>
-                  <td className="num" data-testid="fund-free">
-                    <Amount value={row.free} asset={row.asset} />
-                  </td>
-                  <td className="num">
-                    <Amount value={row.locked} asset={row.asset} />
-                  </td>
-                  <td className="num">
-                    {row.reservedFee === null ? (
-                      <span className="muted">—</span>
-                    ) : (
-                      <Amount value={row.reservedFee} asset={row.asset} />
-                    )}
-                  </td>
-                  <td className="num">
-                    <Amount value={row.total} asset={row.asset} />
-                  </td>
-                  <td className="num" data-testid="fund-value">
-                    {row.value === null ? (
-                      <span className="muted" title="No price path to the quote asset">
-                        no price
-                      </span>
-                    ) : (
-                      <Value value={row.value} quote={quote} unit={false} />
-                    )}
-                  </td>
-                  <td className="num" data-testid="fund-price">
-                    {row.price === null ? (
-                      '—'
-                    ) : (
-                      <Price value={row.price} quote={quote} unit={false} />
-                    )}
-                  </td>
-                  <td className="num" data-testid="fund-change">
-                    {formatPercent(pnl.get(row.asset.toLowerCase())?.change24h ?? null, {
-                      signed: true,
-                    })}
-                  </td>
-                  <td className="num" data-testid="fund-average-cost">
-                    {pnl.get(row.asset.toLowerCase())?.averageCost ? (
-                      <Price
-                        value={pnl.get(row.asset.toLowerCase())!.averageCost}
-                        quote={ledger.data!.currency}
-                        unit={false}
-                      />
-                    ) : (
-                      '—'
-                    )}
-                  </td>
-                  <td className="num" data-testid="fund-unrealized">
-                    {pnl.get(row.asset.toLowerCase()) ? (
-                      <Value
-                        value={pnl.get(row.asset.toLowerCase())!.unrealizedPnl}
-                        quote={ledger.data!.currency}
-                        signed
-                        unit={false}
-                      />
-                    ) : (
-                      '—'
-                    )}
-                  </td>
-                </tr>
+                <Fragment key={row.asset}>
+                  <tr
+                    data-testid={`fund-row-${row.asset}`}
+                    style={{ cursor: 'pointer' }}
+                    title={`Open ${row.asset.toUpperCase()}: lots, trades and P&L`}
+                    onClick={() => navigate({ screen: 'funds', asset: row.asset.toLowerCase() })}
+                  >
+                    <td className="expander-cell">
+                      <button
+                        type="button"
+                        className="small ghost expander"
+                        aria-expanded={expanded.has(row.asset)}
+                        aria-label={`More of ${row.asset.toUpperCase()}: locked, reserved fee, average cost`}
+                        onClick={(event) => {
+                          event.stopPropagation();
+                          toggle(row.asset);
+                        }}
+                        data-testid="fund-expand"
+                      >
+                        {expanded.has(row.asset) ? '▾' : '▸'}
+                      </button>
+                    </td>
+                    <td className="asset">{row.asset.toUpperCase()}</td>
+                    <td className="num" data-testid="fund-free">
+                      <Amount value={row.free} asset={row.asset} />
+                    </td>
+                    <td className="num minor" data-testid="fund-locked">
+                      {locked(row)}
+                    </td>
+                    <td className="num minor">{reservedFee(row)}</td>
+                    <td className="num" data-testid="fund-total">
+                      <Amount value={row.total} asset={row.asset} />
+                    </td>
+                    <td className="num" data-testid="fund-value">
+                      {row.value === null ? (
+                        <span className="muted" title="No price path to the quote asset">
+                          no price
+                        </span>
+                      ) : (
+                        <Value value={row.value} quote={quote} unit={false} />
+                      )}
+                    </td>
+                    <td className="num" data-testid="fund-price">
+                      {row.price === null ? (
+                        '—'
+                      ) : (
+                        <Price value={row.price} quote={quote} unit={false} />
+                      )}
+                    </td>
+                    <td className="num" data-testid="fund-change">
+                      {formatPercent(pnl.get(row.asset.toLowerCase())?.change24h ?? null, {
+                        signed: true,
+                      })}
+                    </td>
+                    <td className="num minor" data-testid="fund-average-cost">
+                      {averageCost(row)}
+                    </td>
+                    <td className="num" data-testid="fund-unrealized">
+                      {pnl.get(row.asset.toLowerCase()) ? (
+                        <Value
+                          value={pnl.get(row.asset.toLowerCase())!.unrealizedPnl}
+                          quote={ledger.data!.currency}
+                          signed
+                          unit={false}
+                        />
+                      ) : (
+                        '—'
+                      )}
+                    </td>
+                  </tr>
+                  {expanded.has(row.asset) && (
+                    <tr className="row-details" data-testid="fund-details">
+                      <td colSpan={11}>
+                        <dl className="facts inline">
+                          <div>
+                            <dt>Locked</dt>
+                            <dd>{locked(row)}</dd>
+                          </div>
+                          <div>
+                            <dt>Reserved fee</dt>
+                            <dd>{reservedFee(row)}</dd>
+                          </div>
+                          <div>
+                            <dt>Avg cost</dt>
+                            <dd>{averageCost(row)}</dd>
+                          </div>
+                        </dl>
+                      </td>
+                    </tr>
+                  )}
+                </Fragment>
               ))}
             </tbody>
           </table>

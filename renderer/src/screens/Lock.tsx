@@ -40,6 +40,26 @@ function useActivityReports(active: boolean): void {
   }, [active]);
 }
 
+/**
+ * Ctrl+Shift+L (Cmd+Shift+L on a Mac) locks from the page itself: browser mode has no global
+ * shortcut, and on the desktop the page hears the keys the global one did not take.
+ */
+function useLockShortcut(armed: boolean, onStatus: (status: LockStatus) => void): void {
+  useEffect(() => {
+    if (!armed) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (!(event.ctrlKey || event.metaKey) || !event.shiftKey || event.altKey) return;
+      if (event.key.toLowerCase() !== 'l') return;
+      event.preventDefault();
+      bridge()
+        .lock.lock()
+        .then(onStatus, () => undefined);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [armed, onStatus]);
+}
+
 export function LockGate({ children }: { children: ReactNode }) {
   const [status, setStatus] = useState<LockStatus | null>(null);
   const [unavailable, setUnavailable] = useState(false);
@@ -65,6 +85,7 @@ export function LockGate({ children }: { children: ReactNode }) {
     if (locked) queryClient.clear();
   }, [locked]);
   useActivityReports(status !== null && status.enabled && !status.locked && status.idleMinutes > 0);
+  useLockShortcut(status !== null && status.enabled && !status.locked, setStatus);
 
   const context = useMemo<LockContextValue | null>(
     () =>
