@@ -234,6 +234,13 @@ async function checkTransfers(page: Page): Promise<void> {
     `SOL (${formatStated(sol)} free)`,
   );
   await expect(page.getByText(`Free: ${formatStated(sol)} SOL`)).toBeVisible();
+  // "Use all" fills the balance with every digit, and the form takes it (more places than the
+  // SOL market's step: a transfer moves a balance, not a trade).
+  await page.getByRole('button', { name: 'Use all' }).click();
+  await expect(page.getByTestId('transfer-amount')).toHaveValue(sol);
+  await page.getByTestId('transfer-amount').blur();
+  await expect(page.getByTestId('transfer-amount')).not.toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByTestId('transfer-amount-error')).toHaveCount(0);
   const history = await exchange.subAccounts.transferHistory();
   const rows = page.getByTestId('transfer-history').locator('tbody tr');
   await expect(rows.first()).toBeVisible();

@@ -207,7 +207,12 @@ function TransferForm(props: {
   const free = freeBalance(draft.fromEmail, draft.asset, view, mainFree);
   const amountCheck = checkAmount(draft.amount, {
     free,
-    precision: precisionOf(draft.asset),
+    // A transfer moves a balance, not a trade: it may have as many places as the balance the
+    // exchange states (a market's step would refuse "Use all" of 321.6766 SOL on a 3-place market).
+    precision: Math.max(
+      precisionOf(draft.asset),
+      free === null ? 0 : new Decimal(free).decimalPlaces(),
+    ),
     asset: draft.asset,
   });
   const sameAccount = draft.fromEmail === draft.toEmail;
