@@ -2,7 +2,7 @@
  * At 1024 x 700, and in dialogs, nothing is clipped and nothing overlaps, as the boxes the
  * browser laid out say: Funds keeps every column it shows inside its card (Unrealized P&L
  * included) and a row opens to show the columns it leaves out; the transfer form's Amount has
- * room to type; the Reports dialog shows its labels whole and its buttons apart; the toast row
+ * room to type; Withdrawals shows Address and TxID whole with their copy buttons; the Reports dialog shows its labels whole and its buttons apart; the toast row
  * paints nothing beside its toasts; Ctrl+Shift+L locks in browser mode.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
@@ -160,4 +160,26 @@ test('the empty toast row paints nothing, and Ctrl+Shift+L locks in browser mode
     const api = (window as unknown as { spotfolio: SpotfolioBridge }).spotfolio;
     await api.lock.removePassword({ current: 'small window 1024' });
   });
+});
+
+test('Withdrawals shows Address and TxID whole, with their copy buttons', async ({ page }) => {
+  await open(page);
+  await goTo(page, 'withdrawals');
+  const table = page.getByTestId('withdraw-table');
+  const rows = table.locator('[role=row]').filter({ has: page.locator('.c-txid') });
+  await expect(rows.nth(3)).toBeVisible({ timeout: 20_000 });
+  const tableBox = await box(table);
+  for (let i = 0; i < 4; i++) {
+    const row = rows.nth(i);
+    for (const column of ['.c-address', '.c-txid']) {
+      const cell = row.locator(column);
+      const cellBox = await box(cell);
+      expect(inside(cellBox, tableBox), column).toBe(true);
+      expect(await cell.evaluate((node) => node.scrollWidth <= node.clientWidth + 1)).toBe(true);
+      for (const button of await cell.getByRole('button').all())
+        expect(inside(await box(button), cellBox), `${column} copy button`).toBe(true);
+    }
+  }
+  await expectWhole(table.locator('.vhead > div'));
+  await expectWhole(rows.first().locator('[role=cell]'));
 });
