@@ -7,11 +7,10 @@
  */
 import Decimal from 'decimal.js';
 import { expect, test } from '@playwright/test';
-import type { SpotfolioBridge } from '../../shared/contract';
 import { formatValue } from '../../shared/format';
 import { ExchangeClient } from '../../electron/exchange';
 import { startAdminStack, type AdminStack } from './support/admin-stack';
-import { goTo, screenshot } from './support/stack';
+import { goTo, openWithSandboxProfile, screenshot } from './support/stack';
 
 const Exact = Decimal.clone({ precision: 200, rounding: Decimal.ROUND_HALF_EVEN });
 
@@ -134,24 +133,7 @@ test('the P&L card and net worth equal what the sandbox’s own records give', a
       );
     }
 
-    await page.goto(stack.url);
-    await page.waitForFunction(() => 'spotfolio' in window);
-    await page.evaluate(
-      async ({ key, baseUrl, streamUrl }) => {
-        const api = (window as unknown as { spotfolio: SpotfolioBridge }).spotfolio;
-        const profile = await api.profiles.add({
-          name: 'Ledger',
-          apiKey: key.apiKey,
-          secretKey: key.secretKey,
-          baseUrl,
-          streamUrl,
-        });
-        await api.profiles.activate({ id: profile.id });
-      },
-      { key, baseUrl: stack.world.baseUrl, streamUrl: stack.world.streamUrl },
-    );
-    await page.reload();
-    await page.getByTestId('active-profile').filter({ hasText: 'Ledger' }).waitFor();
+    await openWithSandboxProfile(page, stack, 'Ledger', key);
 
     await goTo(page, 'portfolio');
     const card = page.getByTestId('pnl-card');

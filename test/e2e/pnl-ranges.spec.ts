@@ -20,7 +20,7 @@ import {
   type TradeRecord,
 } from '../ledger/independent';
 import { startAdminStack, type AdminStack } from './support/admin-stack';
-import { goTo, screenshot } from './support/stack';
+import { goTo, openWithSandboxProfile, screenshot } from './support/stack';
 
 let stack: AdminStack;
 test.beforeAll(async () => {
@@ -131,24 +131,7 @@ test('each P&L range shows the figures of its interval, in USDT and BTC', async 
       );
     };
 
-    await page.goto(stack.url);
-    await page.waitForFunction(() => 'spotfolio' in window);
-    await page.evaluate(
-      async ({ key, baseUrl, streamUrl }) => {
-        const api = (window as unknown as { spotfolio: SpotfolioBridge }).spotfolio;
-        const profile = await api.profiles.add({
-          name: 'Ranges',
-          apiKey: key.apiKey,
-          secretKey: key.secretKey,
-          baseUrl,
-          streamUrl,
-        });
-        await api.profiles.activate({ id: profile.id });
-      },
-      { key, baseUrl: stack.world.baseUrl, streamUrl: stack.world.streamUrl },
-    );
-    await page.reload();
-    await page.getByTestId('active-profile').filter({ hasText: 'Ranges' }).waitFor();
+    await openWithSandboxProfile(page, stack, 'Ranges', key);
     await goTo(page, 'portfolio');
     const card = page.getByTestId('pnl-card');
     await expect(card.getByTestId('ledger-import-progress')).toContainText('own trades imported', {

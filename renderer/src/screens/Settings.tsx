@@ -10,6 +10,7 @@ import { LockSettings } from '../components/LockSettings';
 import { RemovedProfiles } from '../components/RemovedProfiles';
 import { CostMethodSetting } from '../components/CostMethodSetting';
 import { OrderSettings } from '../components/OrderSettings';
+import { SavedDecimalField } from '../components/SavedField';
 
 const notificationLabels: Record<keyof NotificationSettings, string> = {
   fills: 'Orders placed and filled',
@@ -26,7 +27,6 @@ export function SettingsScreen(props: { editProfile?: string }) {
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<ProfileView | null>(null);
   const [editing, setEditing] = useState<string | null>(props.editProfile ?? null);
-  const [threshold, setThreshold] = useState(settings.smallBalanceThreshold);
   const tickers = useBridgeQuery('market.tickers');
   const quotes = [
     ...new Set([
@@ -112,18 +112,11 @@ export function SettingsScreen(props: { editProfile?: string }) {
             />
             Hide small balances
           </label>
-          <label className="field">
-            <span>Small means worth less than ({settings.quoteAsset.toUpperCase()})</span>
-            <input
-              inputMode="decimal"
-              value={threshold}
-              onChange={(e) => setThreshold(e.target.value)}
-              onBlur={() =>
-                threshold !== settings.smallBalanceThreshold &&
-                void save({ smallBalanceThreshold: threshold.trim() })
-              }
-            />
-          </label>
+          <SavedDecimalField
+            label={`Small means worth less than (${settings.quoteAsset.toUpperCase()})`}
+            saved={settings.smallBalanceThreshold}
+            save={(smallBalanceThreshold) => save({ smallBalanceThreshold })}
+          />
           <OrderSettings settings={settings} save={save} />
           <h2>Notifications</h2>
           <p className="muted small-text" data-testid="notify-explainer">

@@ -119,15 +119,18 @@ export function tradingKey(stack: Stack): WorldKey {
   return key;
 }
 
-/** Opens the app and adds the sandbox's parent key as the active profile through the real bridge. */
+/**
+ * Opens the app and adds a key of the sandbox (by default the parent account's trading key) as
+ * the active profile through the real bridge.
+ */
 export async function openWithSandboxProfile(
   page: Page,
   stack: Stack,
   name = 'Sandbox',
+  key: { apiKey: string; secretKey: string } = tradingKey(stack),
 ): Promise<void> {
   await page.goto(stack.url);
   await page.waitForFunction(() => 'spotfolio' in window);
-  const key = tradingKey(stack);
   await page.evaluate(
     async ({ name, key, baseUrl, streamUrl }) => {
       const api = (
