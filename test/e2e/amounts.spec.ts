@@ -160,14 +160,18 @@ async function checkAssetPage(page: Page): Promise<void> {
   );
   // Every entry's change, read off the screen, adds up to what the exchange holds: one cut digit
   // (an inferred credit of 28,688.15 shown as 28,688.1) would show as a difference here.
+  // Read again until the ledger has taken in everything (its inferred credit comes once the
+  // import has reached back far enough).
   const rows = page.locator('[data-testid^=asset-entry-]');
   await expect(rows.first()).toBeVisible();
-  let sum = new Decimal(0);
-  for (const row of await rows.all()) {
-    const change = (await row.locator('td').last().textContent())!.trim().replace(/,/g, '');
-    sum = sum.plus(change);
-  }
-  expect(sum.toFixed()).toBe(quantity.toFixed());
+  const shownSum = async () => {
+    let sum = new Decimal(0);
+    for (const change of await rows.locator('td:last-child').allTextContents()) {
+      sum = sum.plus(change.trim().replace(/,/g, ''));
+    }
+    return sum.toFixed();
+  };
+  await expect.poll(shownSum, { timeout: 60_000 }).toBe(quantity.toFixed());
 
   // The parent's inferred XRP credit had to come before the first movement that spent more than
   // the records hold: its window says so, naming that movement, not the observation after it.

@@ -40,21 +40,30 @@ test('checks, places and cancels a limit order', async ({ page }) => {
   await expect(page.getByTestId('order-test-error')).toContainText('tick');
   await expect(page.getByTestId('order-confirm')).toHaveCount(0);
 
+  // The account may have resting orders of its own already: ours is the one that is new.
+  const openIds = () =>
+    page.evaluate(async () => {
+      const api = (window as unknown as { spotfolio: SpotfolioBridge }).spotfolio;
+      return (await api.orders.open({})).rows.map((order) => order.id);
+    });
+  const before = new Set(await openIds());
   await page.getByTestId('order-price').fill(price);
   await page.getByTestId('order-quantity').fill('0.001');
   await page.getByTestId('order-review').click();
   await expect(page.getByTestId('order-confirm')).toContainText(price);
   await page.getByTestId('order-confirm-place').click();
 
-  const open = page.getByTestId('open-orders');
-  const row = open.locator('tr[data-testid^=open-order-]').first();
+  let placed: number | undefined;
+  await expect
+    .poll(async () => (placed = (await openIds()).find((id) => !before.has(id))), {
+      timeout: 15_000,
+    })
+    .toBeDefined();
+  const row = page.getByTestId('open-orders').getByTestId(`open-order-${placed}`);
   await expect(row).toBeVisible({ timeout: 15_000 });
   await screenshot(page, 'orders');
-  const before = await open.locator('tr[data-testid^=open-order-]').count();
   await row.getByTestId('cancel-order').click();
   await expect(page.getByTestId('toast').filter({ hasText: 'Order canceled' })).toBeVisible();
-  await expect(async () => {
-    const after = await page.locator('tr[data-testid^=open-order-]').count();
-    expect(after).toBeLessThan(before);
-  }).toPass({ timeout: 15_000 });
+  await expect(row).toHaveCount(0, { timeout: 15_000 });
+  expect(await openIds()).not.toContain(placed);
 });
