@@ -40,6 +40,28 @@ import { verifyPrivateStream } from './stream-check';
  * Refuses, before any connection, a base or stream address that would carry the key unencrypted
  * (plain http: or ws: to another machine): a refusal of Spotfolio's own, naming the field.
  */
+/**
+ * Checks a key against an exchange before it is kept: its account answers (with the permissions
+ * it grants) and its private stream opens. Resolves with the account's answer.
+ */
+async function verifyKey(
+  addresses: { baseUrl: string; streamUrl: string },
+  key: { apiKey: string; secretKey: string },
+) {
+  const verifier = new ExchangeClient({
+    baseUrl: addresses.baseUrl,
+    apiKey: key.apiKey,
+    secretKey: key.secretKey,
+  });
+  try {
+    const info = await verifier.account.info();
+    await verifyPrivateStream({ streamUrl: addresses.streamUrl, client: verifier });
+    return info;
+  } finally {
+    await verifier.close();
+  }
+}
+
 function refuseInsecureAddresses(input: { baseUrl: string; streamUrl: string }): void {
   for (const [field, kind, label] of [
     ['baseUrl', 'rest', 'The REST base URL'],
@@ -215,18 +237,7 @@ export class SessionManager {
       const { store, secrets, log } = this.deps;
       refuseInsecureAddresses(input);
       log.secrets.add(input.apiKey, input.secretKey);
-      const verifier = new ExchangeClient({
-        baseUrl: input.baseUrl,
-        apiKey: input.apiKey,
-        secretKey: input.secretKey,
-      });
-      let info;
-      try {
-        info = await verifier.account.info();
-        await verifyPrivateStream({ streamUrl: input.streamUrl, client: verifier });
-      } finally {
-        await verifier.close();
-      }
+      const info = await verifyKey(input, input);
       const kept = await keptKey(store, secrets, input);
       if (kept.profile && options.keychainId === undefined) {
         const existing = kept.profile;
@@ -340,18 +351,8 @@ export class SessionManager {
             `The key of "${row.name}" is missing from the keychain. Remove the profile and add the key again.`,
           );
         }
-        const verifier = new ExchangeClient({
-          baseUrl: input.baseUrl,
-          apiKey: credentials.apiKey,
-          secretKey: credentials.secretKey,
-        });
-        try {
-          const info = await verifier.account.info();
-          permissions = { canTrade: info.canTrade, canWithdraw: info.canWithdraw };
-          await verifyPrivateStream({ streamUrl: input.streamUrl, client: verifier });
-        } finally {
-          await verifier.close();
-        }
+        const info = await verifyKey(input, credentials);
+        permissions = { canTrade: info.canTrade, canWithdraw: info.canWithdraw };
       }
       const wasActive = this.active?.profile.id === row.id;
       if (urlsChanged && wasActive) await this.stopSession();
@@ -448,18 +449,7 @@ export class SessionManager {
         );
       }
       log.secrets.add(input.apiKey, input.secretKey);
-      const verifier = new ExchangeClient({
-        baseUrl: row.baseUrl,
-        apiKey: input.apiKey,
-        secretKey: input.secretKey,
-      });
-      let info;
-      try {
-        info = await verifier.account.info();
-        await verifyPrivateStream({ streamUrl: row.streamUrl, client: verifier });
-      } finally {
-        await verifier.close();
-      }
+      const info = await verifyKey(row, input);
       await secrets.set(row.id, { apiKey: input.apiKey, secretKey: input.secretKey });
       const restored = store.profiles.restore(row.id, {
         canTrade: info.canTrade,
