@@ -18,7 +18,7 @@ import type { SpotfolioBridge } from '../../shared/contract';
 import { formatAmountWithUnit } from '../../shared/format';
 import { hourMove, tradeAgo } from '../alerts/past-trades';
 import { startBrowserMode, type StartedChild } from './support/child';
-import { ensureRendererBuilt, goTo, screenshot } from './support/stack';
+import { ensureRendererBuilt, goTo, openApp, screenshot } from './support/stack';
 
 const HOLDER = 'holder@alerts.e2e';
 const SELLER = 'seller@alerts.e2e';
@@ -80,8 +80,7 @@ test.afterAll(async () => {
 });
 
 async function open(page: Page): Promise<void> {
-  await page.goto(app.value);
-  await page.waitForFunction(() => 'spotfolio' in window);
+  await openApp(page, app.value);
   await page.evaluate(
     async ({ key, baseUrl, streamUrl }) => {
       const api = (window as unknown as { spotfolio: SpotfolioBridge }).spotfolio;

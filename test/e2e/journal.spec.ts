@@ -21,6 +21,7 @@ import { exchangeClient, fromExchange, shownDecimal } from './support/exchange';
 import {
   ensureRendererBuilt,
   goTo,
+  openApp,
   screenshot,
   startSandboxChild,
   type WorldInfo,
@@ -129,8 +130,7 @@ async function transferKilledAfterFirstLeg(input: {
 test('a transfer cut short by a crash is shown after the restart, and finished', async ({
   page,
 }) => {
-  await page.goto(app.value);
-  await page.waitForFunction(() => 'spotfolio' in window);
+  await openApp(page, app.value);
   const bridge = await api(page);
   const profile = await bridge.evaluate((spotfolio, input) => spotfolio.profiles.add(input), {
     name: 'Sandbox',

@@ -8,7 +8,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import type { SpotfolioBridge } from '../../shared/contract';
 import { focusedElement } from './support/dialogs';
-import { goTo, screenshot, startStack, type Stack } from './support/stack';
+import { goTo, openApp, screenshot, startStack, type Stack } from './support/stack';
 
 let stack: Stack;
 test.beforeAll(async () => {
@@ -23,8 +23,7 @@ test.afterAll(async () => {
  * the read-only key ("Read-only"), adding whichever is not there yet.
  */
 async function openWithTwoProfiles(page: Page): Promise<void> {
-  await page.goto(stack.url);
-  await page.waitForFunction(() => 'spotfolio' in window);
+  await openApp(page, stack.url);
   const readOnly = stack.parent.keys.find((k) => !k.canTrade);
   const trading = stack.parent.keys.find((k) => k.canTrade);
   if (!readOnly || !trading) throw new Error('The sandbox world lacks a read-only or trading key');

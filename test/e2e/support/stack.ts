@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from '@playwright/test';
+import type { ConsoleMessage, Page, Request, Response } from '@playwright/test';
 import { ensureBuilt } from '../../../scripts/build-state.mjs';
 import { startSandbox, type WorldInfo } from '../../../electron/sandbox';
 import type { WorldAccount, WorldKey } from '../../../electron/sandbox/world';
@@ -120,6 +120,56 @@ export function tradingKey(stack: Stack): WorldKey {
 }
 
 /**
+ * Opens the address the app printed and waits for the page's bridge (window.spotfolio). A page
+ * whose scripts did not run is described (what failed to load, what it showed) and opened once
+ * more: a CI run once saw the bridge never appear while the same journey passes every other time,
+ * and the description is what will tell why.
+ */
+export async function openApp(page: Page, url: string): Promise<void> {
+  const trouble: string[] = [];
+  const onError = (error: Error) => trouble.push(`page error: ${error.message}`);
+  const onFailed = (request: Request) =>
+    trouble.push(`failed: ${request.url()} (${request.failure()?.errorText ?? 'unknown'})`);
+  const onResponse = (response: Response) => {
+    if (response.status() >= 400) trouble.push(`HTTP ${response.status()}: ${response.url()}`);
+  };
+  const onConsole = (message: ConsoleMessage) => {
+    if (message.type() === 'error') trouble.push(`console: ${message.text()}`);
+  };
+  page.on('pageerror', onError);
+  page.on('requestfailed', onFailed);
+  page.on('response', onResponse);
+  page.on('console', onConsole);
+  try {
+    for (let attempt = 1; ; attempt++) {
+      await page.goto(url);
+      try {
+        await page.waitForFunction(() => 'spotfolio' in window, undefined, { timeout: 15_000 });
+        return;
+      } catch (error) {
+        const seen = await page
+          .evaluate(() => ({
+            readyState: document.readyState,
+            scripts: [...document.scripts].map((script) => script.src),
+            text: document.body?.innerText.slice(0, 300) ?? '',
+          }))
+          .catch((reason: unknown) => String(reason));
+        console.error(
+          `The app's page had no bridge 15 s after opening it (attempt ${attempt}): ` +
+            `${JSON.stringify(seen)}; ${trouble.join('; ') || 'no failed request or page error'}`,
+        );
+        if (attempt >= 2) throw error;
+      }
+    }
+  } finally {
+    page.off('pageerror', onError);
+    page.off('requestfailed', onFailed);
+    page.off('response', onResponse);
+    page.off('console', onConsole);
+  }
+}
+
+/**
  * Opens the app and adds a key of the sandbox (by default the parent account's trading key) as
  * the active profile through the real bridge.
  */
@@ -129,8 +179,7 @@ export async function openWithSandboxProfile(
   name = 'Sandbox',
   key: { apiKey: string; secretKey: string } = tradingKey(stack),
 ): Promise<void> {
-  await page.goto(stack.url);
-  await page.waitForFunction(() => 'spotfolio' in window);
+  await openApp(page, stack.url);
   await page.evaluate(
     async ({ name, key, baseUrl, streamUrl }) => {
       const api = (
@@ -153,8 +202,7 @@ export async function openWithSandboxProfile(
 
 /** Opens the app on the sandbox profile a previous test of the spec added, or adds it. */
 export async function openSandboxProfileAgain(page: Page, stack: Stack): Promise<void> {
-  await page.goto(stack.url);
-  await page.waitForFunction(() => 'spotfolio' in window);
+  await openApp(page, stack.url);
   const profiles = await page.evaluate(() =>
     (
       window as unknown as { spotfolio: import('../../../shared/contract').SpotfolioBridge }
