@@ -450,7 +450,7 @@ export const methodSchemas = {
     })
     .strict(),
   'ledger.netWorth': none,
-  'ledger.asset': z.object({ asset: assetInput }).strict(),
+  'ledger.asset': z.object({ asset: assetInput, method: z.enum(COST_METHODS).optional() }).strict(),
   'ledger.history': z.object({ range: z.enum(HISTORY_RANGES) }).strict(),
   'ledger.inferred': none,
   'ledger.annotate': z

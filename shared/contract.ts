@@ -209,7 +209,10 @@ export const methods = {
     summary: returns<LedgerSummaryView>(),
     /** Main account plus every sub-account, each valued. */
     netWorth: returns<NetWorthView>(),
-    /** One asset: figures, lots, its entries (inferred ones labelled) and holdings over time. */
+    /**
+     * One asset: figures, lots, its entries (inferred ones labelled) and holdings over time, by
+     * the method asked for (the profile's setting when none is).
+     */
     asset: returns<AssetLedgerView>(),
     /** The value history from the ledger's holdings at the prices of the time. */
     history: returns<LedgerHistoryView>(),

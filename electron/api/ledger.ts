@@ -101,9 +101,10 @@ export function ledgerHandlers(ctx: ApiContext) {
       const { profile } = active();
       return netWorthView(built(profile.id), ctx.now());
     },
-    'ledger.asset': async ({ asset }) => {
+    'ledger.asset': async ({ asset, method }) => {
       const { profile } = active();
-      const choice = choiceOf(profile.id);
+      // The page's own method, when the user picked one there, else the profile's setting.
+      const choice = { ...choiceOf(profile.id), ...(method ? { method } : {}) };
       pricesInBackground(profile.id, choice);
       return assetPageView(built(profile.id, choice), asset, ctx.now());
     },

@@ -159,3 +159,64 @@ export function intervalFigures(
     pnl: realized.plus(unrealizedChange).toFixed(),
   };
 }
+
+export type MethodName = 'fifo' | 'lifo' | 'hifo' | 'average';
+
+/**
+ * One account's holding of one (non-cash) asset under a cost method, by the rules
+ * docs/architecture.md states, written on its own: FIFO takes the oldest lot first, LIFO the
+ * newest, HIFO the highest cost per unit as the lot came in (equal ones oldest first); a lot
+ * taken in part gives its cost's share (half-even to 18 places). Average cost: what leaves
+ * carries the share of the whole position's cost.
+ */
+export class MethodPosition {
+  private lots: { qty: Exact; cost: Exact; at: number; seq: number; unit: Exact }[] = [];
+  private seq = 0;
+  constructor(private readonly method: MethodName) {}
+
+  add(qty: Exact, cost: Exact, at: number): void {
+    this.lots.push({ qty, cost, at, seq: this.seq++, unit: cost.div(qty) });
+  }
+
+  get quantity(): Exact {
+    return this.lots.reduce((sum, lot) => sum.plus(lot.qty), new Exact(0));
+  }
+
+  get cost(): Exact {
+    return this.lots.reduce((sum, lot) => sum.plus(lot.cost), new Exact(0));
+  }
+
+  /** Takes `qty` out; the cost it carries. */
+  take(qty: Exact): Exact {
+    if (this.method === 'average') {
+      const total = this.quantity;
+      const out = share(this.cost, qty, total);
+      const left = this.cost.minus(out);
+      const rest = total.minus(qty);
+      // The cost left is spread over what is left; only the total matters from here on.
+      this.lots = rest.isZero() ? [] : [{ qty: rest, cost: left, at: 0, seq: 0, unit: left }];
+      return out;
+    }
+    let left = qty;
+    let taken = new Exact(0);
+    while (left.gt(0)) {
+      const lot = this.next();
+      const part = Exact.min(lot.qty, left);
+      const cost = share(lot.cost, part, lot.qty);
+      taken = taken.plus(cost);
+      lot.qty = lot.qty.minus(part);
+      lot.cost = lot.cost.minus(cost);
+      if (lot.qty.isZero()) this.lots.splice(this.lots.indexOf(lot), 1);
+      left = left.minus(part);
+    }
+    return taken;
+  }
+
+  private next() {
+    if (this.method === 'fifo') return this.lots[0]!;
+    if (this.method === 'lifo') return this.lots[this.lots.length - 1]!;
+    return [...this.lots].sort(
+      (a, b) => b.unit.comparedTo(a.unit) || a.at - b.at || a.seq - b.seq,
+    )[0]!;
+  }
+}

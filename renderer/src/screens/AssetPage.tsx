@@ -5,7 +5,13 @@
  * happened in, and the user can label it and set a credit's cost basis.
  */
 import { useState } from 'react';
-import { COST_METHOD_LABELS, type LedgerEntryView } from '../../../shared/ledger';
+import {
+  COST_METHOD_HINTS,
+  COST_METHOD_LABELS,
+  COST_METHODS,
+  type CostMethodName,
+  type LedgerEntryView,
+} from '../../../shared/ledger';
 import { formatDateTime } from '../../../shared/format';
 import { bridge } from '../lib/bridge';
 import { inferredWindow } from '../lib/ledger-text';
@@ -82,8 +88,42 @@ function InferredEditor(props: { entry: LedgerEntryView; currency: string; onSav
   );
 }
 
+/**
+ * The page's own cost method: the Settings method until the user picks another here, which then
+ * holds for this page only (the P&L card, reports and Settings keep theirs).
+ */
+function MethodPicker(props: {
+  shown: CostMethodName;
+  setting: CostMethodName | undefined;
+  onPick: (method: CostMethodName) => void;
+}) {
+  return (
+    <label style={{ display: 'inline-flex', gap: '0.4rem', alignItems: 'center' }}>
+      <span>Cost method</span>
+      <select
+        value={props.shown}
+        onChange={(e) => props.onPick(e.target.value as CostMethodName)}
+        data-testid="asset-method"
+        title={COST_METHOD_HINTS[props.shown]}
+      >
+        {COST_METHODS.map((method) => (
+          <option key={method} value={method}>
+            {COST_METHOD_LABELS[method]}
+            {method === props.setting ? ' (Settings)' : ''}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 export function AssetPage(props: { asset: string }) {
-  const page = useBridgeQuery('ledger.asset', { asset: props.asset });
+  const [method, setMethod] = useState<CostMethodName | undefined>(undefined);
+  const settings = useBridgeQuery('ledger.settings');
+  const page = useBridgeQuery('ledger.asset', {
+    asset: props.asset,
+    ...(method ? { method } : {}),
+  });
   const data = page.data;
   const figures = data?.figures;
   return (
@@ -98,9 +138,17 @@ export function AssetPage(props: { asset: string }) {
       {data && figures && (
         <>
           <div className="card">
-            <p className="muted small-text">
-              Every account together; cost by {COST_METHOD_LABELS[data.method]}, in{' '}
-              {data.currency.toUpperCase()}.
+            <MethodPicker
+              shown={data.method}
+              setting={settings.data?.method}
+              onPick={(picked) => setMethod(picked === settings.data?.method ? undefined : picked)}
+            />
+            <p className="muted small-text" data-testid="asset-scope">
+              Every account together; cost by {COST_METHOD_LABELS[data.method]}
+              {settings.data && data.method !== settings.data.method
+                ? ` on this page (Settings: ${COST_METHOD_LABELS[settings.data.method]})`
+                : ''}
+              , in {data.currency.toUpperCase()}.
               {figures.basisEstimated &&
                 ' Part of the cost basis held is an estimate (an inferred credit valued at the market price of its time).'}
             </p>
