@@ -27,6 +27,7 @@ const FOLDER_LAYERS = [
   ['market', 'electron/market'],
   ['rules', 'electron/rules'],
   ['orders', 'electron/orders'],
+  ['transfers', 'electron/transfers'],
   ['session', 'electron/session'],
   ['lock', 'electron/lock'],
   ['api', 'electron/api'],
@@ -76,6 +77,7 @@ const FEATURES = [
   'export',
   'rules',
   'orders',
+  'transfers',
   'lock',
 ];
 const PRODUCT = ['api', 'session', ...FEATURES, ...FOUNDATION];
@@ -103,6 +105,9 @@ const MAY_IMPORT = {
   rules: FOUNDATION,
   // An order reviewed before it is sent: the market's rules, the funds, the exchange's test.
   orders: ['rules', ...FOUNDATION],
+  // Moving funds between the main account and its sub-accounts: checked against what the
+  // exchange lists, written to the money journal, told by the live session.
+  transfers: ['sync', 'live', 'journal', 'rules', ...FOUNDATION],
   // Market data as the screens ask for it, kept for when the exchange does not answer.
   market: ['sync', ...FOUNDATION],
   // The active profile's session wires a client, sync, the streams, alerts and the journal.

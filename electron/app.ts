@@ -35,6 +35,7 @@ import {
 } from './secrets';
 import { SessionManager, type DemoOptions } from './session/manager';
 import { storePort } from './sync/store-port';
+import { Transfers } from './transfers';
 import { scheduleBackups, startStore, StoreUnavailableError, type OpenStoreResult } from './store';
 
 export interface AppOptions {
@@ -238,6 +239,7 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
     describeError: (error) => toBridgeError(error).message,
   });
   const ledger = new LedgerService(store, now);
+  const rules = new ExchangeRules(clock);
   const ctx: ApiContext = {
     mode: options.mode,
     version: packageJson.version,
@@ -257,7 +259,8 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
       clock,
       retryMs: timings.priceRetryMs,
     }),
-    rules: new ExchangeRules(clock),
+    rules,
+    transfers: new Transfers({ store, rules, emit, log, settings, now, notifier }),
     notifier,
     lock,
     now,

@@ -16,6 +16,7 @@ import type { ExchangeRules } from '../rules/exchange-rules';
 import type { Store } from '../store';
 import type { AppLock } from '../lock';
 import type { SessionManager } from '../session/manager';
+import type { Transfers } from '../transfers';
 
 /** The handlers of one contract area, e.g. HandlerGroup<'orders'> for orders.*. */
 export type HandlerGroup<N extends Namespace> = {
@@ -38,6 +39,8 @@ export interface ApiContext {
   readonly candles: CandleScheduler;
   /** Checks against what the exchange lists, made before a request is sent. */
   readonly rules: ExchangeRules;
+  /** Transfers between the main account and its sub-accounts, and the sub-accounts' views. */
+  readonly transfers: Transfers;
   /** Sync's port onto the store (what sync keeps, in sync's words), built once in app.ts. */
   readonly syncPort: SyncStorePort;
   readonly notifier?: Notifier | undefined;

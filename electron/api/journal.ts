@@ -4,7 +4,6 @@
  * the exchange now, and the two choices for a stopped transfer: finish it (send the missing leg)
  * or leave the funds where they are. Start-up and each reconnect run the check by themselves.
  */
-import { inBackground } from '../core/background';
 import type { JournalEntryView } from '../../shared/types';
 import { JournalActionError, toJournalView } from '../journal/money-journal';
 import type { ApiContext, HandlerGroup } from './context';
@@ -32,15 +31,7 @@ export function journalHandlers(ctx: ApiContext) {
       const { profile, journal, sync } = ctx.session.requireTrade('finish a stopped transfer');
       try {
         const entry = await journal.finish(id);
-        inBackground(
-          Promise.all([
-            sync.refresh('subAccounts', { force: true }),
-            sync.refresh('transfers', { force: true }),
-            sync.refresh('funds', { force: true }),
-          ]),
-          'journal: re-reading the balances after a finished transfer',
-          ctx.log.error,
-        );
+        ctx.transfers.moved({ sync }, 'journal: re-reading the balances after a finished transfer');
         ctx.emit('data.changed', {
           profileId: profile.id,
           kinds: ['journal', 'subAccounts', 'funds'],

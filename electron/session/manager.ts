@@ -32,6 +32,7 @@ import { maskApiKey } from '../store/profiles';
 import type { ProfileRow } from '../store/types';
 import { SyncEngine } from '../sync';
 import { factsOf, MoneyJournal } from '../journal/money-journal';
+import { PARENT_EMAIL_KEY } from '../transfers';
 import { storedAccountInfo } from '../sync/store-port';
 import { deleteOrphanedKey, keptKey, orphanedKeys, orphanedSecret } from './key-entries';
 import { verifyPrivateStream } from './stream-check';
@@ -87,8 +88,6 @@ export type DemoOptions = NonNullable<Parameters<typeof startDemoExchange>[0]>;
 const ACTIVE_PROFILE_KEY = 'activeProfileId';
 /** How long a profile switch or quitting waits for sync to finish its current step. */
 const SYNC_STOP_WAIT_MS = 2000;
-/** Per-profile setting: the parent account's e-mail, needed to route sub-to-sub transfers. */
-export const PARENT_EMAIL_KEY = 'parentEmail';
 
 export interface ActiveSession {
   readonly profile: ProfileRow;

@@ -61,6 +61,11 @@ describe('the layer rules', () => {
         "import { SessionManager } from '../session/manager';\nexport const Session = SessionManager;\n",
       ],
       [
+        'transfers importing the session that hands them the client',
+        'electron/transfers/lint-fixture.ts',
+        "import { SessionManager } from '../session/manager';\nexport const Session = SessionManager;\n",
+      ],
+      [
         'the exchange client importing the store',
         'electron/exchange/lint-fixture.ts',
         "import { openStore } from '../store';\nexport const open = openStore;\n",
