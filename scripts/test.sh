@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# The one test command (README's `npm test` and .ci/run): every vitest suite, then the Playwright
-# end-to-end journeys, inside a private keyring session (scripts/with-keyring.sh). Arguments go
-# to vitest; SPOTFOLIO_SKIP_E2E=1 leaves the journeys out.
+# The one test command (README's `npm test` and .ci/run): every vitest suite and the Playwright
+# end-to-end journeys. Both spend much of their time waiting (on child processes, sockets, the
+# page), so they run side by side, each inside its own private keyring session
+# (scripts/with-keyring.sh: neither sees the other's keychain entries), and each one's output is
+# printed whole when it ends. Arguments go to vitest; SPOTFOLIO_SKIP_E2E=1 leaves the journeys out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-exec bash scripts/with-keyring.sh bash -c '
-  set -euo pipefail
-  npx vitest run "$@"
-  if [ "${SPOTFOLIO_SKIP_E2E:-}" != "1" ]; then
-    npx playwright test
-  fi
-' bash "$@"
+unit="bash scripts/with-keyring.sh npx vitest run$(printf ' %q' "$@")"
+if [ "${SPOTFOLIO_SKIP_E2E:-}" = "1" ]; then
+  exec bash -c "$unit"
+fi
+exec bash scripts/side-by-side.sh \
+  "unit tests:$unit" \
+  "journeys:bash scripts/with-keyring.sh npx playwright test"
