@@ -5,6 +5,7 @@
  * called directly are refused and no data event reaches the page.
  */
 import Database from 'better-sqlite3';
+import { Decimal } from '../../shared/exact-decimal';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,10 +22,10 @@ import { AppLock, LOCK_KEYS, LOCKED_NOTIFICATION, verifyPassword } from '../../e
 import { createApp, type SpotfolioApp } from '../../electron/app';
 import { ManualClock } from '../../electron/core/clock';
 import type { DesktopNotification } from '../../electron/core/notifier';
-import { startSandbox, type Sandbox } from '../../electron/sandbox';
+import { startSandbox, type TestSandbox as Sandbox } from '../../electron/sandbox/testing';
 import { startBrowserMode, type BrowserModeHost } from '../../electron/serve/host';
 import { DemoSecretStore, isSealed, KeyVault } from '../../electron/secrets';
-import { openStore, type Store } from '../../electron/store';
+import { CACHE_FILE, openStore, type Store } from '../../electron/store';
 import { listBackups } from '../../electron/store/backups';
 import { eventually, rendererDir, tempDir, testSecretStore, WireClient } from './helpers';
 
@@ -282,6 +283,7 @@ describe('the app locked, over the browser-mode bridge', () => {
   let sandbox: Sandbox;
   let profile: ProfileView;
   let key: { apiKey: string; secretKey: string };
+  let parentEmail: string;
   // The user's keychain: the real one in a keyring session (scripts/test.sh), else in memory.
   const secrets = testSecretStore().store;
 
@@ -289,6 +291,7 @@ describe('the app locked, over the browser-mode bridge', () => {
     dir = tempDir('spotfolio-lock-app-');
     sandbox = await startSandbox({ seed: 7 });
     const parent = sandbox.world.accounts.find((a) => a.role === 'parent')!;
+    parentEmail = parent.email;
     key = parent.keys.find((k) => k.canTrade)!;
     app = await createApp({
       dataDir: dir.path,
@@ -356,8 +359,27 @@ describe('the app locked, over the browser-mode bridge', () => {
     );
     expect((await client.ok<LockStatus>('lock.status')).locked).toBe(true);
 
-    // The sandbox's market keeps moving underneath; the cache is fed but nothing reaches the page.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // The exchange keeps moving underneath: a credit reaches the app over the private stream and
+    // is written to the cache (read here from the file itself), but nothing of it reaches the page.
+    sandbox.admin.credit(parentEmail, 'usdt', '1234.5');
+    const credited = sandbox.admin.balances(parentEmail).find((b) => b.asset === 'usdt')!.free;
+    const cache = new Database(join(dir.path, CACHE_FILE), { readonly: true });
+    const cachedFree = () =>
+      (
+        cache
+          .prepare('SELECT free FROM funds WHERE profile_id = ? AND asset = ?')
+          .get(profile.id, 'usdt') as { free: string } | undefined
+      )?.free;
+    try {
+      await expect
+        .poll(() => {
+          const free = cachedFree();
+          return free !== undefined && new Decimal(free).eq(credited);
+        })
+        .toBe(true);
+    } finally {
+      cache.close();
+    }
     const whileLocked = client.events.slice(lockedAt);
     expect(whileLocked.every((e) => e.event === 'lock.changed')).toBe(true);
 
@@ -370,7 +392,10 @@ describe('the app locked, over the browser-mode bridge', () => {
     expect(await client.call('funds.list')).toMatchObject({ ok: false, error: { kind: 'locked' } });
     const right = await client.ok<UnlockResult>('lock.unlock', { password: 'open sesame 42' });
     expect(right).toMatchObject({ unlocked: true, status: { locked: false, failedAttempts: 0 } });
-    expect((await client.ok<{ rows: unknown[] }>('funds.list')).rows.length).toBeGreaterThan(0);
+    const funds = await client.ok<{ rows: { asset: string; free: string }[] }>('funds.list');
+    expect(new Decimal(funds.rows.find((row) => row.asset === 'usdt')!.free).eq(credited)).toBe(
+      true,
+    );
     await eventually('data.changed after unlocking', () =>
       client.events.slice(lockedAt).find((e) => e.event === 'data.changed'),
     );
