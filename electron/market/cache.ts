@@ -34,6 +34,7 @@ import {
 } from '../exchange/wire';
 import type { AnswerKind, Store } from '../store';
 import { PriceBook } from '../pricing/price-book';
+import type { RestOutcomes } from '../sync/engine';
 import type { SyncStorePort } from '../sync/port';
 import { storePort } from '../sync/store-port';
 import { toDepthView, toKlineView, toPublicTradeView, toSymbolView, toTickerView } from './views';
@@ -49,6 +50,28 @@ const UNREACHABLE: ReadonlySet<ExchangeError['kind']> = new Set([
 
 function unreachable(error: unknown): boolean {
   return error instanceof ExchangeError && UNREACHABLE.has(error.kind);
+}
+
+/** A failure that is the exchange's answer (it has an HTTP status) or the exchange not answering. */
+function reachedOrNot(error: unknown): boolean {
+  return (
+    error instanceof ExchangeError &&
+    (error.status !== undefined || error.kind === 'network' || error.kind === 'unknown-outcome')
+  );
+}
+
+/** A read of the exchange whose outcome, answered or not, the session's REST status hears of. */
+async function reported<T>(sync: RestOutcomes, read: () => Promise<T>): Promise<T> {
+  let answer: T;
+  try {
+    answer = await read();
+  } catch (error) {
+    // A refusal of the client's own checks was never sent: it says nothing about the exchange.
+    if (reachedOrNot(error)) sync.restFailed(error);
+    throw error;
+  }
+  sync.restAnswered();
+  return answer;
 }
 
 /** The answers kept for the market screens; a version is raised whenever a shape changes. */
@@ -105,10 +128,15 @@ function cachedTickers(store: Store, port: SyncStorePort, profileId: string): Ti
   return views;
 }
 
-/** The profile whose market data is asked for, and the client that asks for it. */
+/**
+ * The profile whose market data is asked for, the client that asks for it, and the session's
+ * REST status (sync's), which each read's outcome feeds: a market screen read over REST while
+ * the stream is down says as much about the exchange as a sync job does.
+ */
 export interface MarketSession {
   readonly profile: { readonly id: string };
   readonly client: ExchangeClient;
+  readonly sync: RestOutcomes;
 }
 
 export interface MarketCacheDeps {
@@ -127,9 +155,9 @@ export class MarketCache {
     this.port = deps.port ?? storePort(deps.store);
   }
 
-  symbols({ profile, client }: MarketSession): Promise<SymbolView[]> {
+  symbols({ profile, client, sync }: MarketSession): Promise<SymbolView[]> {
     return this.orCached(
-      profile.id,
+      { profile, sync },
       ANSWERS.symbols,
       '',
       async () => (await client.general.exchangeInfo()).symbols,
@@ -138,10 +166,13 @@ export class MarketCache {
   }
 
   /** Every ticker, with its quote volume in `quoteAsset`; a fresh read also refreshes prices. */
-  async tickers({ profile, client }: MarketSession, quoteAsset: string): Promise<TickerView[]> {
+  async tickers(
+    { profile, client, sync }: MarketSession,
+    quoteAsset: string,
+  ): Promise<TickerView[]> {
     const { store, emit, clock } = this.deps;
     try {
-      const tickers = await client.market.tickers({ takeKept: true });
+      const tickers = await reported(sync, () => client.market.tickers({ takeKept: true }));
       // With each market's assets, which price paths, texts and the offline copy need.
       this.port.replaceTickers(profile.id, tickers, clock.now());
       // Other answers valued at these prices are stale; this one is the new prices themselves.
@@ -159,11 +190,11 @@ export class MarketCache {
   }
 
   async klines(
-    { profile, client }: MarketSession,
+    { profile, client, sync }: MarketSession,
     query: { symbol: string; interval: KlineInterval; limit: number },
   ): Promise<KlineView[]> {
     const candles = await this.orCached(
-      profile.id,
+      { profile, sync },
       ANSWERS.klines,
       `${query.symbol}.${query.interval}`,
       () => client.market.klines(query),
@@ -173,11 +204,11 @@ export class MarketCache {
   }
 
   async depth(
-    { profile, client }: MarketSession,
+    { profile, client, sync }: MarketSession,
     { symbol, limit }: { symbol: string; limit: NonNullable<InputOf<'depth'>['limit']> },
   ): Promise<DepthView> {
     const book: DepthView = await this.orCached(
-      profile.id,
+      { profile, sync },
       ANSWERS.depth,
       symbol,
       () => client.market.depth({ symbol, limit }),
@@ -187,11 +218,11 @@ export class MarketCache {
   }
 
   async trades(
-    { profile, client }: MarketSession,
+    { profile, client, sync }: MarketSession,
     { symbol, limit }: { symbol: string; limit: NonNullable<InputOf<'trades'>['limit']> },
   ): Promise<PublicTradeView[]> {
     const trades = await this.orCached(
-      profile.id,
+      { profile, sync },
       ANSWERS.trades,
       symbol,
       () => client.market.trades({ symbol, limit }),
@@ -217,14 +248,15 @@ export class MarketCache {
    * error.
    */
   private async orCached<W, V>(
-    profileId: string,
+    { profile, sync }: Pick<MarketSession, 'profile' | 'sync'>,
     kind: AnswerKind<W>,
     key: string,
     fetch: () => Promise<W>,
     view: (answer: W) => V,
   ): Promise<V> {
+    const profileId = profile.id;
     try {
-      const fresh = await fetch();
+      const fresh = await reported(sync, fetch);
       this.remember(profileId, kind, key, fresh);
       return view(fresh);
     } catch (error) {

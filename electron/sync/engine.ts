@@ -156,6 +156,9 @@ function inputError(field: string, message: string): ExchangeError {
   return new ExchangeError('invalid-input', message, { field });
 }
 
+/** What a read made beside sync's jobs tells the session's REST status (SyncEngine's). */
+export type RestOutcomes = Pick<SyncEngine, 'restAnswered' | 'restFailed'>;
+
 export class SyncEngine {
   private readonly port: SyncStorePort;
   private readonly client: ExchangeClient;
@@ -305,18 +308,12 @@ export class SyncEngine {
         job.failures = 0;
         job.error = null;
         job.nextDueAt = job.lastSuccessAt + JOBS[kind].freshnessMs;
-        this.refusals = null;
-        this.setRest('ok');
+        this.restAnswered();
         if (changed.length > 0) this.emitChanged(changed);
       } catch (error) {
         if (error instanceof SyncStoppedError) return;
         this.recordFailure(kind, job, error);
-        this.countRefusal(error);
-        const failure = job.error;
-        if (failure) {
-          // An answer that says no (auth, permission, bad input) still came from the exchange.
-          this.setRest(UNREACHABLE_KINDS.has(failure.kind) ? 'offline' : 'ok', failure.message);
-        }
+        this.restFailed(error);
       } finally {
         job.running = null;
       }
@@ -351,6 +348,31 @@ export class SyncEngine {
    */
   restStatus(): RestStatus {
     return { ...this.rest };
+  }
+
+  /**
+   * A REST call of the session answered: sync's own jobs, and the reads made beside them (the
+   * market screens' tickers, candles and book, market/cache.ts), so the status is the same
+   * whichever of them last reached the exchange.
+   */
+  restAnswered(): void {
+    this.refusals = null;
+    this.setRest('ok');
+  }
+
+  /**
+   * A REST call of the session failed. Not reaching the exchange (a network failure, a 5xx) makes
+   * it offline; an answer that says no (auth, permission, bad input, a rate limit) still came from
+   * the exchange.
+   */
+  restFailed(error: unknown): void {
+    if (error instanceof SyncStoppedError) return;
+    this.countRefusal(error);
+    if (error instanceof ExchangeError) {
+      this.setRest(UNREACHABLE_KINDS.has(error.kind) ? 'offline' : 'ok', error.message);
+    } else {
+      this.setRest('ok', error instanceof Error ? error.message : String(error));
+    }
   }
 
   private setRest(state: 'ok' | 'offline', message?: string): void {

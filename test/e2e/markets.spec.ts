@@ -1,13 +1,15 @@
 /**
  * Markets: the 24h volume is the quote volume, with its unit, and sorts by its worth (base units
  * of different coins do not compare). With the exchange down, the cached tickers, candles and
- * book stay on screen with their age; an app started while the exchange was down recovers by
+ * book stay on screen with their age, and the banner saying so follows REST's state (one status
+ * source), not the stream's; an app started while the exchange was down recovers by
  * itself once it answers again.
  */
 import Decimal from 'decimal.js';
 import { expect, test } from '@playwright/test';
 import type { SpotfolioBridge } from '../../shared/contract';
 import { startAdminStack, type AdminStack, type PublicTicker } from './support/admin-stack';
+import { grouped } from './support/exchange';
 import { goTo, openSandboxProfileAgain, screenshot } from './support/stack';
 
 let stack: AdminStack;
@@ -91,6 +93,58 @@ test('with the exchange down, cached tickers, candles and book stay visible with
   } finally {
     await stack.restartSandbox();
   }
+});
+
+test('the banner follows REST: the stream down leaves the prices current; the exchange down says so', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await openSandboxProfileAgain(page, stack);
+  await goTo(page, 'markets');
+  const badge = page.getByTestId('connection-state');
+  const banner = page.getByTestId('markets-cached');
+  const btcLast = page.getByTestId('ticker-btcusdt').locator('td').nth(1);
+  await expect(badge).toHaveAttribute('data-kind', 'live', { timeout: 30_000 });
+  await expect(banner).toHaveCount(0);
+
+  // The stream goes, REST answers: the prices are REST's and current, so no banner says otherwise.
+  await stack.stopStream();
+  try {
+    await expect(badge).toHaveAttribute('data-kind', 'stream-down', { timeout: 30_000 });
+    await expect(badge).toContainText('REST ok');
+    const btc = (await stack.tickers()).find((t) => t.symbol === 'btcusdt')!;
+    await expect(btcLast).toHaveText(grouped(new Decimal(btc.lastPrice)));
+    // Read again while the stream is down (a reload reads every ticker over REST anew).
+    await page.reload();
+    await page.getByTestId('screen-markets').waitFor();
+    await expect(btcLast).toHaveText(grouped(new Decimal(btc.lastPrice)));
+    await expect(badge).toHaveAttribute('data-kind', 'stream-down');
+    await expect(banner).toHaveCount(0);
+  } finally {
+    await stack.restartStream();
+  }
+  await expect(badge).toHaveAttribute('data-kind', 'live', { timeout: 60_000 });
+
+  // The exchange goes: the tickers come from the cache, and the banner and badge both say so.
+  await stack.stopSandbox();
+  try {
+    await page.reload();
+    await page.getByTestId('screen-markets').waitFor();
+    await expect(banner).toContainText('Showing the prices last received from the exchange', {
+      timeout: 30_000,
+    });
+    await expect(badge).toHaveAttribute('data-rest', 'offline');
+    await expect(badge).not.toHaveAttribute('data-kind', 'live');
+    await expect(page.getByTestId('tickers-table').locator('tbody tr')).toHaveCount(
+      (await stack.tickers()).length,
+    );
+  } finally {
+    await stack.restartSandbox();
+  }
+  // Back: REST answers again, the banner goes by itself (no reload) and the badge is live.
+  await expect(banner).toHaveCount(0, { timeout: 60_000 });
+  await expect(badge).toHaveAttribute('data-kind', 'live', { timeout: 60_000 });
+  await expect(badge).toHaveAttribute('data-rest', 'ok');
 });
 
 test('started while the exchange was down, everything recovers by itself', async ({ page }) => {

@@ -8,6 +8,7 @@ import { SystemClock } from '../../electron/core/clock';
 import { ExchangeError } from '../../electron/exchange';
 import { createLogger } from '../../electron/log';
 import { MarketCache } from '../../electron/market/cache';
+import { SyncEngine } from '../../electron/sync/engine';
 import { PROFILE, scenario, type Scenario } from '../sync/helpers';
 
 let current: Scenario | undefined;
@@ -26,7 +27,10 @@ describe('MarketCache offline copies', () => {
       log: createLogger(() => undefined),
       clock: new SystemClock(),
     });
-    const session = { profile: { id: PROFILE }, client: s.client() };
+    const client = s.client();
+    // Not started: no job runs, so the REST status is what the market reads tell it.
+    const sync = new SyncEngine({ store: s.store, client, profileId: PROFILE, emit: s.emit });
+    const session = { profile: { id: PROFILE }, client, sync };
     const query = { symbol: 'btcusdt', interval: '1h' as const, limit: 5 };
     const candles = await cache.klines(session, query);
     const book = await cache.depth(session, { symbol: 'btcusdt', limit: 5 });

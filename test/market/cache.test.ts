@@ -8,6 +8,7 @@ import { SystemClock } from '../../electron/core/clock';
 import { ExchangeError } from '../../electron/exchange';
 import { createLogger } from '../../electron/log';
 import { MarketCache } from '../../electron/market/cache';
+import { SyncEngine } from '../../electron/sync/engine';
 import { PROFILE, scenario, type Scenario } from '../sync/helpers';
 
 let current: Scenario | undefined;
@@ -26,7 +27,10 @@ async function setUp() {
     log: createLogger(() => undefined),
     clock: new SystemClock(),
   });
-  const session = { profile: { id: PROFILE }, client: s.client() };
+  const client = s.client();
+  // Not started: no job runs, so the REST status is what the market reads tell it.
+  const sync = new SyncEngine({ store: s.store, client, profileId: PROFILE, emit: s.emit });
+  const session = { profile: { id: PROFILE }, client, sync };
   return { s, cache, session };
 }
 
@@ -76,6 +80,41 @@ describe('MarketCache', () => {
       expect(kept?.lastPrice, ticker.symbol).toBe(ticker.lastPrice);
       expect(kept?.quoteVolumeValue, ticker.symbol).toBe(ticker.quoteVolumeValue);
     }
+  });
+
+  it("feeds the session's REST status: a read served from the cache says the exchange is offline", async () => {
+    const { s, cache, session } = await setUp();
+    expect(session.sync.restStatus().state).toBe('unknown');
+    await cache.tickers(session, 'usdt');
+    expect(session.sync.restStatus().state).toBe('ok');
+    const candles = await cache.klines(session, { symbol: 'btcusdt', interval: '1h', limit: 5 });
+
+    // The exchange fails the candles (a 5xx): the kept ones are served, and the status hears it.
+    s.sandbox.admin.faults.inject({ path: '/sapi/v1/klines' }, { kind: 'error-before' }, 100);
+    expect(await cache.klines(session, { symbol: 'btcusdt', interval: '1h', limit: 5 })).toEqual(
+      candles,
+    );
+    expect(session.sync.restStatus()).toMatchObject({ state: 'offline' });
+    expect(s.events).toContainEqual({
+      event: 'data.changed',
+      payload: { profileId: PROFILE, kinds: ['status'] },
+    });
+    s.sandbox.admin.faults.clear();
+    // Another market read that the exchange answers: REST is back.
+    await cache.depth(session, { symbol: 'btcusdt', limit: 5 });
+    expect(session.sync.restStatus().state).toBe('ok');
+    // A refusal is an answer too: the exchange is there.
+    await expect(
+      cache.klines(session, { symbol: 'nosuchpair', interval: '1h', limit: 5 }),
+    ).rejects.toBeInstanceOf(ExchangeError);
+    expect(session.sync.restStatus().state).toBe('ok');
+
+    // Gone: the kept candles are served, and the status says offline, not reached.
+    await s.sandbox.close();
+    expect(await cache.klines(session, { symbol: 'btcusdt', interval: '1h', limit: 5 })).toEqual(
+      candles,
+    );
+    expect(session.sync.restStatus()).toMatchObject({ state: 'offline' });
   });
 
   it('passes the failure on when nothing was kept, or when the exchange refused the request', async () => {

@@ -4,7 +4,7 @@
  * for transient errors only, an identical answer keeping its object, and a prefetched answer that
  * a change overtook being read again by the screen that takes it.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { QueryObserver, type QueryClient } from '@tanstack/react-query';
 import { namedChange } from '../../electron/api/changes';
 import {
@@ -22,10 +22,26 @@ type Listener = (payload: unknown) => void;
 function fakeBridge() {
   const listeners = new Map<string, Set<Listener>>();
   const calls: string[] = [];
-  const answers = { funds: () => ({ rows: [{ asset: 'btc', free: '1.5' }] }), open: () => [] };
+  const answers = {
+    funds: () => ({ rows: [{ asset: 'btc', free: '1.5' }] }),
+    open: () => [],
+    rest: 'ok' as 'ok' | 'offline',
+  };
   return {
     calls,
     answers,
+    app: {
+      status: async () => {
+        calls.push('app.status');
+        return { rest: { state: answers.rest, since: 1 } };
+      },
+    },
+    market: {
+      tickers: async () => {
+        calls.push('market.tickers');
+        return [];
+      },
+    },
     funds: {
       list: async () => {
         calls.push('funds.list');
@@ -69,7 +85,10 @@ afterEach(() => {
   delete host.window;
 });
 
-function observe(method: 'funds.list' | 'orders.open', input?: object) {
+function observe(
+  method: 'funds.list' | 'orders.open' | 'app.status' | 'market.tickers',
+  input?: object,
+) {
   const observer = new QueryObserver(client, {
     queryKey: bridgeKey(method, input as never),
     queryFn: () => callBridge(method, input as never),
@@ -173,6 +192,27 @@ describe('change events (named by the main process)', () => {
     expect(fake.calls).toEqual(['funds.list', 'funds.list']);
     expect(funds.results.at(-1)).toEqual({ rows: [{ asset: 'btc', free: '2' }] });
     funds.unsubscribe();
+  });
+});
+
+describe('the exchange coming back', () => {
+  it('reads again what the cache served once REST answers again, stream or no stream', async () => {
+    fake.answers.rest = 'offline';
+    const status = observe('app.status');
+    const tickers = observe('market.tickers');
+    await vi.waitFor(() => expect(fake.calls).toEqual(['app.status', 'market.tickers']));
+    // Still offline: nothing to read again.
+    fake.emit('data.changed', namedChange({ profileId: 'p', kinds: ['status'] }));
+    await vi.waitFor(() => expect(fake.calls.filter((c) => c === 'app.status')).toHaveLength(2));
+    expect(fake.calls.filter((c) => c === 'market.tickers')).toHaveLength(1);
+    // REST answers: the tickers served from the cache meanwhile are read again.
+    fake.answers.rest = 'ok';
+    fake.emit('data.changed', namedChange({ profileId: 'p', kinds: ['status'] }));
+    await vi.waitFor(() =>
+      expect(fake.calls.filter((c) => c === 'market.tickers')).toHaveLength(2),
+    );
+    status.unsubscribe();
+    tickers.unsubscribe();
   });
 });
 

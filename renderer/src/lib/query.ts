@@ -18,7 +18,7 @@ import type {
   MethodResult,
   SpotfolioBridge,
 } from '../../../shared/contract';
-import type { DataKind, ErrorKind } from '../../../shared/types';
+import type { AppStatus, DataKind, ErrorKind, RestState } from '../../../shared/types';
 import { backoffDelay } from '../../../shared/backoff';
 import { bridge } from './bridge';
 
@@ -135,6 +135,14 @@ export function watchDataChanges(
     }
     void client.invalidateQueries({ queryKey: [method] }, { cancelRefetch: false });
   };
+  const recover = () => {
+    for (const method of recoveredByReconnect) invalidate(method);
+    void client.invalidateQueries(
+      { predicate: (query) => query.state.status === 'error' },
+      { cancelRefetch: false },
+    );
+  };
+  let restState: RestState = 'unknown';
   const lastPaced = new Map<MethodName, number>();
   const pacedTimers = new Map<MethodName, ReturnType<typeof setTimeout>>();
   const invalidatePaced = (method: MethodName, every: number) => {
@@ -167,13 +175,15 @@ export function watchDataChanges(
       invalidate('app.status');
       // The exchange is back: what failed while it was away, and what was served from the cache
       // meanwhile (the markets, the symbol rules behind every price's precision), is read again.
-      if (state === 'live') {
-        for (const method of recoveredByReconnect) invalidate(method);
-        void client.invalidateQueries(
-          { predicate: (query) => query.state.status === 'error' },
-          { cancelRefetch: false },
-        );
-      }
+      if (state === 'live') recover();
+    }),
+    // REST answers again (the stream may still be down): the same, read over REST.
+    cache.subscribe((event) => {
+      if (event.type !== 'updated' || event.action.type !== 'success') return;
+      if (event.query.queryKey[0] !== 'app.status') return;
+      const before = restState;
+      restState = (event.query.state.data as AppStatus | undefined)?.rest.state ?? 'unknown';
+      if (before === 'offline' && restState === 'ok') recover();
     }),
     cache.subscribe((event) => {
       if (event.type !== 'updated' || !readAgain.has(event.query.queryHash)) return;

@@ -11,16 +11,24 @@ import { useApp } from '../context';
 import { useBridgeQuery } from '../lib/query';
 import { tickerRows, type SortDir, type TickerSortField } from '../lib/sorting';
 import { useNow } from '../lib/hooks';
-import { EmptyState, PageHeader, SortHeader, QueryStatus } from '../components/common';
+import {
+  EmptyState,
+  PageHeader,
+  SortHeader,
+  QueryStatus,
+  useExchangeStatus,
+} from '../components/common';
 
 export function Markets() {
-  const { navigate, connection } = useApp();
+  const { navigate } = useApp();
   const now = useNow(5000);
   const tickers = useBridgeQuery('market.tickers');
   // Cached tickers (the exchange did not answer) carry the time they were last seen.
   const newest = tickers.data?.reduce((at, t) => Math.max(at, t.at), 0) ?? 0;
-  const offline = connection.state === 'offline' || connection.state === 'reconnecting';
-  const cachedAge = tickers.data && tickers.data.length > 0 && (offline || now - newest > 60_000);
+  // The tickers are read over REST: whether they are current is REST's state, not the stream's
+  // (with the stream down and REST answering they still refresh every few seconds).
+  const { restDown, kind } = useExchangeStatus();
+  const cachedAge = tickers.data && tickers.data.length > 0 && (restDown || now - newest > 60_000);
   const [query, setQuery] = useState('');
   const [sort, setSort] = useState<{ field: TickerSortField; dir: SortDir }>({
     field: 'volume',
@@ -47,7 +55,9 @@ export function Markets() {
       </PageHeader>
       {cachedAge && (
         <div className="banner warn" role="status" data-testid="markets-cached">
-          Showing the prices last received from the exchange, as of {formatAge(newest, now)} (
+          {/* A refused address is said once, app-wide (AddressRefusedBanner). */}
+          {restDown && kind !== 'refused' ? 'Offline: the exchange cannot be reached. ' : ''}Showing
+          the prices last received from the exchange, as of {formatAge(newest, now)} (
           {formatDateTime(newest)}). They update by themselves once it answers again.
         </div>
       )}

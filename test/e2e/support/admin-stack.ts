@@ -4,7 +4,8 @@
  * runs as a child in browser mode and reaches the sandbox over real HTTP and WebSocket through a
  * plain TCP relay on a port of its own: taking the relay down is the exchange going away for the
  * app (every connection dropped, new ones refused), bringing it up on the same port is the
- * exchange coming back with the same accounts and keys. Behind the same relay a fresh world of
+ * exchange coming back with the same accounts and keys. The WebSocket address has a relay of its
+ * own, so the stream can go away while REST answers. Behind the same relays a fresh world of
  * the same seed is the exchange reset (the same keys, none of what was done since), and the relay
  * on another port is the exchange moved to a new address.
  */
@@ -20,6 +21,13 @@ export interface AdminStack extends Stack {
   sandbox: TestSandbox;
   /** Brings the exchange back on the same address after stopSandbox. */
   restartSandbox(): Promise<void>;
+  /**
+   * Takes the exchange's WebSocket address away while its REST interface keeps answering (the
+   * stream has a relay of its own): the private stream goes down, REST does not.
+   */
+  stopStream(): Promise<void>;
+  /** Brings the WebSocket address back after stopStream. */
+  restartStream(): Promise<void>;
   /**
    * Replaces the exchange with a fresh world of the same seed on the same address: the same
    * accounts and keys, and nothing of what happened since it started (orders, fills, transfers).
@@ -101,20 +109,23 @@ export async function startAdminStack(options: { simulation?: boolean } = {}): P
     });
   const sandbox = await launch();
   const relay = new Relay(sandbox.port);
+  const streamRelay = new Relay(sandbox.port);
   await relay.up();
+  await streamRelay.up();
   const dataDir = mkdtempSync(join(tmpdir(), 'spotfolio-e2e-'));
   let app: StartedChild<string>;
   try {
     app = await startBrowserMode(dataDir);
   } catch (error) {
     await relay.down();
+    await streamRelay.down();
     await sandbox.close();
     throw error;
   }
   const world: WorldInfo = {
     ...sandbox.world,
     baseUrl: `http://127.0.0.1:${relay.port}`,
-    streamUrl: `ws://127.0.0.1:${relay.port}/ws`,
+    streamUrl: `ws://127.0.0.1:${streamRelay.port}/ws`,
   };
   const parent = world.accounts.find((a) => a.role === 'parent');
   if (!parent) throw new Error('The sandbox world has no parent account');
@@ -125,22 +136,36 @@ export async function startAdminStack(options: { simulation?: boolean } = {}): P
     parent,
     subs: world.accounts.filter((a) => a.role === 'sub'),
     sandbox,
-    stopSandbox: () => relay.down(),
-    restartSandbox: () => relay.up(),
+    stopSandbox: async () => {
+      await relay.down();
+      await streamRelay.down();
+    },
+    restartSandbox: async () => {
+      await relay.up();
+      await streamRelay.up();
+    },
+    stopStream: () => streamRelay.down(),
+    restartStream: () => streamRelay.up(),
     resetSandbox: async () => {
       const fresh = await launch();
       await relay.down();
+      await streamRelay.down();
       await stack.sandbox.close();
       stack.sandbox = fresh;
       relay.target = fresh.port;
+      streamRelay.target = fresh.port;
       await relay.up();
+      await streamRelay.up();
     },
     moveSandbox: async () => {
       await relay.down();
+      await streamRelay.down();
       relay.port = 0;
+      streamRelay.port = 0;
       await relay.up();
+      await streamRelay.up();
       stack.world.baseUrl = `http://127.0.0.1:${relay.port}`;
-      stack.world.streamUrl = `ws://127.0.0.1:${relay.port}/ws`;
+      stack.world.streamUrl = `ws://127.0.0.1:${streamRelay.port}/ws`;
       return { baseUrl: stack.world.baseUrl, streamUrl: stack.world.streamUrl };
     },
     restartApp: async () => {
@@ -157,6 +182,7 @@ export async function startAdminStack(options: { simulation?: boolean } = {}): P
     close: async () => {
       await app.stop();
       await relay.down();
+      await streamRelay.down();
       await stack.sandbox.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
