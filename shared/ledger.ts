@@ -103,6 +103,18 @@ export interface LedgerSummaryView {
   /** Assets held that no market prices in the currency: left out of every value. */
   unpriced: string[];
   import: TradeImportView;
+  /**
+   * What the figures built on the past still wait for; null when nothing. Until then the realized
+   * and unrealized P&L, the fees and the cost basis may still change (the value now may not).
+   */
+  computing: LedgerComputingView | null;
+}
+
+export interface LedgerComputingView {
+  /** The import of the account's own trades has not read every market yet. */
+  trades: boolean;
+  /** Markets whose past prices (candles) are not kept back to the first entry yet. */
+  prices: string[];
 }
 
 export interface AccountWorthView {

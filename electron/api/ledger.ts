@@ -56,7 +56,7 @@ export function ledgerHandlers(ctx: ApiContext) {
     profileId: string,
     choice: LedgerChoice,
     built?: ReturnType<typeof ctx.ledger.ledger>,
-    missing = built !== undefined && ctx.ledger.lacksCandles(built),
+    missing = built !== undefined && ctx.ledger.candlesLacking(built).length > 0,
   ) => ctx.candles.prices(profileId, ctx.session.require().client, choice, missing);
 
   const built = (profileId: string, choice = choiceOf(profileId)) => {
@@ -80,12 +80,14 @@ export function ledgerHandlers(ctx: ApiContext) {
       const { profile, sync } = active();
       const choice = choiceOf(profile.id);
       const ledger = built(profile.id, choice);
-      pricesInBackground(profile.id, choice, ledger);
+      const pricesLacking = ctx.ledger.candlesLacking(ledger);
+      pricesInBackground(profile.id, choice, ledger, pricesLacking.length > 0);
       const now = ctx.now();
       const view = summaryView(ledger, {
         at: now,
         ...(account !== undefined ? { account } : {}),
         importProgress: sync.tradeImportProgress(),
+        pricesLacking,
       });
       if (range === undefined) return view;
       // The service's range P&L keeps the ledger before the range's start instead of replaying

@@ -141,15 +141,16 @@ export class LedgerService {
   }
 
   /**
-   * Whether the candles kept for the ledger's price paths do not reach back to its first entry
-   * (none kept yet, or kept from later: the import found older trades, or a new market, since).
+   * The markets on the ledger's price paths whose kept candles do not reach back to its first
+   * entry (none kept yet, or kept from later: the import found older trades, or a new market,
+   * since): until they are fetched, a figure valued at a past price may still change.
    */
-  lacksCandles(built: BuiltLedger): boolean {
+  candlesLacking(built: BuiltLedger): string[] {
     const first = built.entries[0]?.time;
-    if (first === undefined) return false;
+    if (first === undefined) return [];
     const port = storePort(this.store);
     const symbols = built.prices.pathSymbols(assetsOf(built.entries), built.ledger.reportingAsset);
-    return symbols.some((symbol) => {
+    return symbols.filter((symbol) => {
       // An empty time range: only the covered span is wanted.
       const covered = port.klineCloses(
         built.profileId,

@@ -12,6 +12,7 @@ import type {
   AssetPnlView,
   CostMethodName,
   InferredEntryView,
+  LedgerComputingView,
   LedgerEntryView,
   LedgerHistoryView,
   LedgerSummaryView,
@@ -159,6 +160,8 @@ export function summaryView(
     account?: string;
     range?: { from: number; to: number };
     importProgress: Omit<TradeImportView, 'storedTrades'> | null;
+    /** Markets whose past candles are not kept back to the first entry yet (service.ts). */
+    pricesLacking?: string[];
   },
 ): LedgerSummaryView {
   const figures = figuresAt(built, input.at, input.account);
@@ -204,7 +207,17 @@ export function summaryView(
       ...input.importProgress,
       storedTrades: built.inputs.trades.length,
     },
+    computing: computingView(input.importProgress, input.pricesLacking ?? []),
   };
+}
+
+function computingView(
+  importProgress: Omit<TradeImportView, 'storedTrades'> | null,
+  pricesLacking: string[],
+): LedgerComputingView | null {
+  const trades = importProgress !== null && !importProgress.complete;
+  if (!trades && pricesLacking.length === 0) return null;
+  return { trades, prices: [...pricesLacking].sort() };
 }
 
 export function netWorthView(built: BuiltLedger, at: number): NetWorthView {

@@ -163,8 +163,8 @@ test('each P&L range shows the figures of its interval, in USDT and BTC', async 
       await expect(card.getByTestId('pnl-method')).toContainText(`in ${cash.toUpperCase()}`);
       for (const range of RANGES) {
         await card.getByTestId(`pnl-range-${range}`).click();
-        // The candles arrive in the background; until then the ledger values the past at today's
-        // prices. Each try computes the interval anew from the records, as of the moment asked.
+        // The candles arrive in the background; until then the card says it is computing. Each
+        // try computes the interval anew from the records, as of the moment asked.
         await expect(async () => {
           const want = expected(cash, range);
           const view = await summaryOf(range);

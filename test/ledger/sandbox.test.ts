@@ -97,6 +97,40 @@ function independentFifo(trades: OwnTrade[]) {
 }
 
 describe('the ledger against the sandbox', () => {
+  it('says what its figures still wait for: the past prices until fetched, an unfinished import', async () => {
+    const s = await seededHistory();
+    const client = s.client();
+    const sync = new SyncEngine({
+      store: s.store,
+      client,
+      profileId: PROFILE,
+      emit: s.emit,
+      pacing: false,
+    });
+    for (const kind of ['symbols', 'prices', 'funds', 'trades'] as const) {
+      await sync.refresh(kind, { force: true });
+    }
+    const service = new LedgerService(s.store);
+    const choice = { method: 'fifo', currency: 'usdt' } as const;
+    const before = service.ledger(PROFILE, choice);
+    expect(service.candlesLacking(before)).toEqual([...SYMBOLS]);
+    const done = { ...sync.tradeImportProgress(), complete: true };
+    expect(
+      summaryView(before, { at: Date.now(), importProgress: done, pricesLacking: [...SYMBOLS] })
+        .computing,
+    ).toEqual({ trades: false, prices: [...SYMBOLS] });
+
+    await service.fetchPrices(PROFILE, client, choice);
+    const after = service.ledger(PROFILE, choice);
+    expect(service.candlesLacking(after)).toEqual([]);
+    expect(summaryView(after, { at: Date.now(), importProgress: done }).computing).toBeNull();
+    const unfinished = { ...done, complete: false };
+    expect(summaryView(after, { at: Date.now(), importProgress: unfinished }).computing).toEqual({
+      trades: true,
+      prices: [],
+    });
+  });
+
   it('reports the figures an independent FIFO computes from the sandbox’s own records', async () => {
     const s = await seededHistory();
     const client = s.client();

@@ -11,6 +11,7 @@ import {
   COST_METHOD_LABELS,
   COST_METHODS,
   type CostMethodName,
+  type LedgerComputingView,
   type TradeImportView,
 } from '../../../shared/ledger';
 import { bridge } from '../lib/bridge';
@@ -24,14 +25,27 @@ function tone(value: string): string {
   return number.isZero() ? '' : number.isNegative() ? 'down' : 'up';
 }
 
-/** One figure of the P&L card; a P&L (signed) is shown with its sign and coloured by it. */
+/**
+ * One figure of the P&L card; a P&L (signed) is shown with its sign and coloured by it. A figure
+ * the ledger is still computing (null) shows no number: a number shown would silently change.
+ */
 function Figure(props: {
   label: string;
-  value: string;
+  value: string | null;
   currency: string;
   testId: string;
   signed?: boolean;
 }) {
+  if (props.value === null) {
+    return (
+      <div>
+        <dt>{props.label}</dt>
+        <dd className="muted" data-testid={props.testId} data-state="computing">
+          Computing…
+        </dd>
+      </div>
+    );
+  }
   return (
     <div>
       <dt>{props.label}</dt>
@@ -75,6 +89,17 @@ function ImportProgress(props: { progress: TradeImportView }) {
   );
 }
 
+/** What the figures still wait for, in words: "the trade import and past prices of BTCUSDT". */
+function computingWords(computing: LedgerComputingView): string {
+  const waits: string[] = [];
+  if (computing.trades) waits.push('the import of your trades');
+  if (computing.prices.length > 0) {
+    const markets = computing.prices.map((symbol) => symbol.toUpperCase()).join(', ');
+    waits.push(`past prices of ${markets}`);
+  }
+  return waits.join(' and ');
+}
+
 /** How a range's figures are named: "this week", "over all history". */
 function rangeWords(range: HistoryRange): string {
   return range === 'all' ? 'over all history' : `this ${range}`;
@@ -94,6 +119,7 @@ export function PnlCard() {
   const [reports, setReports] = useState(false);
   const [methodError, setMethodError] = useState<unknown>(undefined);
   const data = summary.data;
+  const final = (value: string) => (data?.computing ? null : value);
   // The profile's method, as Settings sets it: every figure here and the reports follow it.
   const chooseMethod = async (method: CostMethodName) => {
     setMethodError(undefined);
@@ -137,30 +163,36 @@ export function PnlCard() {
       <QueryStatus query={summary} rows={4} />
       {data && (
         <>
+          {data.computing && (
+            <p className="small-text" role="status" data-testid="pnl-computing">
+              Computing: waiting for {computingWords(data.computing)}. The figures appear once they
+              are final; the value now is already.
+            </p>
+          )}
           <dl className="facts">
             {[
               ...(data.range
                 ? [
                     {
                       label: `Realized P&L ${rangeWords(range)}`,
-                      value: data.range.realizedPnl,
+                      value: final(data.range.realizedPnl),
                       signed: true,
                       testId: 'pnl-realized',
                     },
                     {
                       label: `Fees paid ${rangeWords(range)}`,
-                      value: data.range.feesPaid,
+                      value: final(data.range.feesPaid),
                       testId: 'pnl-fees',
                     },
                     {
                       label: `Change in unrealized P&L ${rangeWords(range)}`,
-                      value: data.range.unrealizedChange,
+                      value: final(data.range.unrealizedChange),
                       signed: true,
                       testId: 'pnl-unrealized-change',
                     },
                     {
                       label: `P&L ${rangeWords(range)}`,
-                      value: data.range.pnl,
+                      value: final(data.range.pnl),
                       signed: true,
                       testId: 'pnl-range',
                     },
@@ -168,11 +200,11 @@ export function PnlCard() {
                 : []),
               {
                 label: 'Unrealized P&L now',
-                value: data.totals.unrealizedPnl,
+                value: final(data.totals.unrealizedPnl),
                 signed: true,
                 testId: 'pnl-unrealized',
               },
-              { label: 'Cost basis now', value: data.totals.costBasis, testId: 'pnl-cost' },
+              { label: 'Cost basis now', value: final(data.totals.costBasis), testId: 'pnl-cost' },
               { label: 'Value now', value: data.totals.value, testId: 'pnl-value' },
             ].map((figure) => (
               <Figure key={figure.testId} {...figure} currency={data.currency} />
