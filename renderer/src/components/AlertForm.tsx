@@ -18,7 +18,7 @@ import type { MethodInput } from '../../../shared/contract';
 import { isPositiveDecimalText, normalizeDecimalText } from '../../../shared/decimal';
 import { useApp } from '../context';
 import { bridge, errorInfo } from '../lib/bridge';
-import { useBridgeQuery } from '../lib/query';
+import { useAction, useBridgeQuery } from '../lib/query';
 import { ErrorBox, Modal } from './common';
 
 export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
@@ -177,32 +177,31 @@ export function AlertForm(props: {
   const [draft, setDraft] = useState(() =>
     draftOf(settings.quoteAsset, props.initial ?? {}, props.editing),
   );
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const info = error === null ? null : errorInfo(error);
+  // What the form's own check refused (nothing sent), else what the app answered.
+  const [refused, setRefused] = useState<unknown>(undefined);
+  const { editing, onDone } = props;
+  const save = useAction(
+    (alert: AlertInput) =>
+      editing ? bridge().alerts.update({ id: editing.id, alert }) : bridge().alerts.create(alert),
+    { onSuccess: (saved) => onDone(saved) },
+  );
+  const error = refused ?? save.error;
+  const busy = save.pending;
+  const info = error === undefined ? null : errorInfo(error);
   // An edit's errors name the field inside "alert".
   const fieldAtFault = info?.field?.replace(/^alert\./, '');
   const set = (patch: Partial<AlertDraft>) => setDraft((previous) => ({ ...previous, ...patch }));
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     const checked = inputOf(draft);
     if (!('input' in checked)) {
-      setError({ kind: 'invalid-input', message: checked.message, field: checked.field });
+      save.reset();
+      setRefused({ kind: 'invalid-input', message: checked.message, field: checked.field });
       return;
     }
-    setBusy(true);
-    setError(null);
-    try {
-      const saved = props.editing
-        ? await bridge().alerts.update({ id: props.editing.id, alert: checked.input })
-        : await bridge().alerts.create(checked.input);
-      props.onDone(saved);
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
+    setRefused(undefined);
+    void save.run(checked.input);
   };
 
   const fieldError = (name: string) =>
@@ -254,7 +253,7 @@ export function AlertForm(props: {
   );
 
   return (
-    <form className="form" onSubmit={(e) => void submit(e)} data-testid="alert-form" noValidate>
+    <form className="form" onSubmit={submit} data-testid="alert-form" noValidate>
       <label className="field">
         <span>Tell me when</span>
         <select

@@ -3,9 +3,9 @@ import type { MethodInput } from '../../../shared/contract';
 import type { OrderCheck, OrderReview, OrderSide, OrderType } from '../../../shared/types';
 import { endSentence, formatStated, formatSymbol } from '../../../shared/format';
 import { useApp } from '../context';
-import { bridge, errorInfo } from '../lib/bridge';
+import { errorInfo } from '../lib/bridge';
 import { defaultOrderMarket } from '../lib/order-text';
-import { useBridgeQuery } from '../lib/query';
+import { useBridgeAction, useBridgeQuery } from '../lib/query';
 import { checkAmount, orderTotal } from '../lib/validation';
 import { Amount, ConfirmActions, InlineError, Modal } from './common';
 import { KeyPermissions } from './KeyPermissions';
@@ -79,13 +79,29 @@ export function PlaceOrderForm(props: { symbol?: string; pickedPrice?: PickedPri
   const [quantity, setQuantity] = useState('');
   const [price, setPrice] = useState('');
   const [stopPrice, setStopPrice] = useState('');
-  const [checking, setChecking] = useState(false);
-  const [testError, setTestError] = useState<unknown>(undefined);
   const [refused, setRefused] = useState<OrderReview | null>(null);
   const [confirm, setConfirm] = useState<{ order: NewOrder; checks: OrderCheck[] } | null>(null);
-  const [placing, setPlacing] = useState(false);
-  const [placeError, setPlaceError] = useState<unknown>(undefined);
   const [touched, setTouched] = useState(false);
+  const review = useBridgeAction('orders.test', {
+    onSuccess: (verdict, order) => {
+      if (verdict.ok) setConfirm({ order, checks: verdict.checks });
+      else setRefused(verdict);
+    },
+  });
+  const place = useBridgeAction('orders.place', {
+    // "Order placed" comes from the main process as a notification, told before any fill.
+    onSuccess: () => {
+      setConfirm(null);
+      setQuantity('');
+      setTouched(false);
+    },
+    onError: () => setConfirm(null),
+  });
+  const checking = review.pending;
+  const placing = place.pending;
+  const testError = review.error;
+  const placeError = place.error;
+  const { reset: resetReview } = review;
   // The review button is disabled while the check runs, so the dialog cannot note it as opener.
   const reviewButton = useRef<HTMLButtonElement>(null);
 
@@ -104,8 +120,8 @@ export function PlaceOrderForm(props: { symbol?: string; pickedPrice?: PickedPri
   // A verdict belongs to the order it judged: any change of the order clears it.
   useEffect(() => {
     setRefused(null);
-    setTestError(undefined);
-  }, [symbol, side, type, quantity, price, stopPrice]);
+    resetReview();
+  }, [symbol, side, type, quantity, price, stopPrice, resetReview]);
 
   const picked = props.pickedPrice;
   useEffect(() => {
@@ -125,11 +141,11 @@ export function PlaceOrderForm(props: { symbol?: string; pickedPrice?: PickedPri
   const valid =
     Boolean(activeSymbol) && qtyCheck.ok && priceCheck.ok && stopCheck.ok && typeAllowed;
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     setTouched(true);
-    setTestError(undefined);
-    setPlaceError(undefined);
+    review.reset();
+    place.reset();
     if (!valid) return;
     const order: NewOrder = {
       symbol: activeSymbol,
@@ -139,33 +155,8 @@ export function PlaceOrderForm(props: { symbol?: string; pickedPrice?: PickedPri
       price: price.trim(),
       ...(type === 'stop_limit' ? { stopPrice: stopPrice.trim() } : {}),
     };
-    setChecking(true);
     setRefused(null);
-    try {
-      const review = await bridge().orders.test(order);
-      if (review.ok) setConfirm({ order, checks: review.checks });
-      else setRefused(review);
-    } catch (error) {
-      setTestError(error);
-    } finally {
-      setChecking(false);
-    }
-  };
-
-  const place = async (order: NewOrder) => {
-    setPlacing(true);
-    try {
-      // "Order placed" comes from the main process as a notification, told before any fill.
-      await bridge().orders.place(order);
-      setConfirm(null);
-      setQuantity('');
-      setTouched(false);
-    } catch (error) {
-      setPlaceError(error);
-      setConfirm(null);
-    } finally {
-      setPlacing(false);
-    }
+    void review.run(order);
   };
 
   const showError = (check: { ok: boolean; message?: string }, testId: string) =>
@@ -179,7 +170,7 @@ export function PlaceOrderForm(props: { symbol?: string; pickedPrice?: PickedPri
   return (
     <form
       className="card form"
-      onSubmit={(e) => void submit(e)}
+      onSubmit={submit}
       aria-label="Place an order"
       data-testid="order-form"
       noValidate
@@ -329,7 +320,7 @@ export function PlaceOrderForm(props: { symbol?: string; pickedPrice?: PickedPri
             busyLabel="Placing…"
             busy={placing}
             onBack={() => setConfirm(null)}
-            onConfirm={() => void place(confirm.order)}
+            onConfirm={() => void place.run(confirm.order)}
             testId="order-confirm-place"
           />
         </Modal>

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { ProfileView } from '../../../shared/types';
-import { bridge, errorInfo } from '../lib/bridge';
+import { errorInfo } from '../lib/bridge';
+import { useBridgeAction } from '../lib/query';
 import { ErrorBox } from './common';
 
 /**
@@ -15,22 +16,13 @@ export function ProfileForm(props: { onAdded: (profile: ProfileView) => void; ti
     baseUrl: 'https://',
     streamUrl: 'wss://',
   });
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const fieldError = error ? errorInfo(error) : null;
+  const add = useBridgeAction('profiles.add', { onSuccess: (profile) => props.onAdded(profile) });
+  const { error, pending: busy } = add;
+  const fieldError = error !== undefined ? errorInfo(error) : null;
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const profile = await bridge().profiles.add(form);
-      props.onAdded(profile);
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
+    void add.run(form);
   };
 
   const field = (name: keyof typeof form, label: string, type = 'text', hint?: string) => (
@@ -55,7 +47,7 @@ export function ProfileForm(props: { onAdded: (profile: ProfileView) => void; ti
   return (
     <form
       className="card form"
-      onSubmit={(e) => void submit(e)}
+      onSubmit={submit}
       aria-label={props.title ?? 'Add an API key'}
       data-testid="profile-form"
     >
@@ -70,7 +62,9 @@ export function ProfileForm(props: { onAdded: (profile: ProfileView) => void; ti
       )}
       {field('baseUrl', 'REST base URL', 'url')}
       {field('streamUrl', 'Stream URL', 'url')}
-      {error !== null && !fieldError?.field && <ErrorBox error={error} testId="profile-error" />}
+      {error !== undefined && !fieldError?.field && (
+        <ErrorBox error={error} testId="profile-error" />
+      )}
       <div className="form-actions">
         <button type="submit" className="primary" disabled={busy} data-testid="profile-submit">
           {busy ? 'Checking the key and the stream with the exchange…' : 'Verify and save'}
@@ -96,22 +90,16 @@ export function ProfileEditor(props: {
     baseUrl: profile.baseUrl,
     streamUrl: profile.streamUrl,
   });
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const fieldError = error ? errorInfo(error) : null;
+  const update = useBridgeAction('profiles.update', {
+    onSuccess: (saved) => props.onSaved(saved),
+  });
+  const { error, pending: busy } = update;
+  const fieldError = error !== undefined ? errorInfo(error) : null;
   const urlsChanged = form.baseUrl !== profile.baseUrl || form.streamUrl !== profile.streamUrl;
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      props.onSaved(await bridge().profiles.update({ id: profile.id, ...form }));
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
+    void update.run({ id: profile.id, ...form });
   };
 
   const field = (name: keyof typeof form, label: string, type: string) => (
@@ -135,7 +123,7 @@ export function ProfileEditor(props: {
   return (
     <form
       className="form profile-editor"
-      onSubmit={(e) => void submit(e)}
+      onSubmit={submit}
       aria-label={`Edit ${profile.name}`}
       data-testid="profile-editor"
     >
@@ -148,7 +136,9 @@ export function ProfileEditor(props: {
           before they are saved. The key itself stays as it is.
         </small>
       )}
-      {error !== null && !fieldError?.field && <ErrorBox error={error} testId="profile-error" />}
+      {error !== undefined && !fieldError?.field && (
+        <ErrorBox error={error} testId="profile-error" />
+      )}
       <div className="form-actions">
         <button type="button" onClick={props.onCancel} disabled={busy}>
           Cancel

@@ -4,9 +4,11 @@
  * the main process's `data.changed` events mark the answers they name as stale (the ones on screen
  * are read again at once, the others when next shown).
  */
+import { useCallback, useRef } from 'react';
 import {
   QueryClient,
   notifyManager,
+  useMutation,
   useQuery,
   type QueryKey,
   type UseQueryOptions,
@@ -255,4 +257,79 @@ export function useBridgeQuery<K extends MethodName, T = MethodResult<K>>(
       ...options,
     }),
   );
+}
+
+/** What a screen reads of a change it asks the app to make (a mutation). */
+export interface Action<I> {
+  /**
+   * Sends the change, unless one of this action is still on its way: a second click while the
+   * first is pending sends nothing. Resolves once the answer is handled (the options' onSuccess
+   * or onError has run); a failure is never thrown, it is `error`.
+   */
+  run: (input: I) => Promise<void>;
+  /** True from the click until the answer. */
+  pending: boolean;
+  /** The input of the run on its way or last finished. */
+  input: I | undefined;
+  /** The last run's failure; undefined when it succeeded, is on its way, or none ran yet. */
+  error: unknown;
+  /** Forgets the last run's failure (the form changed, the dialog closed); not while pending. */
+  reset: () => void;
+}
+
+export interface ActionOptions<I, R> {
+  onSuccess?: (result: R, input: I) => unknown;
+  onError?: (error: unknown, input: I) => unknown;
+}
+
+/**
+ * A change through TanStack Query's useMutation. What it makes stale is not listed here: the main
+ * process names the answers each change feeds in its `data.changed` event (watchDataChanges).
+ */
+export function useAction<I = void, R = unknown>(
+  change: (input: I) => Promise<R>,
+  options: ActionOptions<I, R> = {},
+): Action<I> {
+  const mutation = useMutation<R, unknown, I>({
+    mutationFn: change,
+    onSuccess: (result, input) => options.onSuccess?.(result, input),
+    onError: (error, input) => options.onError?.(error, input),
+  });
+  // The mutation's own pending state reaches the screen a render later; this holds from the click.
+  const inFlight = useRef(false);
+  const { mutateAsync } = mutation;
+  const run = useCallback(
+    async (input: I) => {
+      if (inFlight.current) return;
+      inFlight.current = true;
+      try {
+        await mutateAsync(input);
+      } catch {
+        // The failure is the mutation's `error`, shown by the screen.
+      } finally {
+        inFlight.current = false;
+      }
+    },
+    [mutateAsync],
+  );
+  const { reset: resetMutation } = mutation;
+  // A run on its way keeps its state: its answer is still to be shown, and its button held.
+  const reset = useCallback(() => {
+    if (!inFlight.current) resetMutation();
+  }, [resetMutation]);
+  return {
+    run,
+    pending: mutation.isPending,
+    input: mutation.variables,
+    error: mutation.error ?? undefined,
+    reset,
+  };
+}
+
+/** A bridge method that changes something, as an Action. */
+export function useBridgeAction<K extends MethodName>(
+  method: K,
+  options?: ActionOptions<MethodInput<K>, MethodResult<K>>,
+): Action<MethodInput<K>> {
+  return useAction((input: MethodInput<K>) => callBridge(method, input), options);
 }

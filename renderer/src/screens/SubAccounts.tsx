@@ -3,8 +3,7 @@ import { Decimal } from '../../../shared/exact-decimal';
 import type { SubAccountsView, TransferOutcome } from '../../../shared/types';
 import { formatDateTime, formatStated } from '../../../shared/format';
 import { useApp } from '../context';
-import { bridge } from '../lib/bridge';
-import { useBridgeQuery } from '../lib/query';
+import { useBridgeAction, useBridgeQuery } from '../lib/query';
 import { KeyPermissions } from '../components/KeyPermissions';
 import { figures, TableHead } from '../components/TableHead';
 import { MAIN_ACCOUNT, checkAmount, freeBalance, isEmail } from '../lib/validation';
@@ -34,29 +33,20 @@ export function SubAccounts() {
   const subs = useBridgeQuery('subAccounts.list');
   const funds = useBridgeQuery('funds.list');
   const history = useBridgeQuery('subAccounts.history', { limit: 100 });
-  const [refreshing, setRefreshing] = useState(false);
-  const [refreshError, setRefreshError] = useState<unknown>(undefined);
-
-  const refresh = async () => {
-    setRefreshing(true);
-    setRefreshError(undefined);
-    try {
-      await bridge().subAccounts.refresh();
+  const refresh = useBridgeAction('subAccounts.refresh', {
+    onSuccess: () => {
       subs.reload();
       history.reload();
-    } catch (error) {
-      setRefreshError(error);
-    } finally {
-      setRefreshing(false);
-    }
-  };
+    },
+  });
+  const { pending: refreshing, error: refreshError } = refresh;
 
   const view = subs.data;
   return (
     <section className="page" data-testid="screen-sub-accounts">
       <PageHeader title="Sub-accounts">
         {view && <AsOf asOf={view.asOf} />}
-        <button type="button" onClick={() => void refresh()} disabled={refreshing}>
+        <button type="button" onClick={() => void refresh.run({})} disabled={refreshing}>
           {refreshing ? 'Refreshing…' : 'Refresh'}
         </button>
       </PageHeader>
@@ -181,8 +171,6 @@ function TransferForm(props: {
   const emailOf = (account: string) => (account === MAIN_ACCOUNT ? main : account);
   const [touched, setTouched] = useState(false);
   const [confirming, setConfirming] = useState<TransferDraft | null>(null);
-  const [sending, setSending] = useState(false);
-  const [error, setError] = useState<unknown>(undefined);
   const [outcome, setOutcome] = useState<{ outcome: TransferOutcome; draft: TransferDraft } | null>(
     null,
   );
@@ -238,11 +226,8 @@ function TransferForm(props: {
     }
   };
 
-  const send = async (transfer: TransferDraft) => {
-    setSending(true);
-    setError(undefined);
-    try {
-      const result = await bridge().subAccounts.transfer(transfer);
+  const send = useBridgeAction('subAccounts.transfer', {
+    onSuccess: (result, transfer) => {
       setOutcome({ outcome: result, draft: transfer });
       setConfirming(null);
       // The outcome shows below the form; the transfer's notification brings the toast.
@@ -251,13 +236,10 @@ function TransferForm(props: {
         setTouched(false);
       }
       props.onDone();
-    } catch (caught) {
-      setError(caught);
-      setConfirming(null);
-    } finally {
-      setSending(false);
-    }
-  };
+    },
+    onError: () => setConfirming(null),
+  });
+  const { pending: sending, error } = send;
 
   const label = (email: string) =>
     email === MAIN_ACCOUNT || email === main
@@ -429,7 +411,7 @@ function TransferForm(props: {
               busyLabel="Sending…"
               busy={sending}
               onBack={() => setConfirming(null)}
-              onConfirm={() => void send(confirming)}
+              onConfirm={() => void send.run(confirming)}
               testId="transfer-confirm-send"
             />
           </Modal>

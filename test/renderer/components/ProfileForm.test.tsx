@@ -7,8 +7,15 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { ProfileView } from '../../../shared/types';
-import { ProfileForm } from '../../../renderer/src/components/ProfileForm';
-import { AppError, appContext, installFakeApp, profile, renderInApp } from '../support/component';
+import { ProfileEditor, ProfileForm } from '../../../renderer/src/components/ProfileForm';
+import {
+  AppError,
+  appContext,
+  gate,
+  installFakeApp,
+  profile,
+  renderInApp,
+} from '../support/component';
 
 const KEY = {
   name: 'Main account',
@@ -102,10 +109,78 @@ describe('ProfileForm', () => {
     const user = await fill(KEY);
     await user.click(screen.getByTestId('profile-submit'));
 
-    const box = await screen.findByTestId('profile-error');
-    expect(box.textContent).toContain('The exchange rejected this API key (code -2015)');
-    expect(box.textContent).toContain('Check the key and secret');
+    const boxes = await screen.findAllByTestId('profile-error');
+    expect(boxes).toHaveLength(1);
+    expect(boxes[0]!.textContent).toContain('The exchange rejected this API key (code -2015)');
+    expect(boxes[0]!.textContent).toContain('Check the key and secret');
     expect(added).toEqual([]);
     expect(app.inputsOf('profiles.add')).toHaveLength(1);
+    expect(screen.getByTestId('profile-submit')).toHaveProperty('disabled', false);
+  });
+});
+
+describe('ProfileEditor', () => {
+  function renderEditor(editing = profile()) {
+    const saved: ProfileView[] = [];
+    let cancelled = 0;
+    renderInApp(
+      <ProfileEditor
+        profile={editing}
+        onSaved={(p) => saved.push(p)}
+        onCancel={() => (cancelled += 1)}
+      />,
+      appContext().value,
+    );
+    return { saved, cancelled: () => cancelled };
+  }
+
+  it('checks new addresses once, holding both buttons, and hands the saved profile on', async () => {
+    const app = installFakeApp();
+    const checked = gate();
+    app.answer('profiles.update', async (input) => {
+      await checked.passed;
+      return profile({ ...input });
+    });
+    const { saved } = renderEditor();
+    const user = await fill({ baseUrl: 'http://127.0.0.1:2' });
+    const save = screen.getByTestId('profile-save');
+    await user.click(save);
+
+    await waitFor(() => expect(save).toHaveProperty('disabled', true));
+    expect(save.textContent).toBe('Checking with the exchange…');
+    expect(screen.getByText('Cancel')).toHaveProperty('disabled', true);
+    await user.click(save);
+    checked.open();
+    await waitFor(() => expect(saved.map((p) => p.baseUrl)).toEqual(['http://127.0.0.1:2']));
+    expect(app.inputsOf('profiles.update')).toEqual([
+      { id: 'p1', name: 'Main', baseUrl: 'http://127.0.0.1:2', streamUrl: 'ws://127.0.0.1:1/ws' },
+    ]);
+  });
+
+  it('names the field the bridge refused and sends nothing; the app’s failure is said once', async () => {
+    const app = installFakeApp();
+    app.answer('profiles.update', () => {
+      throw new AppError(
+        'network',
+        "Nothing answers at the exchange's address: the connection was refused.",
+      );
+    });
+    const { saved } = renderEditor();
+    const user = await fill({ streamUrl: 'http://127.0.0.1:1/ws' });
+    await user.click(screen.getByTestId('profile-save'));
+    await waitFor(() =>
+      expect(fieldError('streamUrl')?.textContent).toBe('Stream URL must be a ws(s) address'),
+    );
+    expect(app.inputsOf('profiles.update')).toEqual([]);
+
+    await fill({ streamUrl: 'ws://127.0.0.1:2/ws' });
+    await user.click(screen.getByTestId('profile-save'));
+    const boxes = await screen.findAllByTestId('profile-error');
+    expect(boxes).toHaveLength(1);
+    expect(boxes[0]!.textContent).toContain('the connection was refused.');
+    expect(document.querySelectorAll('.field-error')).toHaveLength(0);
+    expect(app.inputsOf('profiles.update')).toHaveLength(1);
+    expect(saved).toEqual([]);
+    expect(screen.getByTestId('profile-save')).toHaveProperty('disabled', false);
   });
 });

@@ -103,7 +103,7 @@ export function appContext(overrides: Partial<AppContextValue> = {}) {
   const toasts: Parameters<AppContextValue['toast']>[0][] = [];
   const active = overrides.activeProfile === undefined ? profile() : overrides.activeProfile;
   const value: AppContextValue = {
-    status: {} as AppContextValue['status'],
+    status: { rest: { state: 'ok', since: 0 } } as AppContextValue['status'],
     settings: SETTINGS,
     profiles: active ? [active] : [],
     activeProfile: active,
@@ -126,4 +126,11 @@ export function renderInApp(ui: ReactNode, context: AppContextValue): RenderResu
       <AppContext.Provider value={context}>{ui}</AppContext.Provider>
     </QueryClientProvider>,
   );
+}
+
+/** An answer held back until the test lets it go: what the page shows while a call is pending. */
+export function gate(): { passed: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const passed = new Promise<void>((resolve) => (open = resolve));
+  return { passed, open };
 }
