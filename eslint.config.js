@@ -95,7 +95,8 @@ const MAY_IMPORT = {
   live: ['sync', ...FOUNDATION],
   // The ledger's reports are written in the CSV format of export/.
   ledger: ['sync', 'live', 'export', ...FOUNDATION],
-  alerts: ['sync', 'live', ...FOUNDATION],
+  // An alert's market or asset is checked against what the exchange lists (rules/).
+  alerts: ['sync', 'live', 'rules', ...FOUNDATION],
   demo: FOUNDATION,
   // Transfers and orders written to the record before they are sent, and reconciled after.
   journal: FOUNDATION,

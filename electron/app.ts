@@ -20,6 +20,7 @@ import type { Emit } from './core/events';
 import type { Logger } from './core/logger';
 import type { Notifier } from './core/notifier';
 import { timingsOf, type Timings } from './core/timings';
+import { AlertEditor } from './alerts/editor';
 import { MarketWatch } from './live/market-watch';
 import { CandleScheduler, LedgerService } from './ledger';
 import { AppLock, followScreenLock } from './lock';
@@ -260,6 +261,7 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
       retryMs: timings.priceRetryMs,
     }),
     rules,
+    alerts: new AlertEditor({ store, rules, port: syncPort, emit, log, now }),
     transfers: new Transfers({ store, rules, emit, log, settings, now, notifier }),
     notifier,
     lock,

@@ -9,6 +9,7 @@ import type { KeychainStatus, Settings, StoreNotice } from '../../shared/types';
 import type { Emit } from '../core/events';
 import type { Logger } from '../core/logger';
 import type { Notifier } from '../core/notifier';
+import type { AlertEditor } from '../alerts/editor';
 import type { MarketWatch } from '../live/market-watch';
 import type { CandleScheduler, LedgerService } from '../ledger';
 import type { MarketCache } from '../market/cache';
@@ -39,6 +40,8 @@ export interface ApiContext {
   readonly candles: CandleScheduler;
   /** Checks against what the exchange lists, made before a request is sent. */
   readonly rules: ExchangeRules;
+  /** Making and changing the active profile's alerts (the session evaluates them). */
+  readonly alerts: AlertEditor;
   /** Transfers between the main account and its sub-accounts, and the sub-accounts' views. */
   readonly transfers: Transfers;
   /** Sync's port onto the store (what sync keeps, in sync's words), built once in app.ts. */
