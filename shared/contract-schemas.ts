@@ -464,6 +464,9 @@ export const methodSchemas = {
         .optional(),
     })
     .strict(),
+  'ledger.review': z
+    .object({ id: z.string().trim().min(1).max(400), action: z.enum(['keep', 'remove']) })
+    .strict(),
   'ledger.settings': none,
   'ledger.setMethod': z.object({ method: z.enum(COST_METHODS) }).strict(),
   'ledger.taxReport': z

@@ -219,6 +219,11 @@ export const methods = {
     inferred: returns<InferredEntryView[]>(),
     /** The user's label and cost basis of an inferred entry (null clears it). */
     annotate: returns<InferredEntryView>(),
+    /**
+     * A label and cost that new records changed, looked at again: kept with the entry as it is
+     * now (`keep`), or removed (`remove`).
+     */
+    review: returns<{ ok: true }>(),
     settings: returns<LedgerSettingsView>(),
     setMethod: returns<LedgerSettingsView>(),
     /** Writes the tax-year report's CSV; answers where it went and its summary. */

@@ -99,7 +99,15 @@ export interface LedgerSummaryView {
   assets: AssetPnlView[];
   /** What the totals include, in words ("main account and 2 sub-accounts; 3 inferred entries"). */
   includes: string;
-  inferred: { count: number; unlabelled: number; estimatedBasis: number };
+  inferred: {
+    count: number;
+    unlabelled: number;
+    estimatedBasis: number;
+    /** Labels and costs that new records changed: each shown on its asset's page. */
+    review: number;
+    /** The assets whose pages show them. */
+    reviewAssets: string[];
+  };
   /** Assets held that no market prices in the currency: left out of every value. */
   unpriced: string[];
   import: TradeImportView;
@@ -148,6 +156,35 @@ export interface InferredBound {
   time: number;
 }
 
+/** An inferred entry's facts: its signed amount, where the ledger places it, its interval. */
+export interface InferredFactsView {
+  amount: string;
+  time: number;
+  from: number;
+  to: number;
+}
+
+/**
+ * What the user wrote about an inferred entry that new records changed, shown until the user
+ * looks again (keeps it with the entry as it is now, or removes it): never dropped unseen.
+ * - changed: the same entry, with another amount or time; the label and cost still apply;
+ * - moved: the entry is derived under another interval now; the label and cost apply to it;
+ * - gone: no inferred entry covers it any more (the records explain it); they apply to nothing.
+ */
+export interface AnnotationReviewView {
+  /** The id the annotation is kept under (the entry's id when the user wrote it). */
+  id: string;
+  account: string;
+  asset: string;
+  status: 'changed' | 'moved' | 'gone';
+  label: string | null;
+  costBasis: { amount: string; currency: string } | null;
+  /** The entry as the user saw it; null for a label kept before the app kept these. */
+  was: InferredFactsView | null;
+  /** The entry it applies to now, with its id; null when gone. */
+  now: (InferredFactsView & { id: string }) | null;
+}
+
 export interface InferredDetail {
   /** The interval (from, to] within which it happened, between two balance observations. */
   from: number;
@@ -157,6 +194,8 @@ export interface InferredDetail {
   credit: boolean;
   label: string | null;
   costBasis: { amount: string; currency: string } | null;
+  /** Set when new records changed the entry since the user wrote its label or cost. */
+  review: AnnotationReviewView | null;
 }
 
 export interface LedgerEntryView {
@@ -177,6 +216,8 @@ export interface AssetLedgerView {
   figures: AssetPnlView;
   lots: LotView[];
   entries: LedgerEntryView[];
+  /** This asset's labels and costs that need the user's look again (every account). */
+  reviews: AnnotationReviewView[];
   /** Quantity held over time (every account), and its value at the prices of the time. */
   history: { time: number; quantity: string; value: string | null }[];
 }

@@ -95,6 +95,7 @@ export const readsOf: Readonly<Record<MethodName, readonly DataKind[]>> = {
   // Inferred entries reconcile balances with movements; prices and settings do not move them.
   'ledger.inferred': ['trades', 'withdrawals', 'subAccounts', 'funds', 'portfolio'],
   'ledger.annotate': [],
+  'ledger.review': [],
   'ledger.settings': ['settings'],
   'ledger.setMethod': [],
   'ledger.taxReport': [],

@@ -18,6 +18,7 @@ import {
   inferredView,
   movementsNeeding,
   MAIN_ACCOUNT,
+  reviewsByEntry,
   MissingPriceError,
   netWorthView,
   rangePnlView,
@@ -25,6 +26,8 @@ import {
   writeKoinlyExport,
   writeTaxReport,
   annotate,
+  factsOf,
+  movedTo,
   type LedgerChoice,
 } from '../ledger';
 import { HISTORY_RANGES } from '../sync';
@@ -144,7 +147,10 @@ export function ledgerHandlers(ctx: ApiContext) {
       const { profile } = active();
       const ledger = built(profile.id);
       const needing = movementsNeeding(ledger.entries);
-      return [...ledger.inferred].reverse().map((entry) => inferredView(entry, needing));
+      const reviews = reviewsByEntry(ledger.annotations);
+      return [...ledger.inferred]
+        .reverse()
+        .map((entry) => inferredView(entry, needing, reviews.get(entry.id) ?? null));
     },
     'ledger.annotate': async ({ id, label, costBasis }) => {
       const { profile } = active();
@@ -174,11 +180,41 @@ export function ledgerHandlers(ctx: ApiContext) {
           );
         }
       }
-      annotate(ctx.store, profile.id, id, annotation, ctx.now());
+      // What the user writes now about this entry takes the place of a label or cost that moved
+      // to it from another interval: they saw both and chose.
+      const replaces = movedTo(built(profile.id).annotations, id);
+      annotate(ctx.store, profile.id, id, annotation, ctx.now(), factsOf(entry), replaces);
       ctx.emit('data.changed', { profileId: profile.id, kinds: ['portfolio', 'trades'] });
       const ledger = built(profile.id);
       const updated = ledger.inferred.find((candidate) => candidate.id === id);
-      return inferredView(updated ?? entry, movementsNeeding(ledger.entries));
+      const review = reviewsByEntry(ledger.annotations).get(id) ?? null;
+      return inferredView(updated ?? entry, movementsNeeding(ledger.entries), review);
+    },
+    'ledger.review': async ({ id, action }) => {
+      const { profile } = active();
+      const item = built(profile.id).annotations.find((candidate) => candidate.keptId === id);
+      if (!item) throw new AppError('not-found', 'No label or cost is kept under that id.', 'id');
+      if (action === 'remove') {
+        ctx.store.ledger.removeAnnotation(profile.id, id);
+      } else {
+        if (!item.entry) {
+          throw new AppError(
+            'invalid-input',
+            'No inferred entry covers it now: remove it, or label the entry it belongs to.',
+            'action',
+          );
+        }
+        const facts = factsOf(item.entry);
+        if (!ctx.store.ledger.confirmAnnotation(profile.id, id, item.entry.id, facts, ctx.now())) {
+          throw new AppError(
+            'invalid-input',
+            'That entry has a label or cost of its own now: remove this one, or edit that one.',
+            'action',
+          );
+        }
+      }
+      ctx.emit('data.changed', { profileId: profile.id, kinds: ['portfolio', 'trades'] });
+      return { ok: true as const };
     },
     'ledger.settings': async () => {
       const { profile } = ctx.session.require();

@@ -198,7 +198,7 @@ export class Reconciliation {
     }
     if (from === null) {
       from = this.openedAt;
-      observations.push({ time: this.openedAt, balance: 0n });
+      observations.push({ time: this.openedAt, balance: 0n, opening: true });
     }
     observations.reverse();
     const movements = this.movements.get(keyOf(account, asset)) ?? [];

@@ -8,6 +8,7 @@
 export * from './decimal';
 export * from './entries';
 export * from './reconcile';
+export * from './annotations';
 export * from './cost-basis';
 export * from './results';
 export * from './reports';

@@ -54,17 +54,22 @@ export interface ReconcileOptions {
 export interface Observation {
   time: number;
   balance: Units;
+  /** The account's opening (nothing held before), not a balance read. */
+  opening?: true;
 }
 
 /**
- * The stable id of an inferred entry: the same gap after the same observation keeps its id. The
- * interval's end is left out: the newest observation moves forward with every refresh of the
- * balances, and a label the user gave must stay with its entry.
+ * The stable id of an inferred entry: its account, asset and direction, and the observation that
+ * opens its interval; the same gap after the same observation keeps its id. The interval's end is
+ * left out: the newest observation moves forward with every refresh of the balances, and a label
+ * the user gave must stay with its entry. An interval that opens at the account's opening is
+ * named "open", not by the opening's time: that is one millisecond before the earliest record, and
+ * moves whenever older records arrive (a withdraw history fetched in full, an import).
  */
 export function inferredEntryId(
   account: string,
   asset: string,
-  from: number,
+  from: number | 'open',
   direction: 'credit' | 'debit',
 ): string {
   return `inferred:${account}:${asset}:${from}:${direction}`;
@@ -137,7 +142,7 @@ function observationsOf(
   accountSnapshots: readonly BalanceSnapshot[],
   openedAt: number,
 ): Observation[] {
-  const observations: Observation[] = [{ time: openedAt, balance: 0n }];
+  const observations: Observation[] = [{ time: openedAt, balance: 0n, opening: true }];
   for (const snapshot of accountSnapshots) {
     const text = snapshot.balances[asset];
     if (text !== undefined) {
@@ -219,7 +224,9 @@ export class AssetReplay {
 
   private make(from: number, to: number, time: number, value: Units): void {
     const { account, asset } = this;
-    const id = inferredEntryId(account, asset, from, value < 0n ? 'debit' : 'credit');
+    const first = this.observations[0]!;
+    const opens = first.opening && from === first.time ? 'open' : from;
+    const id = inferredEntryId(account, asset, opens, value < 0n ? 'debit' : 'credit');
     const annotation = this.annotations?.get(id);
     this.result.push({
       kind: 'inferred',

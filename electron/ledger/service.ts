@@ -15,6 +15,12 @@
 import { assetKey } from '../../shared/market';
 import type { ExchangeClient } from '../exchange';
 import type { Store } from '../store';
+import {
+  movedAnnotations,
+  resolveAnnotations,
+  withAnnotation,
+  type ResolvedAnnotation,
+} from './annotations';
 import { buildLedger, Ledger, type CostMethod, type PriceAt } from './cost-basis';
 import { sortEntries, type InferredEntry, type LedgerEntry } from './entries';
 import { Reconciliation, type SnapshotGroup } from './incremental';
@@ -43,6 +49,11 @@ export interface BuiltLedger {
   choice: LedgerChoice;
   inputs: LedgerInputs;
   inferred: InferredEntry[];
+  /**
+   * The user's annotations against the inferred entries (kept, changed, moved or gone). An
+   * update that could change how one resolves rebuilds, so these stay a fresh build's.
+   */
+  annotations: ResolvedAnnotation[];
   /** Every entry, inferred ones included, in ledger order. */
   entries: LedgerEntry[];
   ledger: Ledger;
@@ -200,6 +211,8 @@ export class LedgerService {
       const recon = kept.reconciliation;
       const extras = recon.update(known, added, currentChanged ? parts.current : []);
       if (!extras) return false;
+      // A new entry where an annotation moved or went from may be where it belongs now.
+      if (extras.some((entry) => unsettledAt(built.annotations, entry))) return false;
       items = [...known, ...extras];
       let told = true;
       items.sort((a, b) => {
@@ -294,6 +307,16 @@ export class LedgerService {
   }
 }
 
+/** Whether an annotation that moved or is gone was about `entry`'s account and asset. */
+function unsettledAt(annotations: readonly ResolvedAnnotation[], entry: InferredEntry): boolean {
+  return annotations.some(
+    (item) =>
+      (item.status === 'moved' || item.status === 'gone') &&
+      item.account === entry.account &&
+      item.asset === entry.asset,
+  );
+}
+
 function priceText(value: ReturnType<PriceAt>): string | null {
   return value === null || value === undefined ? null : value.toString();
 }
@@ -341,7 +364,19 @@ function buildKept(store: Store, profileId: string, choice: LedgerChoice, now: n
   const parts = readLedgerParts(store, profileId);
   const inputs = parts.inputs;
   const known: LedgerEntry[] = [...inputs.trades, ...inputs.others];
-  const inferred = reconcile(known, inputs.snapshots, { annotations: inputs.annotations });
+  let inferred = reconcile(known, inputs.snapshots, { annotations: inputs.annotations });
+  let annotations = resolveAnnotations(inferred, inputs.annotationRows);
+  // An annotation whose entry moved applies where it went; the kept reconciliation is given the
+  // same, so what it makes later is labelled as a fresh build would.
+  const moved = movedAnnotations(annotations);
+  if (moved.size > 0) {
+    inferred = inferred.map((entry) => {
+      const annotation = moved.get(entry.id);
+      return annotation ? withAnnotation(entry, annotation) : entry;
+    });
+    inputs.annotations = new Map([...inputs.annotations, ...moved]);
+    annotations = resolveAnnotations(inferred, inputs.annotationRows);
+  }
   const entries = sortEntries([...known, ...inferred]);
   const assets = assetsOf(entries);
   assets.add(currency);
@@ -371,6 +406,7 @@ function buildKept(store: Store, profileId: string, choice: LedgerChoice, now: n
       choice: { method: choice.method, currency },
       inputs,
       inferred,
+      annotations,
       entries,
       ledger,
       prices,

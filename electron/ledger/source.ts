@@ -8,6 +8,8 @@
  */
 import { assetKey, withdrawStatusOf } from '../../shared/market';
 import type {
+  AnnotatedFacts,
+  AnnotationRow,
   LedgerMarks,
   LedgerTransferRow,
   LedgerWithdrawalRow,
@@ -16,6 +18,7 @@ import type {
 } from '../store';
 import { storePort } from '../sync/store-port';
 import { MAIN_ACCOUNT, type LedgerEntry, type TradeEntry } from './entries';
+import { annotationOf } from './annotations';
 import type { BalanceSnapshot, InferredAnnotation } from './reconcile';
 
 export interface LedgerInputs {
@@ -23,7 +26,10 @@ export interface LedgerInputs {
   trades: TradeEntry[];
   others: LedgerEntry[];
   snapshots: BalanceSnapshot[];
+  /** The labels and costs that apply, by entry id (those moved to another entry included). */
   annotations: Map<string, InferredAnnotation>;
+  /** The user's annotations as kept, with the facts of the entry each was written about. */
+  annotationRows: AnnotationRow[];
   /** Sub-account e-mails as the cache lists them. */
   subAccounts: string[];
   /** Own trades on a symbol whose assets are unknown (left out until exchangeInfo is read). */
@@ -134,21 +140,16 @@ export function readLedgerParts(store: Store, profileId: string): LedgerParts {
   const observations = q.observations(profileId);
   const current = currentObservations(store, profileId);
 
+  const annotationRows = q.annotations(profileId);
   const annotations = new Map<string, InferredAnnotation>();
-  for (const row of q.annotations(profileId)) {
-    const annotation: InferredAnnotation = {};
-    if (row.label !== null) annotation.label = row.label;
-    if (row.costAmount !== null && row.costCurrency !== null) {
-      annotation.costBasis = { amount: row.costAmount, currency: assetKey(row.costCurrency) };
-    }
-    annotations.set(row.entryId, annotation);
-  }
+  for (const row of annotationRows) annotations.set(row.entryId, annotationOf(row));
   return {
     inputs: {
       trades,
       others: [...withdrawals, ...transfers],
       snapshots: [...fundSnapshots, ...observations, ...current],
       annotations,
+      annotationRows,
       subAccounts: subs.map((s) => s.email.toLowerCase()),
       unknownSymbols: [...unknown].sort(),
     },
@@ -339,13 +340,19 @@ export function currentObservations(store: Store, profileId: string): BalanceSna
   return store.ledger.currentBalances(profileId);
 }
 
-/** Sets (or, with neither field, removes) the user's label and cost basis of an inferred entry. */
+/**
+ * Sets (or, with neither field, removes) the user's label and cost basis of an inferred entry,
+ * with the entry's facts as the user saw them; `replaces`: the ids it was kept under before (an
+ * annotation that moved to this entry), removed.
+ */
 export function annotate(
   store: Store,
   profileId: string,
   entryId: string,
   annotation: InferredAnnotation,
   at: number,
+  facts: AnnotatedFacts | null = null,
+  replaces: readonly string[] = [],
 ): void {
-  store.ledger.annotate(profileId, entryId, annotation, at);
+  store.ledger.annotate(profileId, entryId, annotation, at, facts, replaces);
 }

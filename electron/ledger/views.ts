@@ -7,6 +7,7 @@ import { formatDecimal } from '../core/decimal';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type {
+  AnnotationReviewView,
   AccountWorthView,
   AssetLedgerView,
   AssetPnlView,
@@ -29,6 +30,7 @@ import { assetKey, KLINE_INTERVAL_MS, type KlineInterval } from '../../shared/ma
 import type { HistoryRange } from '../../shared/types';
 import type { Store } from '../store';
 import { Decimal, divide } from '../../shared/exact-decimal';
+import { reviewsByEntry, reviewView } from './annotations';
 import { toAmount, ZERO, type Amount, type Units } from './decimal';
 import {
   balanceChanges,
@@ -167,6 +169,9 @@ export function summaryView(
   const figures = figuresAt(built, input.at, input.account);
   const account = input.account ?? null;
   const inferred = built.inferred.filter((entry) => account === null || entry.account === account);
+  const reviews = built.annotations.filter(
+    (item) => item.status !== 'kept' && (account === null || item.account === account),
+  );
   let range: LedgerSummaryView['range'] = null;
   if (input.range) {
     const pnl = pnlForRange(built.entries, built.ledger.options, {
@@ -195,6 +200,8 @@ export function summaryView(
       unlabelled: inferred.filter((entry) => !entry.label).length,
       estimatedBasis: inferred.filter((entry) => !entry.amount.startsWith('-') && !entry.costBasis)
         .length,
+      review: reviews.length,
+      reviewAssets: [...new Set(reviews.map((item) => item.asset))].sort(),
     },
     unpriced: figures.unpriced,
     import: {
@@ -253,6 +260,7 @@ function entryView(
   entry: LedgerEntry,
   asset: string,
   needing: MovementsNeeding,
+  reviews: ReadonlyMap<string, AnnotationReviewView>,
 ): LedgerEntryView[] {
   const changes = balanceChanges(entry).filter((change) => change.asset === asset);
   const base = { id: entry.id, time: entry.time };
@@ -291,11 +299,15 @@ function entryView(
         },
       ];
     case 'inferred':
-      return [inferredView(entry, needing)];
+      return [inferredView(entry, needing, reviews.get(entry.id) ?? null)];
   }
 }
 
-export function inferredView(entry: InferredEntry, needing: MovementsNeeding): InferredEntryView {
+export function inferredView(
+  entry: InferredEntry,
+  needing: MovementsNeeding,
+  review: AnnotationReviewView | null = null,
+): InferredEntryView {
   const credit = !entry.amount.startsWith('-');
   return {
     kind: 'inferred',
@@ -312,6 +324,7 @@ export function inferredView(entry: InferredEntry, needing: MovementsNeeding): I
       credit,
       label: entry.label ?? null,
       costBasis: entry.costBasis ?? null,
+      review,
     },
   };
 }
@@ -350,10 +363,11 @@ export function assetPageView(built: BuiltLedger, assetName: string, at: number)
   };
   const related = built.entries.filter((entry) => touches(entry, asset));
   const needing = movementsNeeding(related);
+  const reviewed = reviewsByEntry(built.annotations);
   const entries = related
     .slice(-ASSET_ENTRIES_SHOWN)
     .reverse()
-    .flatMap((entry) => entryView(entry, asset, needing));
+    .flatMap((entry) => entryView(entry, asset, needing, reviewed));
   // Quantity over time, replayed from the entries, valued at the prices of the time.
   const history: AssetLedgerView['history'] = [];
   const first = related[0]?.time;
@@ -388,6 +402,9 @@ export function assetPageView(built: BuiltLedger, assetName: string, at: number)
       basis: lot.basis,
     })),
     entries,
+    reviews: built.annotations
+      .filter((item) => item.asset === asset)
+      .flatMap((item) => reviewView(item) ?? []),
     history,
   };
 }

@@ -140,6 +140,7 @@ export type { AnswerKind, KeptAnswer } from './answers';
 export type { AlertObservation, AlertRecord, AlertSide, AlertState } from './alerts';
 export {
   MAIN_ACCOUNT,
+  type AnnotatedFacts,
   type AnnotationRow,
   type BalanceObservation,
   type LedgerMarks,

@@ -78,13 +78,35 @@ export interface BalanceObservation {
   complete: boolean;
 }
 
+/** The inferred entry as it stood when the user wrote (or last confirmed) its annotation. */
+export interface AnnotatedFacts {
+  account: string;
+  asset: string;
+  /** Signed decimal text: positive credit, negative debit. */
+  amount: string;
+  from: number;
+  to: number;
+  time: number;
+}
+
 /** The user's label and cost basis of an inferred entry, as kept. */
 export interface AnnotationRow {
   entryId: string;
   label: string | null;
   costAmount: string | null;
   costCurrency: string | null;
+  /** Null in a row written before the facts were kept. */
+  facts: AnnotatedFacts | null;
 }
+
+type AnnotationColumns = Omit<AnnotationRow, 'facts'> & {
+  account: string | null;
+  asset: string | null;
+  amount: string | null;
+  entryFrom: number | null;
+  entryTo: number | null;
+  entryTime: number | null;
+};
 
 /**
  * Counts and newest times of what the ledger is built from: the incremental ledger compares them
@@ -119,9 +141,13 @@ const TRANSFER_COLUMNS = `txn_id AS txnId, asset, from_email AS "from", to_email
 export class LedgerRepository {
   private readonly statements;
   private readonly keepTransaction;
+  private readonly writeTransaction: <T>(write: () => T) => T;
 
   constructor(db: Database.Database) {
     this.statements = prepare(db);
+    this.writeTransaction = db.transaction(<T>(write: () => T): T => write()) as <T>(
+      write: () => T,
+    ) => T;
     this.keepTransaction = db.transaction((profileId: string) => {
       let kept = 0;
       for (const current of this.currentBalances(profileId)) {
@@ -255,30 +281,85 @@ export class LedgerRepository {
   }
 
   annotations(profileId: string): AnnotationRow[] {
-    return this.statements.annotations.all(profileId);
+    return this.statements.annotations.all(profileId).map(annotationRow);
   }
 
-  /** Sets the label and cost basis of an inferred entry; with neither, removes what was kept. */
+  /**
+   * Sets the label and cost basis of an inferred entry, with the entry's facts as they stand
+   * (`facts`); with neither label nor cost, removes what was kept. `replaces`: rows of the same
+   * annotation kept under another id (an entry that moved), removed in the same transaction.
+   */
   annotate(
     profileId: string,
     entryId: string,
     annotation: { label?: string; costBasis?: { amount: string; currency: string } },
     at: number,
+    facts: AnnotatedFacts | null = null,
+    replaces: readonly string[] = [],
   ): void {
     if (!entryId) throw new StoreInputError('annotation entryId must not be empty');
     integerMs(at, 'annotation at');
-    if (annotation.label === undefined && annotation.costBasis === undefined) {
-      this.statements.removeAnnotation.run(profileId, entryId);
-      return;
-    }
-    this.statements.annotate.run(
-      profileId,
-      entryId,
-      annotation.label ?? null,
-      annotation.costBasis?.amount ?? null,
-      annotation.costBasis ? assetKey(annotation.costBasis.currency) : null,
-      at,
-    );
+    if (facts) checkFacts(facts);
+    this.writeTransaction(() => {
+      for (const old of replaces) {
+        if (old !== entryId) this.statements.removeAnnotation.run(profileId, old);
+      }
+      if (annotation.label === undefined && annotation.costBasis === undefined) {
+        this.statements.removeAnnotation.run(profileId, entryId);
+        return;
+      }
+      this.statements.annotate.run(
+        profileId,
+        entryId,
+        annotation.label ?? null,
+        annotation.costBasis?.amount ?? null,
+        annotation.costBasis ? assetKey(annotation.costBasis.currency) : null,
+        at,
+        facts?.account ?? null,
+        facts ? assetKey(facts.asset) : null,
+        facts?.amount ?? null,
+        facts?.from ?? null,
+        facts?.to ?? null,
+        facts?.time ?? null,
+      );
+    });
+  }
+
+  /**
+   * The user looked again at an annotation whose entry changed and keeps it with the entry as it
+   * stands now (`facts`), under the entry's id now (`entryId`, another when the entry moved).
+   * False when no annotation is kept under `keptId`, or `entryId` has one of its own.
+   */
+  confirmAnnotation(
+    profileId: string,
+    keptId: string,
+    entryId: string,
+    facts: AnnotatedFacts,
+    at: number,
+  ): boolean {
+    integerMs(at, 'annotation at');
+    checkFacts(facts);
+    return this.writeTransaction(() => {
+      if (keptId !== entryId && this.statements.annotation.get(profileId, entryId)) return false;
+      const changed = this.statements.confirm.run(
+        entryId,
+        facts.account,
+        assetKey(facts.asset),
+        facts.amount,
+        facts.from,
+        facts.to,
+        facts.time,
+        at,
+        profileId,
+        keptId,
+      ).changes;
+      return changed === 1;
+    });
+  }
+
+  /** Removes the annotation kept under `entryId` (the user chose to); false when there was none. */
+  removeAnnotation(profileId: string, entryId: string): boolean {
+    return this.statements.removeAnnotation.run(profileId, entryId).changes === 1;
   }
 }
 
@@ -363,21 +444,76 @@ function prepare(db: Database.Database) {
          (SELECT count(*) || ':' || ifnull(max(fetched_at), 0) FROM sub_accounts WHERE profile_id = @id) AS subAccounts,
          (SELECT count(*) || ':' || ifnull(max(at), 0) FROM prices WHERE profile_id = @id) AS prices`,
     ),
-    annotations: db.prepare<[string], AnnotationRow>(
-      `SELECT entry_id AS entryId, label, cost_amount AS costAmount, cost_currency AS costCurrency
-         FROM ledger_annotations WHERE profile_id = ?`,
+    annotations: db.prepare<[string], AnnotationColumns>(
+      `SELECT entry_id AS entryId, label, cost_amount AS costAmount, cost_currency AS costCurrency,
+         entry_account AS account, entry_asset AS asset, entry_amount AS amount,
+         entry_from AS entryFrom, entry_to AS entryTo, entry_time AS entryTime
+         FROM ledger_annotations WHERE profile_id = ? ORDER BY entry_id`,
     ),
-    annotate: db.prepare<[string, string, string | null, string | null, string | null, number]>(
-      `INSERT INTO ledger_annotations (profile_id, entry_id, label, cost_amount, cost_currency, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?)
+    annotation: db.prepare<[string, string], { entryId: string }>(
+      'SELECT entry_id AS entryId FROM ledger_annotations WHERE profile_id = ? AND entry_id = ?',
+    ),
+    annotate: db.prepare<
+      [
+        string,
+        string,
+        string | null,
+        string | null,
+        string | null,
+        number,
+        string | null,
+        string | null,
+        string | null,
+        number | null,
+        number | null,
+        number | null,
+      ]
+    >(
+      `INSERT INTO ledger_annotations (profile_id, entry_id, label, cost_amount, cost_currency,
+           updated_at, entry_account, entry_asset, entry_amount, entry_from, entry_to, entry_time)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (profile_id, entry_id) DO UPDATE SET label = excluded.label,
            cost_amount = excluded.cost_amount, cost_currency = excluded.cost_currency,
-           updated_at = excluded.updated_at`,
+           updated_at = excluded.updated_at, entry_account = excluded.entry_account,
+           entry_asset = excluded.entry_asset, entry_amount = excluded.entry_amount,
+           entry_from = excluded.entry_from, entry_to = excluded.entry_to,
+           entry_time = excluded.entry_time`,
+    ),
+    confirm: db.prepare<
+      [string, string, string, string, number, number, number, number, string, string]
+    >(
+      `UPDATE ledger_annotations SET entry_id = ?, entry_account = ?, entry_asset = ?,
+           entry_amount = ?, entry_from = ?, entry_to = ?, entry_time = ?, updated_at = ?
+         WHERE profile_id = ? AND entry_id = ?`,
     ),
     removeAnnotation: db.prepare<[string, string]>(
       'DELETE FROM ledger_annotations WHERE profile_id = ? AND entry_id = ?',
     ),
   };
+}
+
+function annotationRow(row: AnnotationColumns): AnnotationRow {
+  const { account, asset, amount, entryFrom, entryTo, entryTime, ...kept } = row;
+  const facts =
+    account !== null &&
+    asset !== null &&
+    amount !== null &&
+    entryFrom !== null &&
+    entryTo !== null &&
+    entryTime !== null
+      ? { account, asset, amount, from: entryFrom, to: entryTo, time: entryTime }
+      : null;
+  return { ...kept, facts };
+}
+
+function checkFacts(facts: AnnotatedFacts): void {
+  if (!facts.account) throw new StoreInputError('annotation facts account must not be empty');
+  if (!facts.asset) throw new StoreInputError('annotation facts asset must not be empty');
+  if (!/^-?\d+(\.\d+)?$/.test(facts.amount)) {
+    throw new StoreInputError(`annotation facts amount is not a decimal: ${facts.amount}`);
+  }
+  for (const field of ['from', 'to', 'time'] as const)
+    integerMs(facts[field], `annotation ${field}`);
 }
 
 function fundSnapshot(row: { takenAt: number; assets: string }): BalanceObservation {

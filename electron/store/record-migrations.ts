@@ -185,4 +185,20 @@ export const RECORD_MIGRATIONS: readonly Migration[] = [
       ALTER TABLE profiles ADD COLUMN removed_at INTEGER;
     `,
   },
+  {
+    version: 6,
+    name: 'ledger annotations keep the facts of the entry the user wrote them about',
+    up: `
+      -- The inferred entry as it stood when the user last wrote or confirmed its label and cost
+      -- (account, asset, signed amount, interval (from, to], placed at time): new records may move,
+      -- split or explain the entry away, and the app shows these beside what the entry is now
+      -- instead of dropping what the user wrote. NULL in rows written before.
+      ALTER TABLE ledger_annotations ADD COLUMN entry_account TEXT;
+      ALTER TABLE ledger_annotations ADD COLUMN entry_asset TEXT;
+      ALTER TABLE ledger_annotations ADD COLUMN entry_amount TEXT;
+      ALTER TABLE ledger_annotations ADD COLUMN entry_from INTEGER;
+      ALTER TABLE ledger_annotations ADD COLUMN entry_to INTEGER;
+      ALTER TABLE ledger_annotations ADD COLUMN entry_time INTEGER;
+    `,
+  },
 ];

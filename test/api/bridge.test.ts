@@ -615,6 +615,16 @@ describe('the whole contract over browser mode', () => {
     expect((await ok<LedgerSummaryView>('ledger.summary', {})).inferred.unlabelled).toBe(
       latest.inferred.unlabelled - 1,
     );
+    // Written about the entry as it stands: nothing to look at again; an unknown id is refused.
+    expect(labelled.inferred.review).toBeNull();
+    called.add('ledger.review');
+    expect(
+      await client.call('ledger.review', { id: 'inferred:none', action: 'keep' }),
+    ).toMatchObject({ ok: false, error: { kind: 'not-found', field: 'id' } });
+    expect(await client.call('ledger.review', { id: credit.id, action: 'forget' })).toMatchObject({
+      ok: false,
+      error: { kind: 'invalid-input', field: 'action' },
+    });
 
     expect(await ok<LedgerSettingsView>('ledger.settings')).toEqual({
       method: 'fifo',

@@ -91,7 +91,7 @@ describe('reconcile', () => {
       ['USDT', '100', 20, 30, 27],
       ['USDT', '-500', 20, 30, 30],
     ]);
-    expect(inferred[0]!.id).toBe(inferredEntryId('main', 'USDT', 0, 'credit'));
+    expect(inferred[0]!.id).toBe(inferredEntryId('main', 'USDT', 'open', 'credit'));
   });
 
   it('makes the replay agree with every snapshot and never go below zero', () => {
@@ -110,7 +110,7 @@ describe('reconcile', () => {
   });
 
   it('keeps the user label and basis under the same id, and replaces inferred entries given', () => {
-    const id = inferredEntryId('main', 'USDT', 0, 'credit');
+    const id = inferredEntryId('main', 'USDT', 'open', 'credit');
     const again = reconcile([...KNOWN, ...inferred], SNAPSHOTS, {
       openedAt: 0,
       annotations: new Map([
@@ -123,6 +123,32 @@ describe('reconcile', () => {
       label: 'Salary',
       costBasis: { amount: '1400', currency: 'USDT' },
     });
+  });
+
+  it('names an entry of the opening interval the same when older records move the opening', () => {
+    // The withdraw history fetched in full: a withdrawal older than anything read before.
+    const older: LedgerEntry = {
+      kind: 'withdrawal',
+      id: 'w0',
+      account: 'main',
+      asset: 'USDT',
+      amount: '50',
+      fee: '0',
+      status: 'success',
+      time: 2,
+    };
+    const before = reconcile(KNOWN, SNAPSHOTS);
+    const after = reconcile([older, ...KNOWN], SNAPSHOTS);
+    const opening = (list: typeof before) => list.find((entry) => entry.to === 10)!;
+    expect(opening(before).from).toBe(4);
+    expect(opening(after).from).toBe(1);
+    expect(opening(after).id).toBe(opening(before).id);
+    expect(opening(after).id).toBe(inferredEntryId('main', 'USDT', 'open', 'credit'));
+    // Re-dated and larger (the older withdrawal needed 50 more, first), under the same id.
+    expect([opening(before).amount, opening(before).time]).toEqual(['1400', 5]);
+    expect([opening(after).amount, opening(after).time]).toEqual(['1450', 2]);
+    // Every other entry keeps its id: each names the observation that opens its interval.
+    expect(after.map((entry) => entry.id)).toEqual(before.map((entry) => entry.id));
   });
 
   it('reconciles each account on its own', () => {

@@ -132,11 +132,51 @@ describe('balances read in full, kept where they arrive', () => {
       T0,
     );
     expect(store.ledger.annotations(P)).toEqual([
-      { entryId: 'inferred:x', label: 'salary', costAmount: '1.5', costCurrency: 'usdt' },
+      {
+        entryId: 'inferred:x',
+        label: 'salary',
+        costAmount: '1.5',
+        costCurrency: 'usdt',
+        facts: null,
+      },
     ]);
     expect(() => store.ledger.annotate(P, '', { label: 'x' }, T0)).toThrow(/entryId/);
     store.ledger.annotate(P, 'inferred:x', {}, T0 + 1);
     expect(store.ledger.annotations(P)).toEqual([]);
+    store.close();
+  });
+
+  it('keeps the facts of the entry annotated, moves them with the user’s consent, never merges', () => {
+    const store = freshStore(P);
+    const facts = { account: 'main', asset: 'XRP', amount: '100', from: 1, to: 10, time: 10 };
+    store.ledger.annotate(P, 'a', { label: 'gift' }, T0, facts);
+    store.ledger.annotate(P, 'b', { label: 'salary' }, T0, { ...facts, from: 10, to: 20 });
+    expect(store.ledger.annotations(P)[0]).toMatchObject({
+      entryId: 'a',
+      label: 'gift',
+      facts: { ...facts, asset: 'xrp' },
+    });
+    expect(() =>
+      store.ledger.annotate(P, 'c', { label: 'x' }, T0, { ...facts, amount: '1e3' }),
+    ).toThrow(/amount/);
+    expect(() =>
+      store.ledger.annotate(P, 'c', { label: 'x' }, T0, { ...facts, time: 1.5 }),
+    ).toThrow(/time/);
+    const now = { ...facts, amount: '150', time: 4 };
+    // Onto an id that has its own annotation: refused, nothing changed.
+    expect(store.ledger.confirmAnnotation(P, 'a', 'b', now, T0 + 1)).toBe(false);
+    expect(store.ledger.confirmAnnotation(P, 'a', 'a2', now, T0 + 1)).toBe(true);
+    expect(
+      store.ledger.annotations(P).map((row) => [row.entryId, row.label, row.facts?.amount]),
+    ).toEqual([
+      ['a2', 'gift', '150'],
+      ['b', 'salary', '100'],
+    ]);
+    // Written anew about an entry, it replaces the one that had moved to it.
+    store.ledger.annotate(P, 'b2', { label: 'salary (new)' }, T0 + 2, facts, ['b']);
+    expect(store.ledger.annotations(P).map((row) => row.entryId)).toEqual(['a2', 'b2']);
+    expect(store.ledger.removeAnnotation(P, 'a2')).toBe(true);
+    expect(store.ledger.removeAnnotation(P, 'a2')).toBe(false);
     store.close();
   });
 });

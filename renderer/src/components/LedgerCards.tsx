@@ -221,6 +221,23 @@ export function PnlCard() {
               each asset&apos;s page.
             </p>
           )}
+          {data.inferred.review > 0 && (
+            <p className="small-text" data-testid="pnl-review">
+              <strong>
+                {data.inferred.review}{' '}
+                {data.inferred.review === 1 ? 'label or cost needs' : 'labels or costs need'} your
+                look again
+              </strong>{' '}
+              (new records changed the entries they were written about):{' '}
+              {data.inferred.reviewAssets.map((asset, index) => (
+                <span key={asset}>
+                  {index > 0 && ', '}
+                  <a href={`#/funds/${asset}`}>{asset.toUpperCase()}</a>
+                </span>
+              ))}
+              .
+            </p>
+          )}
           {data.unpriced.length > 0 && (
             <p className="muted small-text">
               Left out (no price in {data.currency.toUpperCase()}):{' '}

@@ -9,7 +9,9 @@ import {
   COST_METHOD_HINTS,
   COST_METHOD_LABELS,
   COST_METHODS,
+  type AnnotationReviewView,
   type CostMethodName,
+  type InferredFactsView,
   type LedgerEntryView,
 } from '../../../shared/ledger';
 import { formatDateTime } from '../../../shared/format';
@@ -85,6 +87,107 @@ function InferredEditor(props: { entry: LedgerEntryView; currency: string; onSav
       </button>
       {error !== undefined && <ErrorBox error={error} />}
     </form>
+  );
+}
+
+const REVIEW_REASONS: Record<AnnotationReviewView['status'], string> = {
+  changed:
+    'New records changed this entry since you wrote its label and cost; they still apply to it.',
+  moved:
+    'New records place this entry in another interval now; your label and cost apply to it there.',
+  gone: 'No inferred entry covers this any more: the records now explain the movement. Your label and cost apply to nothing until you say.',
+};
+
+function FactsText(props: { facts: InferredFactsView; asset: string }) {
+  return (
+    <>
+      <Amount value={props.facts.amount} asset={props.asset} signed unit />, placed at{' '}
+      {formatDateTime(props.facts.time)} (between {formatDateTime(props.facts.from)} and{' '}
+      {formatDateTime(props.facts.to)})
+    </>
+  );
+}
+
+/**
+ * A label and cost that new records changed, with the entry as the user saw it and as it is now:
+ * kept with the entry now, or removed, only when the user says.
+ */
+function AnnotationReview(props: { review: AnnotationReviewView; onDone: () => void }) {
+  const { review } = props;
+  const [error, setError] = useState<unknown>(undefined);
+  const [busy, setBusy] = useState(false);
+  const act = async (action: 'keep' | 'remove') => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await bridge().ledger.review({ id: review.id, action });
+      props.onDone();
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <li data-testid="annotation-review" data-status={review.status}>
+      <p>
+        <strong data-testid="review-label">{review.label ?? '(no label)'}</strong>
+        {review.costBasis && (
+          <>
+            {' '}
+            — cost basis{' '}
+            <span data-testid="review-cost">
+              <Amount value={review.costBasis.amount} asset={review.costBasis.currency} unit />
+            </span>
+          </>
+        )}
+        {review.account !== 'main' && <span className="muted"> ({review.account})</span>}
+      </p>
+      <p className="small-text">{REVIEW_REASONS[review.status]}</p>
+      <dl className="facts small-text">
+        <div>
+          <dt>When you wrote it</dt>
+          <dd data-testid="review-was">
+            {review.was ? (
+              <FactsText facts={review.was} asset={review.asset} />
+            ) : (
+              'not recorded (written with an earlier version)'
+            )}
+          </dd>
+        </div>
+        <div>
+          <dt>Now</dt>
+          <dd data-testid="review-now">
+            {review.now ? (
+              <FactsText facts={review.now} asset={review.asset} />
+            ) : (
+              'no inferred entry'
+            )}
+          </dd>
+        </div>
+      </dl>
+      <div style={{ display: 'flex', gap: '0.4rem' }}>
+        {review.now && (
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => void act('keep')}
+            data-testid="review-keep"
+          >
+            Keep them with the entry as it is now
+          </button>
+        )}
+        <button
+          type="button"
+          disabled={busy}
+          onClick={() => void act('remove')}
+          data-testid="review-remove"
+        >
+          Remove the label and cost
+        </button>
+      </div>
+      {error !== undefined && <ErrorBox error={error} />}
+    </li>
   );
 }
 
@@ -196,6 +299,17 @@ export function AssetPage(props: { asset: string }) {
             </dl>
           </div>
 
+          {data.reviews.length > 0 && (
+            <div className="card" data-testid="annotation-reviews">
+              <h2>Needs your look again</h2>
+              <ul style={{ listStyle: 'none', padding: 0 }}>
+                {data.reviews.map((review) => (
+                  <AnnotationReview key={review.id} review={review} onDone={page.reload} />
+                ))}
+              </ul>
+            </div>
+          )}
+
           {data.history.length > 1 && (
             <div className="card">
               <h2>Holdings over time</h2>
@@ -294,6 +408,12 @@ export function AssetPage(props: { asset: string }) {
                           <div className="muted small-text" data-testid="inferred-window">
                             {inferredWindow(entry.inferred)}; not in the exchange&apos;s records.
                           </div>
+                          {entry.inferred.review && (
+                            <div className="small-text" data-testid="inferred-review">
+                              <strong>Needs your look again</strong>: new records changed this entry
+                              since its label and cost were written (see above).
+                            </div>
+                          )}
                           <InferredEditor
                             entry={entry}
                             currency={data.currency}
