@@ -53,8 +53,6 @@ const GAP_CANDLES = 1000;
 const GAP_TRADES = 1000;
 /** A balance moved outside trading: the withdraw history is read this long after. */
 const WITHDRAWAL_HINT_MS = 2000;
-/** Values in the quote asset keep this many decimals. */
-const VALUE_PLACES = 8;
 const MINUTE_MS = 60_000;
 
 export interface AlertSessionDeps {
@@ -458,7 +456,8 @@ export class AlertSession {
           total = total.plus(amount.times(price));
           priced = true;
         }
-        if (priced) this.engine.observePortfolio(quote, formatDecimal(total, VALUE_PLACES), at);
+        // Exact, as the Portfolio total: the screen rounds it to the quote's precision.
+        if (priced) this.engine.observePortfolio(quote, formatDecimal(total), at);
       }
     } catch (error) {
       this.deps.log.error("alerts: could not work out the portfolio's value", error);

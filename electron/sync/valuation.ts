@@ -21,8 +21,12 @@ export { priceIn, PriceBook, type PriceTicker } from '../pricing/price-book';
 
 /** Funds are refreshed every 15 s; a view older than twice that is shown as stale. */
 export const FUNDS_FRESHNESS_MS = 15_000;
-/** Values in the quote asset keep this many decimals (quote assets have at most 8). */
-const VALUE_PLACES = 8;
+/*
+ * Values in the quote asset are exact (sums of products of amounts and prices, where a price
+ * through an inverse pair or a bridge is divide()'s quotient): the screen rounds them to the quote
+ * asset's precision and keeps them whole in its tooltip and copies (shared/format.ts). Only a
+ * share and a percentage are divisions of their own, with the places stated here.
+ */
 const SHARE_PLACES = 6;
 const PERCENT_PLACES = 4;
 
@@ -130,14 +134,14 @@ export function portfolioSummary(
   valued.sort((a, b) => b.value.comparedTo(a.value) || a.asset.localeCompare(b.asset));
   return {
     quoteAsset,
-    totalValue: formatDecimal(total, VALUE_PLACES),
-    change24hValue: formatDecimal(change, VALUE_PLACES),
+    totalValue: formatDecimal(total),
+    change24hValue: formatDecimal(change),
     change24hPercent: openTotal.isZero()
       ? '0'
       : formatDecimal(divide(change.mul(100), openTotal, PERCENT_PLACES)),
     allocation: valued.map(({ asset, value }) => ({
       asset,
-      value: formatDecimal(value, VALUE_PLACES),
+      value: formatDecimal(value),
       share: total.isZero() ? '0' : formatDecimal(divide(value, total, SHARE_PLACES)),
     })),
     unpriced: unpriced.sort(),
@@ -188,7 +192,7 @@ export function takeValueSnapshot(
   port.addSnapshot(profileId, {
     takenAt: now,
     quoteAsset,
-    totalValue: formatDecimal(total, VALUE_PLACES),
+    totalValue: formatDecimal(total),
     assets: funds.map((fund) => ({
       asset: fund.asset,
       total: formatDecimal(fund.total),
@@ -226,5 +230,5 @@ export function valueHoldings(
     if (price) total = total.plus(amount.mul(price));
     else unpriced.push(holding.asset);
   }
-  return { value: formatDecimal(total, VALUE_PLACES), unpriced: unpriced.sort() };
+  return { value: formatDecimal(total), unpriced: unpriced.sort() };
 }

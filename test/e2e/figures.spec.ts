@@ -1,12 +1,14 @@
 /**
  * Figures reconcile: every money figure on Portfolio, Funds and Sub-accounts equals a computation
  * made here, in exact decimals, from the sandbox's own balances (its admin surface) and prices
- * (its public tickers), formatted the way the screens format; in USDT and in BTC. The value
+ * (its public tickers), formatted the way the screens format, with the exact figure (the one
+ * division of a price through an inverse pair or a bridge by the docs' rule, nothing else
+ * rounded) in each computed value's tooltip and copy; in USDT and in BTC. The value
  * history ends on the total shown, its past points are the sandbox's own records replayed at its
  * own candles' closes, and it names the inferred entries it rests on.
  */
 import Decimal from 'decimal.js';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import type { SpotfolioBridge } from '../../shared/contract';
 import { formatDateTime, formatPercent, formatPrice, formatValue } from '../../shared/format';
 import { HISTORY_SPAN_MS, type HistoryRange } from '../../shared/types';
@@ -25,11 +27,23 @@ test.afterAll(async () => {
 
 type PriceField = 'lastPrice' | 'openPrice';
 const BRIDGES = ['usdt', 'btc', 'eth', 'usdc', 'busd'];
+/** Room for every product of amounts here: sums and products never round. */
+const Exact = Decimal.clone({ precision: 200, rounding: Decimal.ROUND_HALF_EVEN });
+
+/**
+ * A quotient by the one rounding rule the docs state ("Amounts"): 40 significant digits and at
+ * most 40 fraction digits, rounded half-even.
+ */
+function quotient(dividend: Decimal, divisor: Decimal): Decimal {
+  const exact = new Exact(dividend).div(divisor);
+  return exact.toDecimalPlaces(Math.min(40, 39 - exact.e), Decimal.ROUND_HALF_EVEN);
+}
 
 /**
  * One unit of `asset` in `quote` from the exchange's tickers: the pair itself, the inverse pair,
  * or through one bridge asset, the first that has a positive price (the rule the app states in
- * docs: direct, inverse, then usdt, btc, eth, usdc, busd).
+ * docs: direct, inverse, then usdt, btc, eth, usdc, busd); the pairs' prices multiplied and the
+ * inverse pairs' divided into them at the end, once.
  */
 function priceOf(
   tickers: PublicTicker[],
@@ -37,22 +51,32 @@ function priceOf(
   asset: string,
   field: PriceField,
 ): Decimal | null {
-  const hop = (from: string, to: string): Decimal | null => {
+  const hop = (from: string, to: string): { price: Decimal; inverse: boolean } | null => {
     const direct = tickers.find((t) => t.baseAsset === from && t.quoteAsset === to);
-    if (direct && new Decimal(direct[field]).gt(0)) return new Decimal(direct[field]);
+    if (direct && new Exact(direct[field]).gt(0))
+      return { price: new Exact(direct[field]), inverse: false };
     const inverse = tickers.find((t) => t.baseAsset === to && t.quoteAsset === from);
-    if (inverse && new Decimal(inverse[field]).gt(0))
-      return new Decimal(1).div(new Decimal(inverse[field]));
+    if (inverse && new Exact(inverse[field]).gt(0))
+      return { price: new Exact(inverse[field]), inverse: true };
     return null;
   };
-  if (asset === quote) return new Decimal(1);
+  const along = (hops: { price: Decimal; inverse: boolean }[]): Decimal => {
+    let numerator = new Exact(1);
+    let denominator = new Exact(1);
+    for (const h of hops) {
+      if (h.inverse) denominator = denominator.times(h.price);
+      else numerator = numerator.times(h.price);
+    }
+    return denominator.eq(1) ? numerator : quotient(numerator, denominator);
+  };
+  if (asset === quote) return new Exact(1);
   const one = hop(asset, quote);
-  if (one) return one;
+  if (one) return along([one]);
   for (const bridge of BRIDGES) {
     if (bridge === asset || bridge === quote) continue;
     const first = hop(asset, bridge);
     const second = first && hop(bridge, quote);
-    if (first && second) return first.mul(second);
+    if (first && second) return along([first, second]);
   }
   return null;
 }
@@ -70,10 +94,10 @@ async function expectedFigures(quote: string): Promise<Expected> {
   const tickers = await stack.tickers();
   const rows = new Map<string, Decimal | null>();
   const prices = new Map<string, Decimal | null>();
-  let total = new Decimal(0);
-  let open = new Decimal(0);
+  let total = new Exact(0);
+  let open = new Exact(0);
   for (const balance of stack.sandbox.admin.balances(stack.parent.email)) {
-    const amount = new Decimal(balance.free).plus(balance.locked);
+    const amount = new Exact(balance.free).plus(balance.locked);
     const price = priceOf(tickers, quote, balance.asset, 'lastPrice');
     rows.set(balance.asset, price ? amount.mul(price) : null);
     prices.set(balance.asset, price);
@@ -84,10 +108,10 @@ async function expectedFigures(quote: string): Promise<Expected> {
   }
   const subs = new Map<string, Decimal>();
   for (const sub of stack.subs) {
-    let value = new Decimal(0);
+    let value = new Exact(0);
     for (const balance of stack.sandbox.admin.balances(sub.email)) {
       const price = priceOf(tickers, quote, balance.asset, 'lastPrice');
-      if (price) value = value.plus(new Decimal(balance.free).plus(balance.locked).mul(price));
+      if (price) value = value.plus(new Exact(balance.free).plus(balance.locked).mul(price));
     }
     subs.set(sub.email, value);
   }
@@ -96,6 +120,24 @@ async function expectedFigures(quote: string): Promise<Expected> {
 
 const text = (value: Decimal, quote: string, options: { signed?: boolean } = {}) =>
   formatValue(value.toFixed(), quote, options);
+
+/** The exact figure and its unit, as a tooltip and a copy give it: every digit, no grouping. */
+const exactText = (value: Decimal, quote: string) => `${value.toFixed()} ${quote.toUpperCase()}`;
+
+/** What a copy of `element` (selected whole, as a person selects it) puts on the clipboard. */
+function copied(element: Locator): Promise<string> {
+  return element.evaluate((node) => {
+    const range = document.createRange();
+    range.selectNode(node);
+    const selection = document.getSelection()!;
+    selection.removeAllRanges();
+    selection.addRange(range);
+    const clipboardData = new DataTransfer();
+    document.dispatchEvent(new ClipboardEvent('copy', { clipboardData, bubbles: true }));
+    selection.removeAllRanges();
+    return clipboardData.getData('text/plain');
+  });
+}
 
 async function setQuote(page: Page, quote: string): Promise<void> {
   await page.evaluate(async (quoteAsset) => {
@@ -109,9 +151,19 @@ async function checkPortfolio(page: Page, quote: string): Promise<void> {
   // The app's prices refresh on their own schedule: the figures agree once both read the same.
   await expect(async () => {
     const expected = await expectedFigures(quote);
-    await expect(page.getByTestId('portfolio-total')).toHaveText(text(expected.total, quote), {
+    const total = page.getByTestId('portfolio-total');
+    await expect(total).toHaveText(text(expected.total, quote), { timeout: 1000 });
+    // Rounded to the quote's precision on screen; exact to its last digit in the tooltip and in
+    // a copy.
+    await expect(total).toHaveAttribute('title', exactText(expected.total, quote), {
       timeout: 1000,
     });
+    expect(await copied(total)).toBe(exactText(expected.total, quote));
+    await expect(page.getByTestId('portfolio-change').locator('[data-exact]')).toHaveAttribute(
+      'title',
+      exactText(expected.change, quote),
+      { timeout: 1000 },
+    );
     const percent = expected.change.div(expected.open).mul(100).toDecimalPlaces(4);
     await expect(page.getByTestId('portfolio-change')).toHaveText(
       `${text(expected.change, quote, { signed: true })} (${formatPercent(percent.toFixed(), { signed: true })}) 24h`,
@@ -125,7 +177,10 @@ async function checkPortfolio(page: Page, quote: string): Promise<void> {
       const asset = ((await item.locator('.legend-asset').textContent()) ?? '').toLowerCase();
       const value = expected.rows.get(asset);
       expect(value, asset).toBeTruthy();
-      await expect(item.locator('span.num').last()).toHaveText(text(value!, quote));
+      const shown = item.locator('span.num').last();
+      await expect(shown).toHaveText(text(value!, quote));
+      await expect(shown).toHaveAttribute('title', exactText(value!, quote));
+      expect(await copied(shown)).toBe(exactText(value!, quote));
     }
   }).toPass({ timeout: 30_000 });
   // The history's last point is the total shown, in the same currency: drawn once the ledger has
@@ -171,10 +226,9 @@ async function checkSubAccounts(page: Page, quote: string): Promise<void> {
     const expected = await expectedFigures(quote);
     expect(expected.subs.size).toBeGreaterThan(0);
     for (const [email, value] of expected.subs) {
-      await expect(page.getByTestId(`sub-${email}`).getByTestId('sub-value')).toHaveText(
-        text(value, quote),
-        { timeout: 1000 },
-      );
+      const shown = page.getByTestId(`sub-${email}`).getByTestId('sub-value');
+      await expect(shown).toHaveText(text(value, quote), { timeout: 1000 });
+      await expect(shown).toHaveAttribute('title', exactText(value, quote), { timeout: 1000 });
     }
   }).toPass({ timeout: 30_000 });
 }
@@ -198,7 +252,6 @@ interface Movement {
   delta: Decimal;
 }
 
-const Exact = Decimal.clone({ precision: 200, rounding: Decimal.ROUND_HALF_EVEN });
 /** The candles each range is valued at. */
 const INTERVALS: Record<HistoryRange, KlineInterval> = {
   day: '15m',

@@ -24,12 +24,12 @@ describe('exactCopyText', () => {
 });
 
 describe('installExactCopy', () => {
-  it('writes the exact figures of a selection into the clipboard', () => {
-    document.body.innerHTML =
-      '<p id="p">Value <span data-exact="306292.658592941234">306,292.66 USDT</span> now</p>';
-    installExactCopy(document);
+  installExactCopy(document);
+
+  /** Selects `select(range)` and copies it: what the clipboard gets, or null when left alone. */
+  function copy(select: (range: Range) => void): string | null {
     const range = document.createRange();
-    range.selectNodeContents(document.getElementById('p')!);
+    select(range);
     const selection = document.getSelection()!;
     selection.removeAllRanges();
     selection.addRange(range);
@@ -39,7 +39,42 @@ describe('installExactCopy', () => {
       value: { setData: (type: string, data: string) => written.set(type, data) },
     });
     document.dispatchEvent(event);
-    expect(written.get('text/plain')).toBe('Value 306292.658592941234 USDT now');
-    expect(event.defaultPrevented).toBe(true);
+    expect(event.defaultPrevented).toBe(written.has('text/plain'));
+    return written.get('text/plain') ?? null;
+  }
+
+  function figure(): { p: HTMLElement; value: HTMLElement; digits: Text } {
+    document.body.innerHTML =
+      '<p id="p">Value <span id="v" data-exact="306292.658592941234">306,292.66 USDT</span> now</p>';
+    const value = document.getElementById('v')!;
+    return { p: document.getElementById('p')!, value, digits: value.firstChild as Text };
+  }
+
+  it('writes the exact figures of a selection around them into the clipboard', () => {
+    const { p } = figure();
+    expect(copy((range) => range.selectNodeContents(p))).toBe('Value 306292.658592941234 USDT now');
+  });
+
+  it('writes the exact figure of a selection of the figure alone, or of its number', () => {
+    const { value, digits } = figure();
+    expect(copy((range) => range.selectNode(value))).toBe('306292.658592941234 USDT');
+    expect(copy((range) => range.selectNodeContents(digits))).toBe('306292.658592941234 USDT');
+    // The number without its unit, as a double click selects it.
+    expect(
+      copy((range) => {
+        range.setStart(digits, 0);
+        range.setEnd(digits, '306,292.66'.length);
+      }),
+    ).toBe('306292.658592941234');
+  });
+
+  it('leaves a selection of part of the number as it is', () => {
+    const { digits } = figure();
+    expect(
+      copy((range) => {
+        range.setStart(digits, 4);
+        range.setEnd(digits, '306,292.66'.length);
+      }),
+    ).toBeNull();
   });
 });

@@ -2,12 +2,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import DecimalJs from 'decimal.js';
 import type { Ticker } from '../../electron/exchange';
 import { openStore, type Store } from '../../electron/store';
 import { storePort } from '../../electron/sync/store-port';
 import { fundsView, portfolioSummary, takeValueSnapshot } from '../../electron/sync/valuation';
 
 const PROFILE = 'p1';
+/** Products and sums exact here (decimal.js rounds to 20 digits by default). */
+const Decimal = DecimalJs.clone({ precision: 200 });
 const AT = Date.UTC(2026, 10, 22, 12, 0, 0);
 
 function ticker(base: string, quote: string, last: string, open: string): Ticker {
@@ -90,6 +93,31 @@ describe('portfolioSummary', () => {
       ['try', '25', '0.001653'],
     ]);
     expect(summary.asOf).toBe(AT);
+  });
+
+  it('keeps every digit of a value through an inverse pair: only the division rounds', () => {
+    const summary = portfolioSummary(store, PROFILE, 'btc');
+    // One USDT in BTC is 1 / 60000 by divide()'s rule: 40 significant digits but at most 40
+    // fraction digits, half-even.
+    const usdtInBtc = '0.0000166666666666666666666666666666666667';
+    // TRY in BTC: 1 / (40 × 60000), one division along the path.
+    const tryInBtc = '0.0000004166666666666666666666666666666667';
+    const usdt = new Decimal('100.5').mul(usdtInBtc);
+    const tryValue = new Decimal('1000').mul(tryInBtc);
+    // btc 0.15 + eth 2 × 0.05 = 0.1, both exact.
+    const total = usdt.plus(tryValue).plus('0.25');
+    expect(summary.totalValue).toBe(total.toFixed());
+    expect(summary.totalValue.split('.')[1]!.length).toBeGreaterThan(8);
+    const allocation = new Map(summary.allocation.map((s) => [s.asset, s.value]));
+    expect(allocation.get('usdt')).toBe(usdt.toFixed());
+    expect(allocation.get('try')).toBe(tryValue.toFixed());
+    expect(allocation.get('btc')).toBe('0.15');
+    // The 24h change, exact too: at the open one USDT is 1 / 50000 BTC.
+    const open = new Decimal('100.5')
+      .mul('0.00002')
+      .plus(new Decimal('1000').mul('0.0000005'))
+      .plus('0.25');
+    expect(summary.change24hValue).toBe(total.minus(open).toFixed());
   });
 
   it('values in another quote asset through the inverse and bridge pairs', () => {

@@ -1,7 +1,8 @@
 /**
  * Copies carry exact figures: a rounded figure on screen (a value, a P&L, a computed price) is
  * marked with its exact one in `data-exact` (components/common.tsx), and a copy of a selection
- * that holds it whole writes the exact figure in its place. What is shown stays readable; what is
+ * that holds its number whole (the figure alone, or a row around it) writes the exact figure in
+ * its place. What is shown stays readable; what is
  * pasted elsewhere loses nothing.
  */
 
@@ -32,6 +33,31 @@ export function exactCopyText(text: string, figures: readonly ShownFigure[]): st
   return out + rest;
 }
 
+/**
+ * The part of `element`'s text that `selection` holds, when it holds the element's number whole
+ * (a selection of the figure alone starts inside the element, so the element is not "contained":
+ * what counts is that no digit of the number is left out); null otherwise.
+ */
+function selectedFigure(doc: Document, selection: Selection, element: HTMLElement): string | null {
+  const number = (element.textContent ?? '').match(shownNumber)?.[0];
+  if (!number) return null;
+  for (let i = 0; i < selection.rangeCount; i++) {
+    const range = selection.getRangeAt(i);
+    if (!range.intersectsNode(element)) continue;
+    const part = doc.createRange();
+    part.selectNodeContents(element);
+    if (range.compareBoundaryPoints(Range.START_TO_START, part) > 0) {
+      part.setStart(range.startContainer, range.startOffset);
+    }
+    if (range.compareBoundaryPoints(Range.END_TO_END, part) < 0) {
+      part.setEnd(range.endContainer, range.endOffset);
+    }
+    const text = part.toString();
+    if (text.match(shownNumber)?.[0] === number) return text;
+  }
+  return null;
+}
+
 /** Listens for copies on `doc`: a selection holding rounded figures is copied with exact ones. */
 export function installExactCopy(doc: Document): void {
   doc.addEventListener('copy', (event) => {
@@ -39,8 +65,8 @@ export function installExactCopy(doc: Document): void {
     if (!selection || selection.isCollapsed || !event.clipboardData) return;
     const figures: ShownFigure[] = [];
     for (const element of doc.querySelectorAll<HTMLElement>('[data-exact]')) {
-      if (!selection.containsNode(element, false)) continue;
-      figures.push({ shown: element.textContent ?? '', exact: element.dataset.exact ?? '' });
+      const shown = selectedFigure(doc, selection, element);
+      if (shown !== null) figures.push({ shown, exact: element.dataset.exact ?? '' });
     }
     if (figures.length === 0) return;
     event.clipboardData.setData('text/plain', exactCopyText(selection.toString(), figures));
