@@ -274,20 +274,34 @@ export function AssetPage(props: { asset: string }) {
                   {figures.averageCost === null ? (
                     '—'
                   ) : (
-                    <Price value={figures.averageCost} quote={data.currency} />
+                    <Price
+                      value={figures.averageCost}
+                      quote={data.currency}
+                      testId="asset-average-cost"
+                    />
                   )}
                 </dd>
               </div>
               <div>
                 <dt>Unrealized P&amp;L</dt>
                 <dd>
-                  <Value value={figures.unrealizedPnl} quote={data.currency} signed />
+                  <Value
+                    value={figures.unrealizedPnl}
+                    quote={data.currency}
+                    signed
+                    testId="asset-unrealized"
+                  />
                 </dd>
               </div>
               <div>
                 <dt>Realized P&amp;L</dt>
                 <dd>
-                  <Value value={figures.realizedPnl} quote={data.currency} signed />
+                  <Value
+                    value={figures.realizedPnl}
+                    quote={data.currency}
+                    signed
+                    testId="asset-realized"
+                  />
                 </dd>
               </div>
               <div>
