@@ -87,11 +87,16 @@ export interface RangePnlView {
   pnl: string;
 }
 
+/** The ledger's name of the main account (a sub-account is named by its e-mail). */
+export const MAIN_ACCOUNT = 'main';
+
 export interface LedgerSummaryView {
   currency: string;
   method: CostMethodName;
   /** The account the figures are for; null for every account together. */
   account: string | null;
+  /** The profile's sub-accounts (e-mails): with any, "main account" and "every account" differ. */
+  subAccounts: string[];
   at: number;
   totals: LedgerTotalsView;
   /** The chosen range's figures, over (from, to]: each the ledger's for that interval. */

@@ -4,11 +4,11 @@
  *
  * An account is "main" or a sub-account's e-mail. Times are Unix milliseconds (UTC).
  */
-import type { InferredBound } from '../../shared/ledger';
+import { MAIN_ACCOUNT, type InferredBound } from '../../shared/ledger';
 import type { WithdrawStatus } from '../../shared/market';
 import { parseUnits, refuseUnits, toAmount, units, ZERO, type Amount, type Units } from './decimal';
 
-export const MAIN_ACCOUNT = 'main';
+export { MAIN_ACCOUNT };
 
 export type TradeSide = 'BUY' | 'SELL';
 

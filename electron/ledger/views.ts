@@ -184,6 +184,7 @@ export function summaryView(
     currency: built.ledger.reportingAsset,
     method: built.choice.method,
     account,
+    subAccounts: [...built.inputs.subAccounts],
     at: input.at,
     totals: {
       value: text(figures.total.value),

@@ -244,3 +244,98 @@ test('the P&L card and net worth equal what the sandbox’s own records give', a
     await exchange.close();
   }
 });
+
+const SCOPED = 'ledger-scope@example.test';
+const SCOPED_SUB = 'ledger-scope-sub@example.test';
+
+test('a Funds row and the P&L card cover the accounts they name, and a transfer moves its lots', async ({
+  page,
+}) => {
+  test.setTimeout(150_000);
+  await page.setViewportSize({ width: 1280, height: 1000 });
+  // An account with a sub-account: it buys BTC, then moves 0.02 BTC to the sub-account, whose
+  // lots go with it (the oldest first, under FIFO).
+  stack.sandbox.admin.createAccount({ email: SCOPED });
+  stack.sandbox.admin.createAccount({ email: SCOPED_SUB, parentEmail: SCOPED });
+  const key = stack.sandbox.admin.createApiKey(SCOPED, { canTrade: true });
+  stack.sandbox.admin.credit(SCOPED, 'usdt', '100000');
+  const exchange = new ExchangeClient({ baseUrl: stack.world.baseUrl, ...key, rateLimits: false });
+  try {
+    for (const quantity of ['0.01', '0.03']) {
+      const book = await exchange.market.depth({ symbol: 'btcusdt', limit: 20 });
+      let covered = new Exact(0);
+      const level = book.asks.find(([, qty]) =>
+        (covered = covered.plus(String(qty))).gte(quantity),
+      );
+      if (!level) throw new Error(`The btcusdt book cannot fill ${quantity}`);
+      await exchange.trading.placeOrder({
+        symbol: 'btcusdt',
+        side: 'buy',
+        type: 'limit',
+        quantity,
+        price: String(level[0]),
+      });
+    }
+    await exchange.subAccounts.transfer({
+      currency: 'btc',
+      amount: '0.02',
+      fromEmail: SCOPED,
+      toEmail: SCOPED_SUB,
+    });
+    const records: TradeRecord[] = await exchange.trading.myTrades({
+      symbol: 'btcusdt',
+      limit: 100,
+    });
+    const lots = fifo(records).lots.get('btcusdt') ?? [];
+    // The lots the transfer took, from the oldest, a lot cut in two as a sale cuts it.
+    const main = lots.map((lot) => ({ ...lot }));
+    let left = new Exact('0.02');
+    while (left.gt(0)) {
+      const lot = main[0]!;
+      const taken = Exact.min(lot.qty, left);
+      const whole = taken.eq(lot.qty);
+      const part = whole ? lot.cost : lot.cost.times(taken).div(lot.qty).toDecimalPlaces(18);
+      lot.qty = lot.qty.minus(taken);
+      lot.cost = lot.cost.minus(part);
+      if (whole) main.shift();
+      left = left.minus(taken);
+    }
+    const tickers = await stack.tickers();
+    const last = new Exact(tickers.find((t) => t.symbol === 'btcusdt')!.lastPrice);
+    const unrealized = (held: typeof lots) =>
+      held.reduce((sum, lot) => sum.plus(lot.qty.times(last).minus(lot.cost)), new Exact(0));
+    const mainBtc = stack.sandbox.admin
+      .balances(SCOPED)
+      .find((balance) => balance.asset === 'btc')!;
+
+    await openWithSandboxProfile(page, stack, 'Scoped', key);
+
+    // Funds: the main account's BTC, and the P&L of the main account's lots alone.
+    await goTo(page, 'funds');
+    await expect(page.getByTestId('funds-scope')).toContainText('The main account');
+    const row = page.getByTestId('fund-row-btc');
+    await expect(row.getByTestId('fund-unrealized')).toHaveText(
+      formatValue(unrealized(main).toFixed(), 'usdt', { signed: true, withUnit: false }),
+      { timeout: 60_000 },
+    );
+    await expect(row).toContainText(new Exact(mainBtc.free).plus(mainBtc.locked).toFixed());
+
+    // The P&L card: every account's lots, or the main account's, as its switch says.
+    await goTo(page, 'portfolio');
+    const card = page.getByTestId('pnl-card');
+    await expect(card.getByTestId('pnl-includes')).toContainText('Main account and 1 sub-account', {
+      timeout: 60_000,
+    });
+    await expect(card.getByTestId('pnl-unrealized')).toHaveText(
+      formatValue(unrealized(lots).toFixed(), 'usdt', { signed: true }),
+      { timeout: 30_000 },
+    );
+    await card.getByTestId('pnl-scope-main').click();
+    await expect(card.getByTestId('pnl-includes')).toContainText('Main account:');
+    await expect(card.getByTestId('pnl-unrealized')).toHaveText(
+      formatValue(unrealized(main).toFixed(), 'usdt', { signed: true }),
+    );
+  } finally {
+    await exchange.close();
+  }
+});

@@ -10,6 +10,7 @@ import {
   COST_METHOD_HINTS,
   COST_METHOD_LABELS,
   COST_METHODS,
+  MAIN_ACCOUNT,
   type CostMethodName,
   type LedgerComputingView,
   type TradeImportView,
@@ -105,6 +106,12 @@ function rangeWords(range: HistoryRange): string {
   return range === 'all' ? 'over all history' : `this ${range}`;
 }
 
+type Scope = 'every' | 'main';
+const SCOPES: { value: Scope; label: string }[] = [
+  { value: 'every', label: 'Every account' },
+  { value: 'main', label: 'Main account' },
+];
+
 const RANGES: { value: HistoryRange; label: string }[] = [
   { value: 'day', label: 'Day' },
   { value: 'week', label: 'Week' },
@@ -115,7 +122,11 @@ const RANGES: { value: HistoryRange; label: string }[] = [
 
 export function PnlCard() {
   const [range, setRange] = useState<HistoryRange>('month');
-  const summary = useBridgeQuery('ledger.summary', { range });
+  const [scope, setScope] = useState<Scope>('every');
+  const summary = useBridgeQuery(
+    'ledger.summary',
+    scope === 'main' ? { range, account: MAIN_ACCOUNT } : { range },
+  );
   const [reports, setReports] = useState(false);
   const [methodError, setMethodError] = useState<unknown>(undefined);
   const data = summary.data;
@@ -159,6 +170,15 @@ export function PnlCard() {
           </span>
         )}
       </div>
+      {(scope === 'main' || (data?.subAccounts.length ?? 0) > 0) && (
+        <Segmented
+          label="Accounts the figures cover"
+          options={SCOPES}
+          value={scope}
+          onChange={setScope}
+          testIdPrefix="pnl-scope"
+        />
+      )}
       {methodError !== undefined && <InlineError error={methodError} />}
       <QueryStatus query={summary} rows={4} />
       {data && (

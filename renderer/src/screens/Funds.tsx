@@ -1,5 +1,6 @@
 import { Fragment, useMemo, useState } from 'react';
 import { formatPercent } from '../../../shared/format';
+import { MAIN_ACCOUNT } from '../../../shared/ledger';
 import { useApp } from '../context';
 import { bridge } from '../lib/bridge';
 import { useBridgeQuery } from '../lib/query';
@@ -20,8 +21,9 @@ import {
 export function Funds() {
   const { settings, updateSettings } = useApp();
   const funds = useBridgeQuery('funds.list');
-  // Price, 24h change, average cost and unrealized P&L per asset come from the ledger.
-  const ledger = useBridgeQuery('ledger.summary', {});
+  // Price, 24h change, average cost and unrealized P&L per asset come from the ledger, for the
+  // main account alone: the account whose balances the rows show.
+  const ledger = useBridgeQuery('ledger.summary', { account: MAIN_ACCOUNT });
   const pnl = useMemo(
     () => new Map((ledger.data?.assets ?? []).map((row) => [row.asset, row])),
     [ledger.data],
@@ -118,6 +120,11 @@ export function Funds() {
           {refreshing ? 'Refreshing…' : 'Refresh'}
         </button>
       </PageHeader>
+      <p className="muted small-text" data-testid="funds-scope">
+        The main account: every figure of a row, its P&amp;L included, is the main account&apos;s.
+        Sub-accounts have a page of their own; the Portfolio&apos;s P&amp;L card can cover every
+        account.
+      </p>
       {funds.data && <StaleBanner asOf={funds.data.asOf} stale={funds.data.stale} />}
       {refreshError !== undefined && <ErrorBox error={refreshError} />}
       <QueryStatus query={funds} rows={8} />
