@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { AppStatus, ConnectionState, ProfileView, Settings } from '../../shared/types';
 import { formatAge } from '../../shared/format';
@@ -193,6 +194,24 @@ function UnlockedApp() {
     return map;
   }, [symbols]);
 
+  const settingsKey = bridgeKey('settings.get');
+  // Optimistic: the switch moves at once; the app's answer (or the old value on failure) follows.
+  const { mutateAsync: updateSettings } = useMutation({
+    mutationFn: (patch: Partial<Settings>) => bridge().settings.update(patch),
+    onMutate: async (patch) => {
+      // A read of the settings still under way would answer with the old value over this one.
+      await queryClient.cancelQueries({ queryKey: settingsKey });
+      const before = queryClient.getQueryData<Settings>(settingsKey);
+      queryClient.setQueryData<Settings>(settingsKey, (previous) =>
+        previous ? { ...previous, ...patch } : previous,
+      );
+      return { before };
+    },
+    onSuccess: (settings) => queryClient.setQueryData<Settings>(settingsKey, settings),
+    onError: (_error, _patch, result) =>
+      queryClient.setQueryData<Settings>(settingsKey, result?.before),
+  });
+
   const context = useMemo<AppContextValue | null>(() => {
     if (!boot) return null;
     const activeProfile = boot.profiles.find((p) => p.active) ?? null;
@@ -202,27 +221,12 @@ function UnlockedApp() {
       connection,
       symbols,
       precisionOf: (asset: string) => precisions.get(asset.toLowerCase()) ?? 8,
-      // Optimistic: the switch moves at once; the app's answer (or the old value on failure) follows.
-      updateSettings: async (patch) => {
-        const key = bridgeKey('settings.get');
-        // A read of the settings still under way would answer with the old value over this one.
-        await queryClient.cancelQueries({ queryKey: key });
-        const before = queryClient.getQueryData<Settings>(key);
-        queryClient.setQueryData<Settings>(key, (previous) =>
-          previous ? { ...previous, ...patch } : previous,
-        );
-        try {
-          queryClient.setQueryData<Settings>(key, await bridge().settings.update(patch));
-        } catch (error) {
-          queryClient.setQueryData<Settings>(key, before);
-          throw error;
-        }
-      },
+      updateSettings: async (patch) => void (await updateSettings(patch)),
       reloadProfiles: reloadBoot,
       navigate,
       toast,
     };
-  }, [boot, connection, symbols, precisions, reloadBoot, navigate, toast]);
+  }, [boot, connection, symbols, precisions, updateSettings, reloadBoot, navigate, toast]);
 
   // The record could not be opened: the app runs nothing else, and says so instead of starting afresh.
   const recordUnavailable = statusQuery.data?.recordUnavailable;

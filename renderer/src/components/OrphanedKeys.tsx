@@ -7,7 +7,7 @@
 import { useState, type FormEvent } from 'react';
 import type { OrphanedKeyView } from '../../../shared/types';
 import { bridge, errorInfo } from '../lib/bridge';
-import { useBridgeQuery } from '../lib/query';
+import { useAction, useBridgeQuery } from '../lib/query';
 import { InlineError, Modal } from './common';
 
 const LATER_KEY = 'spotfolio.orphanedKeysLater';
@@ -89,22 +89,13 @@ function OrphanedKey({ orphan, onChanged }: { orphan: OrphanedKeyView; onChanged
   const [form, setForm] = useState<{ name: string; baseUrl: string; streamUrl: string } | null>(
     null,
   );
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const fieldError = error ? errorInfo(error) : null;
-
-  const act = async (action: () => Promise<unknown>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await action();
-      onChanged();
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
-  };
+  // Re-attaching and deleting are one action at a time: the buttons are held while either runs.
+  const acting = useAction((action: () => Promise<unknown>) => action(), {
+    onSuccess: () => onChanged(),
+  });
+  const { pending: busy, error } = acting;
+  const fieldError = error !== undefined ? errorInfo(error) : null;
+  const act = (action: () => Promise<unknown>) => acting.run(action);
   const reattach = (event: FormEvent) => {
     event.preventDefault();
     if (form) void act(() => bridge().profiles.reattachKey({ id: orphan.id, ...form }));
@@ -165,7 +156,9 @@ function OrphanedKey({ orphan, onChanged }: { orphan: OrphanedKeyView; onChanged
           </div>
         </form>
       )}
-      {error !== null && !fieldError?.field && <InlineError error={error} testId="orphan-error" />}
+      {error !== undefined && !fieldError?.field && (
+        <InlineError error={error} testId="orphan-error" />
+      )}
     </li>
   );
 }

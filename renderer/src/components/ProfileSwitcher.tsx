@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { ProfileView } from '../../../shared/types';
 import { useApp } from '../context';
 import { bridge, errorInfo } from '../lib/bridge';
+import { useAction } from '../lib/query';
 
 function capabilities(profile: ProfileView): string {
   const may = ['read'];
@@ -19,7 +20,6 @@ function capabilities(profile: ProfileView): string {
 export function ProfileSwitcher() {
   const { profiles, activeProfile, reloadProfiles, navigate, toast } = useApp();
   const [open, setOpen] = useState(false);
-  const [switching, setSwitching] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   const menu = useRef<HTMLDivElement>(null);
   const menuId = useId();
@@ -83,27 +83,30 @@ export function ProfileSwitcher() {
   };
 
   // The button is never disabled while switching: a disabled button would drop focus to the page.
+  const activate = useAction(
+    (profile: ProfileView) => bridge().profiles.activate({ id: profile.id }),
+    {
+      onSuccess: async (_, profile) => {
+        await reloadProfiles();
+        toast({ title: `Switched to ${profile.name}`, tone: 'success' });
+      },
+      onError: (error, profile) =>
+        toast({
+          title: `Could not switch to ${profile.name}`,
+          body: errorInfo(error).message,
+          tone: 'error',
+        }),
+    },
+  );
+  const switching = activate.pending;
   const switchTo = async (profile: ProfileView) => {
     if (switching) return;
     if (profile.active) {
       close(true);
       return;
     }
-    setSwitching(true);
-    try {
-      await bridge().profiles.activate({ id: profile.id });
-      await reloadProfiles();
-      toast({ title: `Switched to ${profile.name}`, tone: 'success' });
-    } catch (error) {
-      toast({
-        title: `Could not switch to ${profile.name}`,
-        body: errorInfo(error).message,
-        tone: 'error',
-      });
-    } finally {
-      setSwitching(false);
-      close(true);
-    }
+    await activate.run(profile);
+    close(true);
   };
 
   if (!activeProfile) return null;

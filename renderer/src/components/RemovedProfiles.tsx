@@ -7,8 +7,8 @@ import { useState, type FormEvent } from 'react';
 import type { RemovedProfileView } from '../../../shared/types';
 import { formatDateTime } from '../../../shared/format';
 import { useApp } from '../context';
-import { bridge, errorInfo } from '../lib/bridge';
-import { useBridgeQuery } from '../lib/query';
+import { errorInfo } from '../lib/bridge';
+import { useBridgeAction, useBridgeQuery } from '../lib/query';
 import { InlineError } from './common';
 
 export function RemovedProfiles() {
@@ -42,26 +42,21 @@ function RemovedProfile({
 }) {
   const { reloadProfiles, toast } = useApp();
   const [form, setForm] = useState<{ apiKey: string; secretKey: string } | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const fieldError = error ? errorInfo(error) : null;
-
-  const restore = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!form) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await bridge().profiles.restore({ id: profile.id, ...form });
+  const restoring = useBridgeAction('profiles.restore', {
+    onSuccess: async () => {
       setForm(null);
       onRestored();
       await reloadProfiles();
       toast({ title: `Restored ${profile.name}`, tone: 'success' });
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
+    },
+  });
+  const { pending: busy, error } = restoring;
+  const fieldError = error !== undefined ? errorInfo(error) : null;
+
+  const restore = (event: FormEvent) => {
+    event.preventDefault();
+    if (!form) return;
+    void restoring.run({ id: profile.id, ...form });
   };
   const field = (name: 'apiKey' | 'secretKey', label: string) => (
     <label className="field">
@@ -89,7 +84,7 @@ function RemovedProfile({
           {formatDateTime(profile.removedAt).slice(0, 16)}
         </div>
         {form !== null && (
-          <form onSubmit={(event) => void restore(event)} data-testid="removed-form">
+          <form onSubmit={restore} data-testid="removed-form">
             {field('apiKey', 'API key')}
             {field('secretKey', 'Secret key')}
             <div className="form-actions">
@@ -102,7 +97,7 @@ function RemovedProfile({
             </div>
           </form>
         )}
-        {error !== null && !fieldError?.field && <InlineError error={error} />}
+        {error !== undefined && !fieldError?.field && <InlineError error={error} />}
       </div>
       {form === null && (
         <div className="profile-actions">

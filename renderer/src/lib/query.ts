@@ -280,6 +280,11 @@ export interface Action<I> {
 export interface ActionOptions<I, R> {
   onSuccess?: (result: R, input: I) => unknown;
   onError?: (error: unknown, input: I) => unknown;
+  /**
+   * Each run is sent even while another is on its way: for changes that do not repeat each other
+   * (two settings switched one after the other). `pending` and `error` are then the latest run's.
+   */
+  concurrent?: boolean;
 }
 
 /**
@@ -296,26 +301,27 @@ export function useAction<I = void, R = unknown>(
     onError: (error, input) => options.onError?.(error, input),
   });
   // The mutation's own pending state reaches the screen a render later; this holds from the click.
-  const inFlight = useRef(false);
+  const inFlight = useRef(0);
   const { mutateAsync } = mutation;
+  const concurrent = options.concurrent ?? false;
   const run = useCallback(
     async (input: I) => {
-      if (inFlight.current) return;
-      inFlight.current = true;
+      if (inFlight.current > 0 && !concurrent) return;
+      inFlight.current += 1;
       try {
         await mutateAsync(input);
       } catch {
         // The failure is the mutation's `error`, shown by the screen.
       } finally {
-        inFlight.current = false;
+        inFlight.current -= 1;
       }
     },
-    [mutateAsync],
+    [mutateAsync, concurrent],
   );
   const { reset: resetMutation } = mutation;
   // A run on its way keeps its state: its answer is still to be shown, and its button held.
   const reset = useCallback(() => {
-    if (!inFlight.current) resetMutation();
+    if (inFlight.current === 0) resetMutation();
   }, [resetMutation]);
   return {
     run,

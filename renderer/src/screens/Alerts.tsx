@@ -18,8 +18,7 @@ import {
   QueryStatus,
 } from '../components/common';
 import { useApp } from '../context';
-import { bridge } from '../lib/bridge';
-import { useBridgeQuery } from '../lib/query';
+import { useBridgeAction, useBridgeQuery } from '../lib/query';
 
 const STATUS_LABELS: Record<AlertView['status'], string> = {
   active: 'Waiting',
@@ -63,18 +62,11 @@ export function Alerts() {
   const alerts = useBridgeQuery('alerts.list');
   const [editing, setEditing] = useState<AlertView | 'new' | null>(null);
   const [deleting, setDeleting] = useState<AlertView | null>(null);
-  const [error, setError] = useState<unknown>(undefined);
   const privacy = (text: string) => maskNumbers(text, settings.privacyMode);
-
-  const act = async (what: () => Promise<unknown>) => {
-    setError(undefined);
-    try {
-      await what();
-      alerts.reload();
-    } catch (caught) {
-      setError(caught);
-    }
-  };
+  const pause = useBridgeAction('alerts.setPaused', { onSuccess: () => alerts.reload() });
+  const remove = useBridgeAction('alerts.remove', { onSuccess: () => alerts.reload() });
+  // One line says what failed last: starting the one clears the other's.
+  const error = pause.error ?? remove.error;
 
   return (
     <section className="page" data-testid="screen-alerts">
@@ -131,14 +123,11 @@ export function Alerts() {
                     <button
                       type="button"
                       className="small"
-                      onClick={() =>
-                        void act(() =>
-                          bridge().alerts.setPaused({
-                            id: alert.id,
-                            paused: alert.status === 'active',
-                          }),
-                        )
-                      }
+                      disabled={pause.pending}
+                      onClick={() => {
+                        remove.reset();
+                        void pause.run({ id: alert.id, paused: alert.status === 'active' });
+                      }}
                       data-testid="alert-pause"
                     >
                       {alert.status === 'active' ? 'Pause' : 'Resume'}
@@ -204,7 +193,8 @@ export function Alerts() {
             onConfirm={() => {
               const id = deleting.id;
               setDeleting(null);
-              void act(() => bridge().alerts.remove({ id }));
+              pause.reset();
+              void remove.run({ id });
             }}
           />
         </Modal>

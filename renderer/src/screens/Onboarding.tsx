@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { ProfileView } from '../../../shared/types';
 import { useApp } from '../context';
-import { bridge } from '../lib/bridge';
+import { useBridgeAction } from '../lib/query';
 import { ErrorBox, PageHeader } from '../components/common';
 import { ProfileCapabilities, ProfileForm } from '../components/ProfileForm';
 import { RemovedProfiles } from '../components/RemovedProfiles';
@@ -14,22 +14,13 @@ export function Onboarding() {
   const { reloadProfiles, navigate, activeProfile } = useApp();
   const inDemo = activeProfile?.isDemo ?? false;
   const [added, setAdded] = useState<ProfileView | null>(null);
-  const [demoBusy, setDemoBusy] = useState(false);
-  const [demoError, setDemoError] = useState<unknown>(null);
-
-  const enterDemo = async () => {
-    setDemoBusy(true);
-    setDemoError(null);
-    try {
-      await bridge().profiles.enterDemo();
+  const demo = useBridgeAction('profiles.enterDemo', {
+    onSuccess: async () => {
       await reloadProfiles();
       navigate({ screen: 'portfolio' });
-    } catch (error) {
-      setDemoError(error);
-    } finally {
-      setDemoBusy(false);
-    }
-  };
+    },
+  });
+  const { pending: demoBusy, error: demoError } = demo;
 
   return (
     <section className="page onboarding" data-testid="screen-onboarding">
@@ -76,10 +67,10 @@ export function Onboarding() {
             real money; every screen works. It is labelled <span className="badge demo">Demo</span>{' '}
             everywhere. Its exchange starts afresh each time Spotfolio starts.
           </p>
-          {demoError !== null && <ErrorBox error={demoError} />}
+          {demoError !== undefined && <ErrorBox error={demoError} />}
           <button
             type="button"
-            onClick={() => void enterDemo()}
+            onClick={() => void demo.run({})}
             disabled={demoBusy}
             data-testid="enter-demo"
           >

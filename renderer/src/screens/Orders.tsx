@@ -2,8 +2,7 @@ import { useMemo, useRef, useState } from 'react';
 import type { OrderStatus, OrderView } from '../../../shared/types';
 import { formatDateTime, formatSymbol } from '../../../shared/format';
 import { useApp } from '../context';
-import { bridge } from '../lib/bridge';
-import { useBridgeQuery } from '../lib/query';
+import { useBridgeAction, useBridgeQuery } from '../lib/query';
 import { PlaceOrderForm } from '../components/PlaceOrderForm';
 import { KeyPermissions, noTradeReason } from '../components/KeyPermissions';
 import { actions, figures, TableHead } from '../components/TableHead';
@@ -145,8 +144,6 @@ function OpenOrders() {
   const { activeProfile } = useApp();
   const assetsOf = useSymbolAssets();
   const open = useBridgeQuery('orders.open', {});
-  const [busy, setBusy] = useState<string | null>(null);
-  const [error, setError] = useState<unknown>(undefined);
   const [confirmAll, setConfirmAll] = useState<{ symbol: string; count: number } | null>(null);
   const [status, setStatus] = useState('');
   // Where focus rests after a cancel: a status line, never the next order's Cancel button, so a
@@ -169,39 +166,44 @@ function OpenOrders() {
     statusLine.current?.focus();
   };
 
-  const cancel = async (order: OrderView) => {
-    setBusy(`order:${order.id}`);
-    setError(undefined);
-    announce(`Canceling order ${order.id}…`);
-    try {
-      await bridge().orders.cancel({ symbol: order.symbol, orderId: order.id });
+  const cancelOne = useBridgeAction('orders.cancel', {
+    onSuccess: (_, { symbol, orderId }) => {
       // The cancel's notification brings the toast; the status line says it where focus is.
-      announce(`Order ${order.id} on ${marketName(order.symbol)} canceled.`);
+      announce(`Order ${orderId} on ${marketName(symbol)} canceled.`);
       open.reload();
-    } catch (caught) {
-      setError(caught);
-      announce(`Order ${order.id} was not canceled.`);
-    } finally {
-      setBusy(null);
-    }
-  };
-  const cancelAll = async (symbol: string) => {
-    setConfirmAll(null);
-    setBusy(`symbol:${symbol}`);
-    setError(undefined);
-    announce(`Canceling all orders on ${marketName(symbol)}…`);
-    try {
-      const result = await bridge().orders.cancelAll({ symbol });
+    },
+    onError: (_, { orderId }) => announce(`Order ${orderId} was not canceled.`),
+  });
+  const cancelMarket = useBridgeAction('orders.cancelAll', {
+    onSuccess: (result, { symbol }) => {
       const count = result.canceled.length;
       const text = `Canceled ${count} order${count === 1 ? '' : 's'} on ${marketName(symbol)}`;
       announce(`${text}.`);
       open.reload();
-    } catch (caught) {
-      setError(caught);
-      announce(`The orders on ${marketName(symbol)} were not canceled.`);
-    } finally {
-      setBusy(null);
-    }
+    },
+    onError: (_, { symbol }) => announce(`The orders on ${marketName(symbol)} were not canceled.`),
+  });
+  // One cancel at a time: while one is on its way every Cancel button is held.
+  const busy =
+    cancelOne.pending && cancelOne.input
+      ? `order:${cancelOne.input.orderId}`
+      : cancelMarket.pending && cancelMarket.input
+        ? `symbol:${cancelMarket.input.symbol}`
+        : null;
+  const error = cancelOne.error ?? cancelMarket.error;
+
+  const cancel = (order: OrderView) => {
+    if (busy !== null) return;
+    cancelMarket.reset();
+    announce(`Canceling order ${order.id}…`);
+    void cancelOne.run({ symbol: order.symbol, orderId: order.id });
+  };
+  const cancelAll = (symbol: string) => {
+    setConfirmAll(null);
+    if (busy !== null) return;
+    cancelOne.reset();
+    announce(`Canceling all orders on ${marketName(symbol)}…`);
+    void cancelMarket.run({ symbol });
   };
 
   const statusAndNotice = (
@@ -264,7 +266,7 @@ function OpenOrders() {
             backLabel="Keep them"
             backTestId="cancel-all-keep"
             onBack={() => setConfirmAll(null)}
-            onConfirm={() => void cancelAll(confirmAll.symbol)}
+            onConfirm={() => cancelAll(confirmAll.symbol)}
             testId="cancel-all-confirm-go"
             danger
             focusBack
@@ -301,7 +303,7 @@ function OpenOrders() {
                         className="small"
                         disabled={busy !== null || !canTrade}
                         title={refusal}
-                        onClick={() => void cancel(order)}
+                        onClick={() => cancel(order)}
                         aria-label={`Cancel order ${order.id}`}
                         data-testid="cancel-order"
                       >

@@ -3,7 +3,7 @@ import type { NotificationSettings, ProfileView, Theme } from '../../../shared/t
 import { formatDateTime } from '../../../shared/format';
 import { useApp } from '../context';
 import { bridge } from '../lib/bridge';
-import { useBridgeQuery } from '../lib/query';
+import { useAction, useBridgeQuery } from '../lib/query';
 import { ErrorBox, InlineError, Modal, PageHeader } from '../components/common';
 import { ProfileCapabilities, ProfileEditor, ProfileForm } from '../components/ProfileForm';
 import { LockSettings } from '../components/LockSettings';
@@ -23,7 +23,6 @@ const notificationLabels: Record<keyof NotificationSettings, string> = {
 /** `editProfile`: the profile whose editor is open (a link to fix its address opens it). */
 export function SettingsScreen(props: { editProfile?: string }) {
   const { settings, updateSettings, profiles, reloadProfiles, status, toast } = useApp();
-  const [error, setError] = useState<unknown>(undefined);
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<ProfileView | null>(null);
   const [editing, setEditing] = useState<string | null>(props.editProfile ?? null);
@@ -37,24 +36,31 @@ export function SettingsScreen(props: { editProfile?: string }) {
     ]),
   ].sort();
 
-  const save = async (patch: Parameters<typeof updateSettings>[0]) => {
-    setError(undefined);
-    try {
-      await updateSettings(patch);
-    } catch (caught) {
-      setError(caught);
-    }
+  // Each switch is its own change: a second one is saved even while the first is on its way.
+  const saving = useAction(updateSettings, { concurrent: true });
+  const profileChanged = async (done: string) => {
+    await reloadProfiles();
+    toast({ title: done, tone: 'success' });
   };
-
-  const run = async (action: () => Promise<unknown>, done: string) => {
-    setError(undefined);
-    try {
-      await action();
-      await reloadProfiles();
-      toast({ title: done, tone: 'success' });
-    } catch (caught) {
-      setError(caught);
-    }
+  const activate = useAction(
+    (profile: ProfileView) => bridge().profiles.activate({ id: profile.id }),
+    {
+      onSuccess: (_, profile) => profileChanged(`Switched to ${profile.name}`),
+    },
+  );
+  const remove = useAction((profile: ProfileView) => bridge().profiles.remove({ id: profile.id }), {
+    onSuccess: (_, profile) => profileChanged(`Removed ${profile.name}`),
+  });
+  // One box says what failed last: each change clears what the others said.
+  const error = saving.error ?? activate.error ?? remove.error;
+  const clearErrors = () => {
+    saving.reset();
+    activate.reset();
+    remove.reset();
+  };
+  const save = async (patch: Parameters<typeof updateSettings>[0]) => {
+    clearErrors();
+    await saving.run(patch);
   };
 
   return (
@@ -207,12 +213,11 @@ export function SettingsScreen(props: { editProfile?: string }) {
                     <button
                       type="button"
                       className="small"
-                      onClick={() =>
-                        void run(
-                          () => bridge().profiles.activate({ id: profile.id }),
-                          `Switched to ${profile.name}`,
-                        )
-                      }
+                      disabled={activate.pending}
+                      onClick={() => {
+                        clearErrors();
+                        void activate.run(profile);
+                      }}
                       data-testid="profile-activate"
                     >
                       Switch to
@@ -266,12 +271,9 @@ export function SettingsScreen(props: { editProfile?: string }) {
               type="button"
               className="danger"
               onClick={() => {
-                const profile = removing;
                 setRemoving(null);
-                void run(
-                  () => bridge().profiles.remove({ id: profile.id }),
-                  `Removed ${profile.name}`,
-                );
+                clearErrors();
+                void remove.run(removing);
               }}
             >
               Remove
