@@ -23,6 +23,7 @@ import { timingsOf, type Timings } from './core/timings';
 import { AlertEditor } from './alerts/editor';
 import { MarketWatch } from './live/market-watch';
 import { CandleScheduler, LedgerService } from './ledger';
+import { LedgerFigures } from './ledger/figures';
 import { AppLock, followScreenLock } from './lock';
 import { MarketCache } from './market/cache';
 import { ExchangeRules } from './rules/exchange-rules';
@@ -241,6 +242,14 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
   });
   const ledger = new LedgerService(store, now);
   const rules = new ExchangeRules(clock);
+  const candles = new CandleScheduler({
+    store,
+    ledger,
+    emit,
+    log,
+    clock,
+    retryMs: timings.priceRetryMs,
+  });
   const ctx: ApiContext = {
     mode: options.mode,
     version: packageJson.version,
@@ -251,15 +260,7 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
     market,
     marketCache: new MarketCache({ store, port: syncPort, emit, log, clock }),
     syncPort,
-    ledger,
-    candles: new CandleScheduler({
-      store,
-      ledger,
-      emit,
-      log,
-      clock,
-      retryMs: timings.priceRetryMs,
-    }),
+    ledgerFigures: new LedgerFigures({ store, ledger, candles, emit, log, settings, now }),
     rules,
     alerts: new AlertEditor({ store, rules, port: syncPort, emit, log, now }),
     transfers: new Transfers({ store, rules, emit, log, settings, now, notifier }),

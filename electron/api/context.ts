@@ -11,7 +11,7 @@ import type { Logger } from '../core/logger';
 import type { Notifier } from '../core/notifier';
 import type { AlertEditor } from '../alerts/editor';
 import type { MarketWatch } from '../live/market-watch';
-import type { CandleScheduler, LedgerService } from '../ledger';
+import type { LedgerFigures } from '../ledger/figures';
 import type { MarketCache } from '../market/cache';
 import type { ExchangeRules } from '../rules/exchange-rules';
 import type { Store } from '../store';
@@ -34,10 +34,8 @@ export interface ApiContext {
   readonly market: MarketWatch;
   /** Public market data, with the last answers kept for when the exchange does not answer. */
   readonly marketCache: MarketCache;
-  /** The built ledgers, kept per profile, method and currency. */
-  readonly ledger: LedgerService;
-  /** Candles the ledger's prices and the value history need, fetched in the background. */
-  readonly candles: CandleScheduler;
+  /** The ledger's figures, settings and reports as the screens ask for them. */
+  readonly ledgerFigures: LedgerFigures;
   /** Checks against what the exchange lists, made before a request is sent. */
   readonly rules: ExchangeRules;
   /** Making and changing the active profile's alerts (the session evaluates them). */
