@@ -88,27 +88,54 @@ export function withdrawalDebits(status: WithdrawStatus): boolean {
   return status === 'success' || status === 'pending';
 }
 
-/**
- * Same-time order, the one statement of it: a credit first (it may fund what follows), a known
- * movement, a debit last.
- */
+/** Same-time rank: a credit first (it may fund what follows), a known movement, a debit last. */
 export function sameTimeRank(entry: LedgerEntry): number {
   if (entry.kind !== 'inferred') return 1;
   return entry.amount.startsWith('-') ? 2 : 0;
 }
 
-/** Whether `entry` may follow `before` in ledger order. */
-function inOrder(before: LedgerEntry, entry: LedgerEntry): boolean {
-  return (
-    before.time < entry.time ||
-    (before.time === entry.time && sameTimeRank(before) <= sameTimeRank(entry))
-  );
+/** Among known movements of one time and rank: the order the store reads the kinds in. */
+const KIND_ORDER = { trade: 0, withdrawal: 1, transfer: 2, inferred: 3 } as const;
+
+/**
+ * Ledger order, the one statement of it: by time; at one time a credit first, known movements,
+ * a debit last; known movements of one time by kind (trades, withdrawals, transfers) and id as
+ * the store reads them (trades and transfers by their numeric ids); inferred entries by account,
+ * asset and the start of their interval. Zero only for two trades of one id on two symbols, which
+ * then keep the order they came in (the store's, by order id).
+ */
+export function compareEntries(a: LedgerEntry, b: LedgerEntry): number {
+  if (a.time !== b.time) return a.time - b.time;
+  const byRank = sameTimeRank(a) - sameTimeRank(b);
+  if (byRank !== 0) return byRank;
+  if (a.kind !== b.kind) return KIND_ORDER[a.kind] - KIND_ORDER[b.kind];
+  if (a.kind === 'inferred') {
+    const other = b as InferredEntry;
+    return (
+      compareText(a.account, other.account) ||
+      compareText(a.asset, other.asset) ||
+      a.from - other.from
+    );
+  }
+  if (a.kind === 'withdrawal') return compareText(a.id, b.id);
+  return compareIds(a.id, b.id);
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Numeric ids by number (the store's integers), any other by text. */
+function compareIds(a: string, b: string): number {
+  const x = Number(a);
+  const y = Number(b);
+  return Number.isNaN(x) || Number.isNaN(y) ? compareText(a, b) : x - y;
 }
 
 /** More runs than this are sorted rather than merged. */
 const MAX_RUNS = 16;
 
-/** Entries in ledger order: by time, then credit / known movement / debit, then as given. */
+/** Entries in ledger order (compareEntries), ties as given. */
 export function sortEntries(entries: readonly LedgerEntry[]): LedgerEntry[] {
   const count = entries.length;
   // Mostly they come as a few runs already in order: one (each step of a build sorts what the
@@ -117,7 +144,7 @@ export function sortEntries(entries: readonly LedgerEntry[]): LedgerEntry[] {
   // sort would put them, in one pass per halving of the runs.
   let bounds = [0];
   for (let index = 1; index < count && bounds.length <= MAX_RUNS; index++) {
-    if (!inOrder(entries[index - 1]!, entries[index]!)) bounds.push(index);
+    if (compareEntries(entries[index - 1]!, entries[index]!) > 0) bounds.push(index);
   }
   if (bounds.length === 1) return entries.slice();
   if (bounds.length <= MAX_RUNS) {
@@ -134,9 +161,10 @@ export function sortEntries(entries: readonly LedgerEntry[]): LedgerEntry[] {
         let right = middle;
         let out = low;
         while (left < middle && right < high) {
-          merged[out++] = inOrder(current[left]!, current[right]!)
-            ? current[left++]!
-            : current[right++]!;
+          merged[out++] =
+            compareEntries(current[left]!, current[right]!) <= 0
+              ? current[left++]!
+              : current[right++]!;
         }
         while (left < middle) merged[out++] = current[left++]!;
         while (right < high) merged[out++] = current[right++]!;
@@ -147,18 +175,9 @@ export function sortEntries(entries: readonly LedgerEntry[]): LedgerEntry[] {
     }
     return current as LedgerEntry[];
   }
-  // Positions sorted by columns of times and ranks: no object per entry.
-  const times = new Float64Array(count);
-  const ranks = new Uint8Array(count);
-  const order = new Uint32Array(count);
-  for (let index = 0; index < count; index++) {
-    const entry = entries[index]!;
-    times[index] = entry.time;
-    ranks[index] = sameTimeRank(entry);
-    order[index] = index;
-  }
-  order.sort((a, b) => times[a]! - times[b]! || ranks[a]! - ranks[b]! || a - b);
-  return Array.from(order, (index) => entries[index]!);
+  const order = Array.from(entries.keys());
+  order.sort((a, b) => compareEntries(entries[a]!, entries[b]!) || a - b);
+  return order.map((index) => entries[index]!);
 }
 
 export interface BalanceChange {

@@ -16,6 +16,7 @@
  */
 import { units, unitsText, type Units } from './decimal';
 import {
+  compareEntries,
   eachBalanceChange,
   sortEntries,
   type InferredEntry,
@@ -75,11 +76,8 @@ export function inferredEntryId(
   return `inferred:${account}:${asset}:${from}:${direction}`;
 }
 
-/**
- * The inferred entries that make the known movements agree with every balance observation. Any
- * inferred entries among `entries` are ignored: the result replaces them.
- */
-export function reconcile(
+/** The former full build, kept until the engine is shown to give what it gave. */
+export function reconcileBefore(
   entries: readonly LedgerEntry[],
   snapshots: readonly BalanceSnapshot[],
   options: ReconcileOptions = {},
@@ -241,4 +239,258 @@ export class AssetReplay {
       ...(annotation?.costBasis !== undefined ? { costBasis: annotation.costBasis } : {}),
     });
   }
+}
+
+/** Where a snapshot comes from; a fresh read lists them in this order before sorting by time. */
+export type SnapshotGroup = 0 | 1 | 2;
+
+/** Snapshots added to the reconciliation, with their group. */
+export type AddedSnapshots = readonly { snapshot: BalanceSnapshot; group: SnapshotGroup }[];
+
+const keyOf = (account: string, asset: string) => `${account}\u0000${asset}`;
+
+/** One (account, asset)'s known movements in ledger order, as columns (no object per movement). */
+interface Movements {
+  times: number[];
+  /** Signed. */
+  deltas: Units[];
+}
+
+/**
+ * The reconciliation engine: known movements and balance snapshots go in as they come (update),
+ * the inferred entries that come of them come out. Each change re-runs the rule only over the
+ * intervals it touches: for each (account, asset) it moves, from its last observation before the
+ * change. A full build is this engine run from empty; a kept ledger is the same engine given what
+ * was added since, and what it finds must be what the run from empty would: entries made before
+ * unchanged, new ones after them. When that cannot be shown it answers null and is spent (the
+ * caller builds anew).
+ */
+export class Reconciliation {
+  private readonly movements = new Map<string, Movements>();
+  /** Every asset named per account, by movements or snapshots. */
+  private readonly assets = new Map<string, Set<string>>();
+  /** Each account's snapshots as a fresh read sorts them: by time, then group, then as read. */
+  private readonly snapshots = new Map<string, BalanceSnapshot[]>();
+  private readonly groups = new WeakMap<BalanceSnapshot, SnapshotGroup>();
+  /** Each (account, asset)'s inferred entries, by interval. */
+  private readonly made = new Map<string, InferredEntry[]>();
+  private readonly annotations: ReadonlyMap<string, InferredAnnotation> | undefined;
+  /** When the accounts opened (held nothing before): NaN until the first movement or snapshot. */
+  private openedAt: number;
+  private readonly openingGiven: boolean;
+
+  constructor(options: ReconcileOptions = {}) {
+    this.annotations = options.annotations;
+    this.openingGiven = options.openedAt !== undefined;
+    this.openedAt = options.openedAt ?? NaN;
+  }
+
+  /**
+   * Takes known entries (in ledger order, none before those given earlier) and snapshot changes,
+   * and returns the inferred entries that come of them (in no particular order), or null when
+   * entries already made would change.
+   */
+  update(
+    entries: readonly LedgerEntry[],
+    added: AddedSnapshots,
+    removed: readonly BalanceSnapshot[] = [],
+  ): InferredEntry[] | null {
+    if (!this.openingGiven) {
+      // By default the accounts opened just before the first thing known of them.
+      let earliest = Infinity;
+      for (const entry of entries)
+        if (entry.kind !== 'inferred') earliest = Math.min(earliest, entry.time);
+      for (const { snapshot } of added) earliest = Math.min(earliest, snapshot.time);
+      if (earliest !== Infinity) {
+        if (Number.isNaN(this.openedAt)) this.openedAt = earliest - 1;
+        else if (earliest <= this.openedAt) return null;
+      }
+    }
+    const changedAt = new Map<string, number>();
+    const touch = (account: string, asset: string, time: number) => {
+      const key = keyOf(account, asset);
+      const before = changedAt.get(key);
+      if (before === undefined || time < before) changedAt.set(key, time);
+    };
+    let late = false;
+    let time = 0;
+    const move = (account: string, asset: string, delta: Units, subtract: boolean) => {
+      const key = keyOf(account, asset);
+      let list = this.movements.get(key);
+      if (!list) {
+        this.movements.set(key, (list = { times: [], deltas: [] }));
+        this.assetsOf(account).add(asset);
+      }
+      const last = list.times[list.times.length - 1];
+      if (last !== undefined && last > time) late = true;
+      list.times.push(time);
+      list.deltas.push(subtract ? -delta : delta);
+      touch(account, asset, time);
+    };
+    for (const entry of entries) {
+      if (entry.kind === 'inferred') continue;
+      time = entry.time;
+      eachBalanceChange(entry, move);
+    }
+    // A movement before one already taken: its asset's replay would run out of order.
+    if (late) return null;
+    const touchSnapshot = (snapshot: BalanceSnapshot) => {
+      const account = snapshot.account;
+      if (snapshot.complete) {
+        // A full snapshot observes every asset of the account, the unlisted ones at 0.
+        for (const asset of Object.keys(snapshot.balances)) this.assetsOf(account).add(asset);
+        for (const asset of this.assetsOf(account)) touch(account, asset, snapshot.time);
+      } else {
+        for (const asset of Object.keys(snapshot.balances)) {
+          this.assetsOf(account).add(asset);
+          touch(account, asset, snapshot.time);
+        }
+      }
+    };
+    for (const snapshot of removed) {
+      const list = this.snapshots.get(snapshot.account) ?? [];
+      const index = list.lastIndexOf(snapshot);
+      if (index < 0) return null;
+      list.splice(index, 1);
+      touchSnapshot(snapshot);
+    }
+    for (const { snapshot, group } of added) {
+      this.insert(snapshot, group);
+      touchSnapshot(snapshot);
+    }
+    const found: InferredEntry[] = [];
+    for (const [key, at] of changedAt) {
+      const split = key.indexOf('\u0000');
+      const extras = this.rerun(key.slice(0, split), key.slice(split + 1), at);
+      if (!extras) return null;
+      for (const extra of extras) found.push(extra);
+    }
+    return found;
+  }
+
+  /** Every inferred entry made, in ledger order. */
+  inferred(): InferredEntry[] {
+    const all: InferredEntry[] = [];
+    for (const list of this.made.values()) for (const entry of list) all.push(entry);
+    return sortEntries(all) as InferredEntry[];
+  }
+
+  private assetsOf(account: string): Set<string> {
+    let assets = this.assets.get(account);
+    if (!assets) this.assets.set(account, (assets = new Set()));
+    return assets;
+  }
+
+  private insert(snapshot: BalanceSnapshot, group: SnapshotGroup): void {
+    this.groups.set(snapshot, group);
+    let list = this.snapshots.get(snapshot.account);
+    if (!list) this.snapshots.set(snapshot.account, (list = []));
+    const after = (other: BalanceSnapshot) =>
+      other.time > snapshot.time ||
+      (other.time === snapshot.time && this.groups.get(other)! > group);
+    const last = list[list.length - 1];
+    if (!last || !after(last)) {
+      list.push(snapshot);
+      return;
+    }
+    let low = 0;
+    let high = list.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (after(list[middle]!)) high = middle;
+      else low = middle + 1;
+    }
+    list.splice(low, 0, snapshot);
+  }
+
+  /**
+   * Runs the rule over one asset's intervals from its last observation before `changedAt`: the
+   * entries it made from there must come out again, and what follows them is new.
+   */
+  private rerun(account: string, asset: string, changedAt: number): InferredEntry[] | null {
+    const observations: Observation[] = [];
+    const snapshots = this.snapshots.get(account) ?? [];
+    let from: number | null = null;
+    for (let i = snapshots.length - 1; i >= 0; i--) {
+      const snapshot = snapshots[i]!;
+      if (from !== null && snapshot.time < from) break;
+      const text = snapshot.balances[asset];
+      if (text === undefined && !snapshot.complete) continue;
+      if (from === null && snapshot.time < changedAt) from = snapshot.time;
+      observations.push({
+        time: snapshot.time,
+        balance: text === undefined ? 0n : units(text, `${account} ${asset}`, 'balance'),
+      });
+    }
+    if (from === null) {
+      from = this.openedAt;
+      observations.push({ time: from, balance: 0n });
+    }
+    observations.reverse();
+    const replay = new AssetReplay(account, asset, observations, this.annotations);
+    const movements = this.movements.get(keyOf(account, asset));
+    if (movements) {
+      const { times, deltas } = movements;
+      for (let index = firstAfter(times, from); index < times.length; index++) {
+        replay.move(times[index]!, deltas[index]!, false);
+      }
+    }
+    const made = replay.finish();
+    const key = keyOf(account, asset);
+    let list = this.made.get(key);
+    if (!list) this.made.set(key, (list = []));
+    let start = list.length;
+    while (start > 0 && list[start - 1]!.from >= from) start--;
+    const kept = list.length - start;
+    if (made.length < kept) return null;
+    for (let i = 0; i < kept; i++) {
+      if (!sameInferred(list[start + i]!, made[i]!)) return null;
+    }
+    const extras = made.slice(kept);
+    for (const extra of extras) list.push(extra);
+    return extras;
+  }
+}
+
+/** The first index whose time is after `time` (times ascending). */
+function firstAfter(times: readonly number[], time: number): number {
+  let low = 0;
+  let high = times.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (times[middle]! <= time) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+function sameInferred(a: InferredEntry, b: InferredEntry): boolean {
+  return (
+    a.id === b.id &&
+    a.amount === b.amount &&
+    a.from === b.from &&
+    a.to === b.to &&
+    a.time === b.time &&
+    a.label === b.label &&
+    a.costBasis?.amount === b.costBasis?.amount &&
+    a.costBasis?.currency === b.costBasis?.currency
+  );
+}
+
+/**
+ * The inferred entries that make the known movements agree with every balance observation: the
+ * engine run from empty. Any inferred entries among `entries` are ignored: the result replaces
+ * them.
+ */
+export function reconcile(
+  entries: readonly LedgerEntry[],
+  snapshots: readonly BalanceSnapshot[],
+  options: ReconcileOptions = {},
+): InferredEntry[] {
+  const engine = new Reconciliation(options);
+  engine.update(
+    sortEntries(entries),
+    snapshots.map((snapshot) => ({ snapshot, group: 0 })),
+  );
+  return engine.inferred();
 }
