@@ -14,9 +14,9 @@
  * After the last observation there is nothing to compare with; only a movement that spends more
  * than the replay holds proves a credit, the least that covers it, placed at that movement.
  */
+import { withAnnotation } from './annotations';
 import { units, unitsText, type Units } from './decimal';
 import {
-  compareEntries,
   eachBalanceChange,
   sortEntries,
   type InferredEntry,
@@ -76,92 +76,12 @@ export function inferredEntryId(
   return `inferred:${account}:${asset}:${from}:${direction}`;
 }
 
-/** The former full build, kept until the engine is shown to give what it gave. */
-export function reconcileBefore(
-  entries: readonly LedgerEntry[],
-  snapshots: readonly BalanceSnapshot[],
-  options: ReconcileOptions = {},
-): InferredEntry[] {
-  const known = sortEntries(entries.filter((entry) => entry.kind !== 'inferred'));
-  const ordered = [...snapshots].sort((a, b) => a.time - b.time);
-  let earliest = Infinity;
-  for (const entry of known) earliest = Math.min(earliest, entry.time);
-  for (const snapshot of ordered) earliest = Math.min(earliest, snapshot.time);
-  const openedAt = options.openedAt ?? earliest - 1;
-
-  // Each (account, asset) replayed as its movements come, in the order the known movements first
-  // name them and then the snapshots: the order its inferred entries are listed in.
-  const replays = new Map<string, Map<string, AssetReplay>>();
-  const snapshotsOf = new Map<string, BalanceSnapshot[]>();
-  const assetsOf = (account: string): Map<string, AssetReplay> => {
-    let assets = replays.get(account);
-    if (!assets) replays.set(account, (assets = new Map()));
-    return assets;
-  };
-  const replayOf = (account: string, asset: string): AssetReplay => {
-    const assets = assetsOf(account);
-    let replay = assets.get(asset);
-    if (!replay) {
-      let accountSnapshots = snapshotsOf.get(account);
-      if (!accountSnapshots) {
-        accountSnapshots = ordered.filter((snapshot) => snapshot.account === account);
-        snapshotsOf.set(account, accountSnapshots);
-      }
-      const observations = observationsOf(account, asset, accountSnapshots, openedAt);
-      replay = new AssetReplay(account, asset, observations, options.annotations);
-      assets.set(asset, replay);
-    }
-    return replay;
-  };
-  let time = 0;
-  const move = (account: string, asset: string, delta: Units, subtract: boolean) => {
-    replayOf(account, asset).move(time, delta, subtract);
-  };
-  for (const entry of known) {
-    time = entry.time;
-    eachBalanceChange(entry, move);
-  }
-  for (const snapshot of ordered) {
-    assetsOf(snapshot.account);
-    for (const asset of Object.keys(snapshot.balances)) replayOf(snapshot.account, asset);
-  }
-
-  const inferred: InferredEntry[] = [];
-  for (const assets of replays.values()) {
-    for (const replay of assets.values()) inferred.push(...replay.finish());
-  }
-  return sortEntries(inferred) as InferredEntry[];
-}
-
-/** The account's balance of `asset` at each of its snapshots, from 0 when it opened. */
-function observationsOf(
-  account: string,
-  asset: string,
-  accountSnapshots: readonly BalanceSnapshot[],
-  openedAt: number,
-): Observation[] {
-  const observations: Observation[] = [{ time: openedAt, balance: 0n, opening: true }];
-  for (const snapshot of accountSnapshots) {
-    const text = snapshot.balances[asset];
-    if (text !== undefined) {
-      observations.push({
-        time: snapshot.time,
-        balance: units(text, `${account} ${asset}`, 'balance'),
-      });
-    } else if (snapshot.complete) {
-      observations.push({ time: snapshot.time, balance: 0n });
-    }
-  }
-  return observations;
-}
-
 /**
  * The reconciliation rule (this file's header), the one statement of it: one (account, asset)
  * replayed movement by movement (in ledger order) through its intervals between observations; at
  * each interval's end, what the movements do not explain becomes inferred entries; after the
- * last, only a shortfall does. Nothing is kept per movement. reconcile() runs one per asset from
- * the account's opening; the kept reconciliation (incremental.ts) one from an asset's last
- * observation before what changed.
+ * last, only a shortfall does. Nothing is kept per movement. The engine (Reconciliation) runs
+ * one per asset a change touches, from the asset's last observation before the change.
  */
 export class AssetReplay {
   private readonly result: InferredEntry[] = [];
@@ -274,13 +194,13 @@ export class Reconciliation {
   private readonly groups = new WeakMap<BalanceSnapshot, SnapshotGroup>();
   /** Each (account, asset)'s inferred entries, by interval. */
   private readonly made = new Map<string, InferredEntry[]>();
-  private readonly annotations: ReadonlyMap<string, InferredAnnotation> | undefined;
+  private readonly annotations: Map<string, InferredAnnotation>;
   /** When the accounts opened (held nothing before): NaN until the first movement or snapshot. */
   private openedAt: number;
   private readonly openingGiven: boolean;
 
   constructor(options: ReconcileOptions = {}) {
-    this.annotations = options.annotations;
+    this.annotations = new Map(options.annotations);
     this.openingGiven = options.openedAt !== undefined;
     this.openedAt = options.openedAt ?? NaN;
   }
@@ -368,6 +288,20 @@ export class Reconciliation {
     return found;
   }
 
+  /**
+   * Annotations that apply to entries already made (an annotation whose entry moved applies
+   * where it went): those entries carry them from now on, as entries made later do.
+   */
+  annotate(moved: ReadonlyMap<string, InferredAnnotation>): void {
+    for (const [id, annotation] of moved) this.annotations.set(id, annotation);
+    for (const list of this.made.values()) {
+      list.forEach((entry, index) => {
+        const annotation = moved.get(entry.id);
+        if (annotation) list[index] = withAnnotation(entry, annotation);
+      });
+    }
+  }
+
   /** Every inferred entry made, in ledger order. */
   inferred(): InferredEntry[] {
     const all: InferredEntry[] = [];
@@ -424,9 +358,12 @@ export class Reconciliation {
     }
     if (from === null) {
       from = this.openedAt;
-      observations.push({ time: from, balance: 0n });
+      observations.push({ time: from, balance: 0n, opening: true });
     }
     observations.reverse();
+    // A snapshot taken at the opening itself opens the same interval the opening does.
+    const first = observations[0]!;
+    if (first.time === this.openedAt) observations[0] = { ...first, opening: true };
     const replay = new AssetReplay(account, asset, observations, this.annotations);
     const movements = this.movements.get(keyOf(account, asset));
     if (movements) {

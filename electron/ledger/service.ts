@@ -3,11 +3,12 @@
  * balance observation into inferred entries, applied in ledger order by the chosen cost method,
  * valued in the chosen currency at the prices of the time.
  *
- * A built ledger is kept and brought up to date when asked again: when all that changed is rows
- * added after everything read (new own trades, withdrawals, transfers, observations; the balances
- * of now), only those are read, reconciled over the newest intervals (incremental.ts) and applied
- * to the kept Ledger, which takes entries in ledger order one after another. Anything else (a row
- * among those read changed, an annotation, new sub-accounts, candles fetched) rebuilds it all. The
+ * A build runs the reconciliation engine (reconcile.ts) from empty and keeps it with the ledger.
+ * Asked again, when all that changed is rows added after everything read (new own trades,
+ * withdrawals, transfers, observations; the balances of now), only those are read, given to the
+ * kept engine (which re-runs the newest intervals of the assets they touch) and applied to the
+ * kept Ledger, which takes entries in ledger order one after another. Anything else (a row among
+ * those read changed, an annotation, new sub-accounts, candles fetched) rebuilds it all. The
  * result is the one a rebuild would give, which test/ledger/incremental.test.ts checks.
  *
  * What the screens are shown of it is in views.ts.
@@ -15,18 +16,12 @@
 import { assetKey } from '../../shared/market';
 import type { ExchangeClient } from '../exchange';
 import type { Store } from '../store';
-import {
-  movedAnnotations,
-  resolveAnnotations,
-  withAnnotation,
-  type ResolvedAnnotation,
-} from './annotations';
+import { movedAnnotations, resolveAnnotations, type ResolvedAnnotation } from './annotations';
 import { buildLedger, Ledger, type CostMethod, type PriceAt } from './cost-basis';
-import { sortEntries, type InferredEntry, type LedgerEntry } from './entries';
-import { Reconciliation, type SnapshotGroup } from './incremental';
+import { compareEntries, sortEntries, type InferredEntry, type LedgerEntry } from './entries';
 import { storePort } from '../sync/store-port';
 import { fetchCloses, keptCloses, LEDGER_INTERVAL, MarketPrices, tickersOf } from './prices';
-import { reconcile, type BalanceSnapshot } from './reconcile';
+import { Reconciliation, type AddedSnapshots, type BalanceSnapshot } from './reconcile';
 import { ledgerFigures, pnlBetween, pnlForRange, rangeQuery, type RangePnl } from './results';
 import { readAppends, readLedgerParts, type LedgerInputs, type LedgerParts } from './source';
 
@@ -74,7 +69,7 @@ interface Kept {
   priceLog: Map<string, { asset: string; quote: string; time: number; value: string | null }>;
   closes: Map<string, { openTime: number; close: string }[]>;
   assets: Set<string>;
-  reconciliation: Reconciliation | null;
+  reconciliation: Reconciliation;
   /** Ledgers of the entries before a range's start, per range span (see rangePnl). */
   ranges: Map<number, { from: number; ledger: Ledger; next: number }>;
 }
@@ -193,7 +188,7 @@ export class LedgerService {
     const known = sortEntries([...appends.trades, ...appends.withdrawals, ...appends.transfers]);
     const currentChanged =
       appends.current !== parts.current && !sameSnapshots(appends.current, parts.current);
-    const added: { snapshot: BalanceSnapshot; group: SnapshotGroup }[] = [
+    const added: AddedSnapshots = [
       ...appends.fundSnapshots.map((snapshot) => ({ snapshot, group: 0 as const })),
       ...appends.observations.map((snapshot) => ({ snapshot, group: 1 as const })),
       ...(currentChanged
@@ -202,33 +197,15 @@ export class LedgerService {
     ];
     let items: LedgerEntry[] = [];
     if (known.length > 0 || added.length > 0) {
-      kept.reconciliation ??= new Reconciliation(
-        built.entries.filter((entry) => entry.kind !== 'inferred'),
-        built.inferred,
-        parts,
-        built.inputs.annotations,
-      );
-      const recon = kept.reconciliation;
-      const extras = recon.update(known, added, currentChanged ? parts.current : []);
+      const extras = kept.reconciliation.update(known, added, currentChanged ? parts.current : []);
       if (!extras) return false;
       // A new entry where an annotation moved or went from may be where it belongs now.
       if (extras.some((entry) => unsettledAt(built.annotations, entry))) return false;
-      items = [...known, ...extras];
-      let told = true;
-      items.sort((a, b) => {
-        const order = recon.compare(a, b);
-        if (Number.isNaN(order)) told = false;
-        return order || 0;
-      });
-      if (!told) return false;
+      items = sortEntries([...known, ...extras]);
       // What comes now must come after everything applied, as a fresh build would order it.
       const first = items[0];
-      const entries = built.entries;
-      if (first) {
-        for (let i = entries.length - 1; i >= 0 && entries[i]!.time >= first.time; i--) {
-          if (!(recon.compare(entries[i]!, first) < 0)) return false;
-        }
-      }
+      const last = built.entries[built.entries.length - 1];
+      if (first && last && !(compareEntries(last, first) < 0)) return false;
     }
     const newAssets = [...assetsOf(items)].filter((asset) => !kept.assets.has(asset));
     for (const asset of newAssets) kept.assets.add(asset);
@@ -363,17 +340,22 @@ function buildKept(store: Store, profileId: string, choice: LedgerChoice, now: n
   const currency = assetKey(choice.currency);
   const parts = readLedgerParts(store, profileId);
   const inputs = parts.inputs;
-  const known: LedgerEntry[] = [...inputs.trades, ...inputs.others];
-  let inferred = reconcile(known, inputs.snapshots, { annotations: inputs.annotations });
+  const known = sortEntries([...inputs.trades, ...inputs.others]);
+  // The engine run from empty: every known movement and observation as added at once.
+  const reconciliation = new Reconciliation({ annotations: inputs.annotations });
+  reconciliation.update(known, [
+    ...parts.fundSnapshots.map((snapshot) => ({ snapshot, group: 0 as const })),
+    ...parts.observations.map((snapshot) => ({ snapshot, group: 1 as const })),
+    ...parts.current.map((snapshot) => ({ snapshot, group: 2 as const })),
+  ]);
+  let inferred = reconciliation.inferred();
   let annotations = resolveAnnotations(inferred, inputs.annotationRows);
-  // An annotation whose entry moved applies where it went; the kept reconciliation is given the
-  // same, so what it makes later is labelled as a fresh build would.
+  // An annotation whose entry moved applies where it went; the kept engine is given the same, so
+  // what it makes later is labelled as a fresh build would.
   const moved = movedAnnotations(annotations);
   if (moved.size > 0) {
-    inferred = inferred.map((entry) => {
-      const annotation = moved.get(entry.id);
-      return annotation ? withAnnotation(entry, annotation) : entry;
-    });
+    reconciliation.annotate(moved);
+    inferred = reconciliation.inferred();
     inputs.annotations = new Map([...inputs.annotations, ...moved]);
     annotations = resolveAnnotations(inferred, inputs.annotationRows);
   }
@@ -418,7 +400,7 @@ function buildKept(store: Store, profileId: string, choice: LedgerChoice, now: n
     priceLog,
     closes,
     assets,
-    reconciliation: null,
+    reconciliation,
     ranges: new Map(),
   };
 }

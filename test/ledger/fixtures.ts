@@ -6,6 +6,7 @@
 import { formatDecimal } from '../../electron/core/decimal';
 import {
   type Amount,
+  type BalanceSnapshot,
   type LedgerEntry,
   type PriceAt,
   type TradeEntry,
@@ -168,3 +169,65 @@ export const ENTRIES: LedgerEntry[] = [
 export function text(value: Amount | null): string | null {
   return value === null ? null : formatDecimal(value);
 }
+
+/** The reconciliation's worked example (test/ledger/reconcile.test.ts works it out). */
+export const RECONCILED_KNOWN: LedgerEntry[] = [
+  // 400 USDT spent at t=5 before any deposit is on record.
+  trade({
+    id: '1',
+    symbol: 'ETHUSDT',
+    side: 'BUY',
+    qty: '0.2',
+    price: '2000',
+    quoteQty: '400',
+    commission: '0.0002',
+    commissionAsset: 'ETH',
+    time: 5,
+  }),
+  {
+    kind: 'withdrawal',
+    id: 'w1',
+    account: 'main',
+    asset: 'USDT',
+    amount: '100',
+    fee: '1',
+    status: 'success',
+    time: 15,
+  },
+  {
+    kind: 'withdrawal',
+    id: 'w2',
+    account: 'main',
+    asset: 'USDT',
+    amount: '5000',
+    fee: '1',
+    status: 'cancelled',
+    time: 16,
+  },
+  trade({
+    id: '2',
+    symbol: 'BNBUSDT',
+    side: 'BUY',
+    qty: '2',
+    price: '400',
+    quoteQty: '800',
+    time: 27,
+  }),
+  trade({
+    id: '3',
+    symbol: 'BNBUSDT',
+    side: 'SELL',
+    qty: '1',
+    price: '500',
+    quoteQty: '500',
+    time: 28,
+  }),
+];
+
+export const RECONCILED_SNAPSHOTS: BalanceSnapshot[] = [
+  { account: 'main', time: 10, complete: true, balances: { USDT: '1000', ETH: '0.1998' } },
+  { account: 'main', time: 20, complete: true, balances: { USDT: '700', ETH: '0.1998' } },
+  // A live balance event: only BNB changed; it says nothing of the others.
+  { account: 'main', time: 25, complete: false, balances: { BNB: '5' } },
+  { account: 'main', time: 30, complete: true, balances: { USDT: '0', ETH: '0.1998', BNB: '6' } },
+];

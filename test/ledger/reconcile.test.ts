@@ -5,75 +5,8 @@
  */
 import { formatDecimal } from '../../electron/core/decimal';
 import { describe, expect, it } from 'vitest';
-import {
-  holdingsAt,
-  inferredEntryId,
-  reconcile,
-  type BalanceSnapshot,
-  type LedgerEntry,
-} from '../../electron/ledger';
-import { trade } from './fixtures';
-
-const KNOWN: LedgerEntry[] = [
-  // 400 USDT spent at t=5 before any deposit is on record.
-  trade({
-    id: '1',
-    symbol: 'ETHUSDT',
-    side: 'BUY',
-    qty: '0.2',
-    price: '2000',
-    quoteQty: '400',
-    commission: '0.0002',
-    commissionAsset: 'ETH',
-    time: 5,
-  }),
-  {
-    kind: 'withdrawal',
-    id: 'w1',
-    account: 'main',
-    asset: 'USDT',
-    amount: '100',
-    fee: '1',
-    status: 'success',
-    time: 15,
-  },
-  {
-    kind: 'withdrawal',
-    id: 'w2',
-    account: 'main',
-    asset: 'USDT',
-    amount: '5000',
-    fee: '1',
-    status: 'cancelled',
-    time: 16,
-  },
-  trade({
-    id: '2',
-    symbol: 'BNBUSDT',
-    side: 'BUY',
-    qty: '2',
-    price: '400',
-    quoteQty: '800',
-    time: 27,
-  }),
-  trade({
-    id: '3',
-    symbol: 'BNBUSDT',
-    side: 'SELL',
-    qty: '1',
-    price: '500',
-    quoteQty: '500',
-    time: 28,
-  }),
-];
-
-const SNAPSHOTS: BalanceSnapshot[] = [
-  { account: 'main', time: 10, complete: true, balances: { USDT: '1000', ETH: '0.1998' } },
-  { account: 'main', time: 20, complete: true, balances: { USDT: '700', ETH: '0.1998' } },
-  // A live balance event: only BNB changed; it says nothing of the others.
-  { account: 'main', time: 25, complete: false, balances: { BNB: '5' } },
-  { account: 'main', time: 30, complete: true, balances: { USDT: '0', ETH: '0.1998', BNB: '6' } },
-];
+import { holdingsAt, inferredEntryId, reconcile, type LedgerEntry } from '../../electron/ledger';
+import { RECONCILED_KNOWN as KNOWN, RECONCILED_SNAPSHOTS as SNAPSHOTS } from './fixtures';
 
 describe('reconcile', () => {
   const inferred = reconcile(KNOWN, SNAPSHOTS, { openedAt: 0 });

@@ -1,18 +1,24 @@
 /**
- * Ledger order (sortEntries): by time, then credit / known movement / debit, then as given; its
- * merging of runs already in order, against a plain stable sort on random lists.
+ * Ledger order (sortEntries, compareEntries): by time, then credit / known movement / debit, then
+ * kind and id (inferred entries by account and asset), then as given; its merging of runs already
+ * in order, against a plain stable sort on random lists.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sortEntries, type LedgerEntry } from '../../electron/ledger';
 
 const entryArb = fc
-  .tuple(fc.integer({ min: 0, max: 6 }), fc.constantFrom('trade', 'credit', 'debit', 'withdrawal'))
-  .map(([time, kind]): LedgerEntry => {
+  .tuple(
+    fc.integer({ min: 0, max: 6 }),
+    fc.constantFrom('trade', 'credit', 'debit', 'withdrawal', 'transfer'),
+    fc.integer({ min: 1, max: 12 }),
+    fc.constantFrom('BTC', 'ETH'),
+  )
+  .map(([time, kind, id, asset]): LedgerEntry => {
     if (kind === 'trade') {
       return {
         kind: 'trade',
-        id: '',
+        id: String(id),
         account: 'main',
         symbol: 'BTCUSDT',
         base: 'BTC',
@@ -29,7 +35,7 @@ const entryArb = fc
     if (kind === 'withdrawal') {
       return {
         kind: 'withdrawal',
-        id: '',
+        id: `w${id}`,
         account: 'main',
         asset: 'BTC',
         amount: '1',
@@ -38,11 +44,22 @@ const entryArb = fc
         time,
       };
     }
+    if (kind === 'transfer') {
+      return {
+        kind: 'transfer',
+        id: String(id),
+        fromAccount: 'main',
+        toAccount: 'sub@x',
+        asset,
+        amount: '1',
+        time,
+      };
+    }
     return {
       kind: 'inferred',
       id: '',
-      account: 'main',
-      asset: 'BTC',
+      account: id % 2 ? 'main' : 'sub@x',
+      asset,
       amount: kind === 'debit' ? '-1' : '1',
       from: time - 1,
       to: time,
@@ -53,9 +70,28 @@ const entryArb = fc
 const rank = (entry: LedgerEntry) =>
   entry.kind !== 'inferred' ? 1 : entry.amount.startsWith('-') ? 2 : 0;
 
-/** The rule written plainly: a stable sort by time, then rank. */
+const KINDS = ['trade', 'withdrawal', 'transfer', 'inferred'];
+
+/** What breaks a tie of time, rank and kind. */
+const tieKey = (entry: LedgerEntry): [string, number] => {
+  if (entry.kind === 'inferred') return [`${entry.account} ${entry.asset}`, entry.from];
+  if (entry.kind === 'withdrawal') return [entry.id, 0];
+  return ['', Number(entry.id)];
+};
+
+/** The rule written plainly: a stable sort by time, rank, kind, then id or account and asset. */
 const reference = (entries: LedgerEntry[]) =>
-  [...entries].sort((a, b) => a.time - b.time || rank(a) - rank(b));
+  [...entries].sort((a, b) => {
+    const [textA, numberA] = tieKey(a);
+    const [textB, numberB] = tieKey(b);
+    return (
+      a.time - b.time ||
+      rank(a) - rank(b) ||
+      KINDS.indexOf(a.kind) - KINDS.indexOf(b.kind) ||
+      textA.localeCompare(textB, 'en') ||
+      numberA - numberB
+    );
+  });
 
 describe('sortEntries', () => {
   it('puts any list in ledger order, ties as given', () => {
