@@ -13,8 +13,10 @@ import {
   formatFee,
   type OrderDescription,
 } from '../../shared/format';
+import { assetKey } from '../../shared/market';
 import type { ConnectionState, DataKind, Settings } from '../../shared/types';
 import { inBackground } from '../core/background';
+import { sameAsset } from '../core/market';
 import { Throttle, type Clock, type TimerHandle } from '../core/clock';
 import { formatDecimal, parseDecimal } from '../core/decimal';
 import type { Emit } from '../core/events';
@@ -31,7 +33,8 @@ import type { SyncEngine } from '../sync';
 import type { SyncStorePort } from '../sync/port';
 import { storePort } from '../sync/store-port';
 import { BatchCoalescer, type LiveBatch } from './coalescer';
-import { BALANCE_NOTICE_WINDOW_MS, BalanceNotices, notify, type NotifyDeps } from './notify';
+import { BalanceNotices, notify, type NotifyDeps } from './notify';
+import { TransferClaims, type TransferClaim } from './transfer-claims';
 
 export interface LiveSessionDeps {
   store: Store;
@@ -136,11 +139,14 @@ export class LiveSession {
   /** Client order ids of orders being placed from this app, not answered yet. */
   private readonly placing = new Set<string>();
   /**
-   * Assets a transfer made from this app is moving, with how many such transfers claim each:
-   * their balance changes are that transfer's, which tells its own outcome in one notification.
+   * The main account's balance changes that transfers made from this app will cause: those are
+   * the transfer's, which tells its own outcome in one notification (transfer-claims.ts).
    */
-  private readonly transferring = new Map<string, number>();
-  private readonly transferTimers = new Set<TimerHandle>();
+  private readonly transferClaims = new TransferClaims();
+  /** Each asset's total (free + locked) by the stream's updates not yet in the store. */
+  private readonly unwrittenTotals = new Map<string, Decimal>();
+  /** Assets changed since the last batch by something other than an own transfer. */
+  private readonly changedOutside = new Set<string>();
   /**
    * Store writes of the events of the batch being gathered: one transaction per batch instead of
    * several per event (a busy stream made the commits most of the session's work).
@@ -202,8 +208,6 @@ export class LiveSession {
     this.coalescer.close();
     this.write();
     this.balanceNotices.close();
-    for (const timer of this.transferTimers) this.deps.clock.clearTimeout(timer);
-    this.transferTimers.clear();
     this.placing.clear();
     for (const held of this.heldFills) held.expired = true;
     this.releaseFills();
@@ -244,25 +248,25 @@ export class LiveSession {
   }
 
   /**
-   * Runs a sub-account transfer of `asset` made from this app. The main account's balance
-   * changes it causes (one per leg: a sub-to-sub move passes through the main account, in and
-   * out) are not told as balance changes of their own while it runs and for one balance window
-   * after its answer (the stream may bring them later): the transfer tells its outcome once.
+   * A sub-account transfer of `asset` made from this app, about to be sent, claims the changes it
+   * will make to the main account's balance, in order (signed amounts: a sub-to-sub move passes
+   * through the main account, in and out). Those changes are the transfer's, which tells its
+   * outcome once; any other change of the asset is still told. The caller settles the claim with
+   * the transfer's answer (see transfer-claims.ts).
    */
-  async ownTransfer<T>(asset: string, send: () => Promise<T>): Promise<T> {
-    const key = asset.toLowerCase();
-    this.transferring.set(key, (this.transferring.get(key) ?? 0) + 1);
-    try {
-      return await send();
-    } finally {
-      const timer = this.deps.clock.setTimeout(() => {
-        this.transferTimers.delete(timer);
-        const left = (this.transferring.get(key) ?? 1) - 1;
-        if (left > 0) this.transferring.set(key, left);
-        else this.transferring.delete(key);
-      }, BALANCE_NOTICE_WINDOW_MS);
-      this.transferTimers.add(timer);
-    }
+  claimTransfer(asset: string, changes: readonly string[]): TransferClaim {
+    const key = assetKey(asset);
+    return this.transferClaims.claim(
+      key,
+      this.unwrittenTotals.get(key) ?? this.storedTotal(key),
+      changes,
+    );
+  }
+
+  /** The main account's total of `asset` as the store holds it. */
+  private storedTotal(asset: string): Decimal {
+    const row = this.port.funds(this.deps.profileId).find((f) => sameAsset(f.asset, asset));
+    return row ? parseDecimal(row.free, `${asset} free`).plus(row.locked) : new Decimal(0);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -270,7 +274,15 @@ export class LiveSession {
   private onAccount(event: AccountPositionEvent): void {
     const changes = event.B.map((b) => ({ asset: b.a, free: b.b, locked: b.l }));
     this.writes.balances.push({ changes, at: event.E });
-    for (const change of changes) this.coalescer.addBalance({ ...change, time: event.E });
+    for (const change of changes) {
+      const asset = assetKey(change.asset);
+      const total = parseDecimal(change.free, `${asset} free`).plus(
+        parseDecimal(change.locked, `${asset} locked`),
+      );
+      this.unwrittenTotals.set(asset, total);
+      if (!this.transferClaims.observe(asset, total)) this.changedOutside.add(asset);
+      this.coalescer.addBalance({ ...change, time: event.E });
+    }
     this.changed('funds', 'portfolio');
   }
 
@@ -490,6 +502,7 @@ export class LiveSession {
   private onReconnected(): void {
     if (this.closed) return;
     this.deps.log.info('private stream reconnected: re-reading funds and open orders');
+    this.transferClaims.reconnected();
     inBackground(
       Promise.all([
         this.deps.sync.refresh('funds', { force: true }),
@@ -505,6 +518,7 @@ export class LiveSession {
     const { store, profileId } = this.deps;
     const { orders, trades, balances } = this.writes;
     this.writes = newWrites();
+    this.unwrittenTotals.clear();
     if (orders.size === 0 && trades.length === 0 && balances.length === 0) return;
     try {
       store.transaction(() => {
@@ -527,8 +541,10 @@ export class LiveSession {
     this.scheduleDataChanged();
     // A balance change with no order or trade beside it came from outside trading: a deposit,
     // a withdrawal or a transfer. Trading moves balances on every order, which is not news.
-    // A transfer made from this app tells its own outcome (see ownTransfer).
-    const outside = batch.balances.filter((b) => !this.transferring.has(b.asset.toLowerCase()));
+    // A transfer made from this app tells its own outcome: its own changes are not told here
+    // (see claimTransfer); an asset that also changed otherwise is.
+    const outside = batch.balances.filter((b) => this.changedOutside.has(assetKey(b.asset)));
+    this.changedOutside.clear();
     if (batch.orders.length === 0 && batch.trades.length === 0 && outside.length > 0) {
       const balances = [...outside].sort((a, b) => a.asset.localeCompare(b.asset));
       const lines = balances.map(

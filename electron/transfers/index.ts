@@ -236,22 +236,28 @@ export class Transfers {
     }
 
     const viaParent = fromIsSub && toIsSub && parent !== null;
+    // What the transfer does to the main account's balance, step by step: its own changes,
+    // told once by its outcome, not again as balance changes (live/transfer-claims.ts).
+    const mainChanges = viaParent ? [amount, `-${amount}`] : fromIsSub ? [amount] : [`-${amount}`];
+    const claim = session.live.claimTransfer(asset, mainChanges);
     let entry: JournalEntryRow;
     try {
-      entry = await session.live.ownTransfer(asset, () =>
-        session.journal.transfer({
-          asset,
-          amount,
-          fromEmail: from,
-          toEmail: to,
-          ...(viaParent ? { viaEmail: parent } : {}),
-        }),
-      );
+      entry = await session.journal.transfer({
+        asset,
+        amount,
+        fromEmail: from,
+        toEmail: to,
+        ...(viaParent ? { viaEmail: parent } : {}),
+      });
     } catch (error) {
+      claim.drop();
       // A first transfer that definitely did not happen is an ordinary error: nothing moved.
       if (error instanceof NothingMovedError) throw error.reason;
       throw error;
     }
+    // A step not made, or never sent, moves nothing: its change will not come. One done, or
+    // sent with no answer (it may have happened), may still come over the stream.
+    claim.settle(entry.steps.map((step) => step.status === 'done' || step.status === 'sending'));
     const outcome = transferOutcome(entry);
     // A successful main<->sub transfer names the main account: remember it for sub-to-sub moves.
     if (!viaParent && outcome.state === 'completed' && parent === null) {

@@ -1,7 +1,8 @@
 /**
  * Toasts say the right thing, once, in the right order. Balance changes made outside trading
  * (here, credits by the exchange) come as one toast per set of assets, replaced rather than
- * stacked; a transfer made in the app is told once, by its own outcome, whatever legs it took;
+ * stacked; a transfer made in the app is told once, by its own outcome, whatever legs it took,
+ * and a deposit of the same asset beside it is still told;
  * an order is told placed before any fill of it, even when the fill overtakes the exchange's
  * answer, and a partial fill says how much of the order is filled. Toasts sit in a corner stack
  * of at most three that covers no control, and the notification settings govern them.
@@ -38,6 +39,21 @@ test.afterAll(async () => {
 /** The exchange credits the main account 1 USDT: a balance change made outside trading. */
 function credit(asset = 'usdt', amount = '1'): void {
   stack.sandbox.admin.credit(stack.parent.email, asset, amount);
+}
+
+/** The main account's USDT (free + locked) as the exchange holds it. */
+function sandboxUsdt(): Decimal {
+  const usdt = stack.sandbox.admin.balances(stack.parent.email).find((b) => b.asset === 'usdt');
+  return new Decimal(usdt?.free ?? '0').plus(usdt?.locked ?? '0');
+}
+
+/** The main account's USDT as the app holds it (the stream's updates are written there). */
+async function appUsdt(page: Page): Promise<string> {
+  const row = await page.evaluate(async () => {
+    const api = (window as unknown as { spotfolio: SpotfolioBridge }).spotfolio;
+    return (await api.funds.list()).rows.find((r) => r.asset === 'usdt') ?? null;
+  });
+  return new Decimal(row?.free ?? '0').plus(row?.locked ?? '0').toFixed();
 }
 
 /** Moves 1 USDT between accounts through the app's bridge, as the transfer form does. */
@@ -83,7 +99,8 @@ test('balance toasts are coalesced, stay out of the way, and obey the settings',
   let most = 0;
   for (let i = 0; i < 5; i++) {
     credit();
-    await page.waitForTimeout(700);
+    // Each change is in the app before the next is made: the toasts are looked at between them.
+    await expect.poll(() => appUsdt(page)).toBe(sandboxUsdt().toFixed());
     most = Math.max(most, await balanceToasts.count());
     expect(await page.getByTestId('toast').count()).toBeLessThanOrEqual(3);
   }
@@ -126,12 +143,22 @@ test('balance toasts are coalesced, stay out of the way, and obey the settings',
   // The toasts shown before go by themselves.
   await expect(balanceToasts).toHaveCount(0, { timeout: 15_000 });
   credit();
-  await page.waitForTimeout(7_000);
+  // Recorded all the same, with the balance the exchange holds now; a toast would have gone out
+  // with the record, and none did.
+  const now = `USDT balance: ${grouped(sandboxUsdt())} USDT`;
+  await expect
+    .poll(() =>
+      page.evaluate(async () => {
+        const api = (window as unknown as { spotfolio: SpotfolioBridge }).spotfolio;
+        return (await api.activity.notifications({ limit: 20 })).map((n) => n.body);
+      }),
+    )
+    .toContainEqual(expect.stringContaining(now));
   await expect(balanceToasts).toHaveCount(0);
-  // Recorded all the same: the Activity screen lists it.
+  // The Activity screen lists it.
   await goTo(page, 'activity');
   await expect(
-    page.getByTestId('notification-item').filter({ hasText: 'Balance changed' }).first(),
+    page.getByTestId('notification-item').filter({ hasText: now }).first(),
   ).toBeVisible();
 });
 
@@ -175,6 +202,18 @@ test('a transfer is told once, by its outcome, also a sub-account to sub-account
   await expect(
     page.getByTestId('toast').filter({ hasText: 'Transfer completed' }).last(),
   ).toContainText(`1 USDT moved from ${first!.email} to ${second!.email}`);
+
+  // A deposit of the same asset from outside the app, right after a transfer of it: the
+  // transfer's own change is folded into its toast, the deposit is told, with the balance the
+  // exchange holds after both.
+  await clearToasts(page);
+  await transfer(page, stack.parent.email, first!.email);
+  credit('usdt', '2.5');
+  const after = `USDT balance: ${grouped(sandboxUsdt())} USDT`;
+  const deposit = page.getByTestId('toast').filter({ hasText: 'USDT balance' });
+  await expect(deposit).toHaveCount(1);
+  await expect(deposit).toContainText(after);
+  expect(await toastTitles(page)).toEqual(['Transfer completed', 'Balance changed']);
 });
 
 test('an order is told placed before its fill, and a partial fill says how much', async ({
