@@ -26,6 +26,7 @@ import { CandleScheduler, LedgerService } from './ledger';
 import { LedgerFigures } from './ledger/figures';
 import { AppLock, followScreenLock } from './lock';
 import { MarketCache } from './market/cache';
+import { OrderDesk } from './orders/desk';
 import { ExchangeRules } from './rules/exchange-rules';
 import { createLogger } from './log';
 import {
@@ -262,6 +263,7 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
     syncPort,
     ledgerFigures: new LedgerFigures({ store, ledger, candles, emit, log, settings, now }),
     rules,
+    orders: new OrderDesk({ store, rules, emit, log, settings }),
     alerts: new AlertEditor({ store, rules, port: syncPort, emit, log, now }),
     transfers: new Transfers({ store, rules, emit, log, settings, now, notifier }),
     notifier,

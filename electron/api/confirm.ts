@@ -11,7 +11,7 @@ import type { ApiContext } from './context';
 
 /** The action in words ("to …"), or null when the call is not sensitive. */
 export async function sensitiveAction(
-  ctx: Pick<ApiContext, 'store' | 'session' | 'settings' | 'rules'>,
+  ctx: Pick<ApiContext, 'store' | 'session' | 'settings' | 'orders'>,
   method: MethodName,
   input: unknown,
 ): Promise<string | null> {
@@ -41,46 +41,15 @@ export async function sensitiveAction(
         new Decimal(patch.confirmOrdersAbove).gt(new Decimal(now));
       return raised ? 'raise the order value that asks for the password' : null;
     }
-    case 'orders.place':
-      return (await orderAboveThreshold(ctx, input as MethodParsedInput<'orders.place'>))
+    case 'orders.place': {
+      // Without a session orders.place refuses by itself, before anything is sent.
+      const session = ctx.session.current();
+      const order = input as MethodParsedInput<'orders.place'>;
+      return session && (await ctx.orders.aboveThreshold(session, order))
         ? 'place an order above the value set in Settings'
         : null;
+    }
     default:
       return null;
   }
-}
-
-/**
- * Whether an order's value (price × quantity in its market's quote asset) is above the threshold
- * in the settings' quote asset. An order whose value cannot be put in that asset (no cached price
- * between the two) counts as above it: the password is asked rather than skipped.
- */
-async function orderAboveThreshold(
-  ctx: Pick<ApiContext, 'store' | 'session' | 'settings' | 'rules'>,
-  order: MethodParsedInput<'orders.place'>,
-): Promise<boolean> {
-  const session = ctx.session.current();
-  if (!session) return false;
-  const { quoteAsset, confirmOrdersAbove } = ctx.settings();
-  const threshold = new Decimal(confirmOrdersAbove);
-  const value = new Decimal(order.price).times(order.quantity);
-  let market;
-  try {
-    market = (await ctx.rules.listedSymbols(session.client)).find(
-      (s) => s.symbol.toLowerCase() === order.symbol,
-    );
-  } catch {
-    return true;
-  }
-  if (!market) return false; // refused by orders.place itself, before anything is sent
-  const quote = market.quoteAsset.toLowerCase();
-  const wanted = quoteAsset.toLowerCase();
-  if (quote === wanted) return value.gt(threshold);
-  const profileId = session.profile.id;
-  const direct = ctx.store.prices.get(profileId, `${quote}${wanted}`);
-  if (direct) return value.times(direct.last).gt(threshold);
-  const inverse = ctx.store.prices.get(profileId, `${wanted}${quote}`);
-  // value / price > threshold, compared without dividing.
-  if (inverse) return value.gt(threshold.times(inverse.last));
-  return true;
 }

@@ -13,6 +13,7 @@ import type { AlertEditor } from '../alerts/editor';
 import type { MarketWatch } from '../live/market-watch';
 import type { LedgerFigures } from '../ledger/figures';
 import type { MarketCache } from '../market/cache';
+import type { OrderDesk } from '../orders/desk';
 import type { ExchangeRules } from '../rules/exchange-rules';
 import type { Store } from '../store';
 import type { AppLock } from '../lock';
@@ -38,6 +39,8 @@ export interface ApiContext {
   readonly ledgerFigures: LedgerFigures;
   /** Checks against what the exchange lists, made before a request is sent. */
   readonly rules: ExchangeRules;
+  /** Orders tested, placed and canceled, and their value against the Settings' threshold. */
+  readonly orders: OrderDesk;
   /** Making and changing the active profile's alerts (the session evaluates them). */
   readonly alerts: AlertEditor;
   /** Transfers between the main account and its sub-accounts, and the sub-accounts' views. */
