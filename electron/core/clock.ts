@@ -2,7 +2,8 @@
  * Time and timers behind one interface, so that whatever waits (sync pacing, live notification
  * windows, the sandbox's market) can run on a manual clock in tests: a test advances time instead
  * of sleeping. Nothing else in electron/ touches setTimeout or setInterval (a lint rule): the
- * toolbox at the end (sleep, withTimeout, Timer, Repeater, Throttle, retry) covers every wait.
+ * toolbox at the end (sleep, withTimeout, Timer, Repeater, Throttle, retry, and inTurns for work
+ * in slices) covers every wait.
  */
 import { backoffDelay, type Backoff } from '../../shared/backoff';
 
@@ -119,6 +120,32 @@ export function sleep(clock: Clock, ms: number, signal?: AbortSignal): Promise<v
     const handle = clock.setTimeout(done, ms);
     signal?.addEventListener('abort', done, { once: true });
   });
+}
+
+/**
+ * Work in slices: a generator that yields between slices. Run at once (atOnce) where a caller
+ * needs the result now, or a slice per turn of the event loop (inTurns), so whatever else is due
+ * (a bridge call, a timer, a stream's message) is served between two slices.
+ */
+export type Slices<T> = Generator<void, T, void>;
+
+export function atOnce<T>(slices: Slices<T>): T {
+  for (;;) {
+    const step = slices.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * A turn of the event loop takes no time on any clock (a ManualClock need not be advanced for it),
+ * so it is the one wait here that is not a clock's timer.
+ */
+export async function inTurns<T>(slices: Slices<T>): Promise<T> {
+  for (;;) {
+    const step = slices.next();
+    if (step.done) return step.value;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
 }
 
 /**

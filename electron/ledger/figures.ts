@@ -62,10 +62,10 @@ type Input<M extends MethodName> = MethodParsedInput<M>;
 export class LedgerFigures {
   constructor(private readonly deps: LedgerFiguresDeps) {}
 
-  summary(session: LedgerSession, { account, range }: Input<'ledger.summary'>) {
+  async summary(session: LedgerSession, { account, range }: Input<'ledger.summary'>) {
     const profileId = this.onScreen(session);
     const choice = this.choiceOf(profileId);
-    const ledger = this.built(profileId, choice);
+    const ledger = await this.built(profileId, choice);
     const pricesLacking = this.deps.ledger.candlesLacking(ledger);
     this.pricesInBackground(session, choice, pricesLacking.length > 0);
     const now = this.deps.now();
@@ -86,19 +86,19 @@ export class LedgerFigures {
     return { ...view, range: rangePnlView(pnl) };
   }
 
-  netWorth(session: LedgerSession) {
-    return netWorthView(this.built(this.onScreen(session)), this.deps.now());
+  async netWorth(session: LedgerSession) {
+    return netWorthView(await this.built(this.onScreen(session)), this.deps.now());
   }
 
-  asset(session: LedgerSession, { asset, method }: Input<'ledger.asset'>) {
+  async asset(session: LedgerSession, { asset, method }: Input<'ledger.asset'>) {
     const profileId = this.onScreen(session);
     // The page's own method, when the user picked one there, else the profile's setting.
     const choice = { ...this.choiceOf(profileId), ...(method ? { method } : {}) };
     this.pricesInBackground(session, choice);
-    return assetPageView(this.built(profileId, choice), asset, this.deps.now());
+    return assetPageView(await this.built(profileId, choice), asset, this.deps.now());
   }
 
-  history(session: LedgerSession, { range }: Input<'ledger.history'>) {
+  async history(session: LedgerSession, { range }: Input<'ledger.history'>) {
     const { store, candles } = this.deps;
     const profileId = this.onScreen(session);
     const choice = this.choiceOf(profileId);
@@ -107,7 +107,7 @@ export class LedgerFigures {
     const from = now - HISTORY_RANGES[range].spanMs;
     const interval = historyInterval(range);
     // The main account's, as the Portfolio's total is: sub-accounts' own trades are not read.
-    const view = historyView(this.built(profileId, choice), {
+    const view = historyView(await this.built(profileId, choice), {
       from,
       at: now,
       account: MAIN_ACCOUNT,
@@ -122,8 +122,8 @@ export class LedgerFigures {
     return view;
   }
 
-  inferred(session: LedgerSession) {
-    const ledger = this.built(this.onScreen(session));
+  async inferred(session: LedgerSession) {
+    const ledger = await this.built(this.onScreen(session));
     const needing = movementsNeeding(ledger.entries);
     const reviews = reviewsByEntry(ledger.annotations);
     return [...ledger.inferred]
@@ -131,10 +131,10 @@ export class LedgerFigures {
       .map((entry) => inferredView(entry, needing, reviews.get(entry.id) ?? null));
   }
 
-  annotate(session: LedgerSession, { id, label, costBasis }: Input<'ledger.annotate'>) {
+  async annotate(session: LedgerSession, { id, label, costBasis }: Input<'ledger.annotate'>) {
     const { store, emit, now } = this.deps;
     const profileId = this.onScreen(session);
-    const entry = this.built(profileId).inferred.find((candidate) => candidate.id === id);
+    const entry = (await this.built(profileId)).inferred.find((candidate) => candidate.id === id);
     if (!entry) {
       throw new AppError('not-found', 'That inferred entry is no longer in the ledger.', 'id');
     }
@@ -148,7 +148,7 @@ export class LedgerFigures {
     if (annotation.costBasis) {
       // The basis must be worth something in the reporting currency at the entry's time.
       const { quoteAsset } = this.deps.settings();
-      const probe = this.deps.ledger.ledger(profileId, this.choiceOf(profileId)).prices;
+      const probe = (await this.built(profileId)).prices;
       const price = probe.priceAt(annotation.costBasis.currency, quoteAsset, entry.time);
       if (price === null || price === undefined) {
         throw new AppError(
@@ -160,20 +160,25 @@ export class LedgerFigures {
     }
     // What the user writes now about this entry takes the place of a label or cost that moved
     // to it from another interval: they saw both and chose.
-    const replaces = movedTo(this.built(profileId).annotations, id);
+    const replaces = movedTo((await this.built(profileId)).annotations, id);
     annotate(store, profileId, id, annotation, now(), factsOf(entry), replaces);
     emit('data.changed', { profileId, kinds: ['portfolio', 'trades'] });
-    const ledger = this.built(profileId);
+    const ledger = await this.built(profileId);
     const updated = ledger.inferred.find((candidate) => candidate.id === id);
     const review = reviewsByEntry(ledger.annotations).get(id) ?? null;
     return inferredView(updated ?? entry, movementsNeeding(ledger.entries), review);
   }
 
   /** Keeps a label or cost that moved or changed with its entry, or removes it. */
-  review(session: LedgerSession, { id, action }: Input<'ledger.review'>): { ok: true } {
+  async review(
+    session: LedgerSession,
+    { id, action }: Input<'ledger.review'>,
+  ): Promise<{ ok: true }> {
     const { store, emit, now } = this.deps;
     const profileId = this.onScreen(session);
-    const item = this.built(profileId).annotations.find((candidate) => candidate.keptId === id);
+    const item = (await this.built(profileId)).annotations.find(
+      (candidate) => candidate.keptId === id,
+    );
     if (!item) throw new AppError('not-found', 'No label or cost is kept under that id.', 'id');
     if (action === 'remove') {
       store.ledger.removeAnnotation(profileId, id);
@@ -208,21 +213,21 @@ export class LedgerFigures {
     return this.settingsOf(profileId);
   }
 
-  taxReport(
+  async taxReport(
     session: LedgerSession,
     { year, method, longTermAfterDays }: Input<'ledger.taxReport'>,
   ) {
     const profileId = this.onScreen(session);
     const choice = { ...this.choiceOf(profileId), ...(method ? { method } : {}) };
-    return writeTaxReport(this.deps.store, this.built(profileId, choice), {
+    return writeTaxReport(this.deps.store, await this.built(profileId, choice), {
       year,
       longTermAfterDays,
     });
   }
 
-  koinlyExport(session: LedgerSession) {
+  async koinlyExport(session: LedgerSession) {
     const profileId = this.onScreen(session);
-    return writeKoinlyExport(this.deps.store, this.built(profileId), this.deps.now());
+    return writeKoinlyExport(this.deps.store, await this.built(profileId), this.deps.now());
   }
 
   /** The reports' folder, made if need be and shown in the system's file manager. */
@@ -248,9 +253,10 @@ export class LedgerFigures {
     return { method: this.methodOf(profileId), currency: this.deps.settings().quoteAsset };
   }
 
-  private built(profileId: string, choice = this.choiceOf(profileId)): BuiltLedger {
+  /** Built in turns of the event loop: a long history must not hold up every other call. */
+  private async built(profileId: string, choice = this.choiceOf(profileId)): Promise<BuiltLedger> {
     try {
-      return this.deps.ledger.ledger(profileId, choice);
+      return await this.deps.ledger.ledgerInTurns(profileId, choice);
     } catch (error) {
       if (error instanceof MissingPriceError) {
         throw new AppError('invalid-input', `${error.message}. Choose another currency.`);

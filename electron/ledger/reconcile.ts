@@ -14,6 +14,7 @@
  * After the last observation there is nothing to compare with; only a movement that spends more
  * than the replay holds proves a credit, the least that covers it, placed at that movement.
  */
+import { atOnce, type Slices } from '../core/clock';
 import { withAnnotation } from './annotations';
 import { units, unitsText, type Units } from './decimal';
 import {
@@ -167,6 +168,9 @@ export type SnapshotGroup = 0 | 1 | 2;
 /** Snapshots added to the reconciliation, with their group. */
 export type AddedSnapshots = readonly { snapshot: BalanceSnapshot; group: SnapshotGroup }[];
 
+/** Movements taken per slice of updateInSlices(). */
+const SLICE = 5000;
+
 const keyOf = (account: string, asset: string) => `${account}\u0000${asset}`;
 
 /** One (account, asset)'s known movements in ledger order, as columns (no object per movement). */
@@ -215,6 +219,15 @@ export class Reconciliation {
     added: AddedSnapshots,
     removed: readonly BalanceSnapshot[] = [],
   ): InferredEntry[] | null {
+    return atOnce(this.updateInSlices(entries, added, removed));
+  }
+
+  /** update() in slices: a few thousand movements, or one asset's intervals, each. */
+  *updateInSlices(
+    entries: readonly LedgerEntry[],
+    added: AddedSnapshots,
+    removed: readonly BalanceSnapshot[] = [],
+  ): Slices<InferredEntry[] | null> {
     if (!this.openingGiven) {
       // By default the accounts opened just before the first thing known of them.
       let earliest = Infinity;
@@ -247,7 +260,9 @@ export class Reconciliation {
       list.deltas.push(subtract ? -delta : delta);
       touch(account, asset, time);
     };
-    for (const entry of entries) {
+    for (let index = 0; index < entries.length; index++) {
+      const entry = entries[index]!;
+      if (index % SLICE === SLICE - 1) yield;
       if (entry.kind === 'inferred') continue;
       time = entry.time;
       eachBalanceChange(entry, move);
@@ -284,6 +299,7 @@ export class Reconciliation {
       const extras = this.rerun(key.slice(0, split), key.slice(split + 1), at);
       if (!extras) return null;
       for (const extra of extras) found.push(extra);
+      yield;
     }
     return found;
   }

@@ -16,8 +16,9 @@
 import { assetKey } from '../../shared/market';
 import type { ExchangeClient } from '../exchange';
 import type { Store } from '../store';
+import { atOnce, inTurns, type Slices } from '../core/clock';
 import { movedAnnotations, resolveAnnotations, type ResolvedAnnotation } from './annotations';
-import { buildLedger, Ledger, type CostMethod, type PriceAt } from './cost-basis';
+import { Ledger, type CostMethod, type PriceAt } from './cost-basis';
 import { compareEntries, sortEntries, type InferredEntry, type LedgerEntry } from './entries';
 import { storePort } from '../sync/store-port';
 import { fetchCloses, keptCloses, LEDGER_INTERVAL, MarketPrices, tickersOf } from './prices';
@@ -74,9 +75,16 @@ interface Kept {
   ranges: Map<number, { from: number; ledger: Ledger; next: number }>;
 }
 
+/** Entries applied per slice of a build. */
+const ENTRIES_PER_SLICE = 5000;
+
 /** Builds (or brings up to date) ledgers of the profiles of one store. */
 export class LedgerService {
   private readonly kept = new Map<string, Kept>();
+  /** Builds running in turns of the event loop, per key, so two asks share one. */
+  private readonly building = new Map<string, Promise<Kept>>();
+  /** Moved on by forget(): a build started before is not kept. */
+  private generation = 0;
   /** Full builds and incremental updates made, for tests and benches. */
   readonly stats = { builds: 0, updates: 0 };
 
@@ -85,20 +93,56 @@ export class LedgerService {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** The ledger as the store has it now. */
+  /** The ledger as the store has it now, built at once when it must be built. */
   ledger(profileId: string, choice: LedgerChoice): BuiltLedger {
-    const currency = assetKey(choice.currency);
-    const key = `${profileId}\u0000${choice.method}\u0000${currency}`;
-    const now = this.now();
-    const kept = this.kept.get(key);
-    if (kept) {
-      if (this.update(kept, now)) return kept.built;
-      this.kept.delete(key);
-    }
-    const fresh = buildKept(this.store, profileId, { method: choice.method, currency }, now);
+    const { key, kept, now } = this.keptFor(profileId, choice);
+    if (kept) return kept.built;
+    const fresh = atOnce(buildKept(this.store, profileId, this.choiceOf(choice), now));
     this.stats.builds++;
     this.kept.set(key, fresh);
     return fresh.built;
+  }
+
+  /**
+   * The ledger as the store has it now; a build runs a slice (a page of trades, a few thousand
+   * entries) per turn of the event loop, so the process answers everything else meanwhile.
+   */
+  async ledgerInTurns(profileId: string, choice: LedgerChoice): Promise<BuiltLedger> {
+    const { key, kept } = this.keptFor(profileId, choice);
+    if (kept) return kept.built;
+    let building = this.building.get(key);
+    if (!building) {
+      const generation = this.generation;
+      const slices = buildKept(this.store, profileId, this.choiceOf(choice), this.now());
+      building = inTurns(slices).finally(() => this.building.delete(key));
+      this.building.set(key, building);
+      const fresh = await building;
+      this.stats.builds++;
+      // What was written during the build comes in now; a forget() meanwhile means it is stale.
+      if (generation === this.generation && this.update(fresh, this.now())) {
+        this.kept.set(key, fresh);
+      }
+      return fresh.built;
+    }
+    await building;
+    return this.ledgerInTurns(profileId, choice);
+  }
+
+  private choiceOf(choice: LedgerChoice): LedgerChoice {
+    return { method: choice.method, currency: assetKey(choice.currency) };
+  }
+
+  /** The kept ledger brought up to date, if it can be; a ledger that cannot is forgotten. */
+  private keptFor(
+    profileId: string,
+    choice: LedgerChoice,
+  ): { key: string; kept: Kept | undefined; now: number } {
+    const key = `${profileId}\u0000${choice.method}\u0000${assetKey(choice.currency)}`;
+    const now = this.now();
+    const kept = this.kept.get(key);
+    if (kept && this.update(kept, now)) return { key, kept, now };
+    this.kept.delete(key);
+    return { key, kept: undefined, now };
   }
 
   /**
@@ -138,7 +182,7 @@ export class LedgerService {
     client: Pick<ExchangeClient, 'market'>,
     choice: LedgerChoice,
   ): Promise<void> {
-    const built = this.ledger(profileId, choice);
+    const built = await this.ledgerInTurns(profileId, choice);
     const first = built.entries[0]?.time;
     if (first === undefined) return;
     const symbols = built.prices.pathSymbols(assetsOf(built.entries), built.ledger.reportingAsset);
@@ -169,6 +213,7 @@ export class LedgerService {
   }
 
   forget(profileId: string): void {
+    this.generation++;
     for (const key of [...this.kept.keys()]) {
       if (key.startsWith(`${profileId}\u0000`)) this.kept.delete(key);
     }
@@ -333,17 +378,26 @@ export function buildFromStore(
   choice: LedgerChoice,
   now: number,
 ): BuiltLedger {
-  return buildKept(store, profileId, choice, now).built;
+  return atOnce(buildKept(store, profileId, choice, now)).built;
 }
 
-function buildKept(store: Store, profileId: string, choice: LedgerChoice, now: number): Kept {
+/**
+ * A build, in slices: the store read a page of trades at a time, the reconciliation engine run
+ * from empty and the entries applied a few thousand at a time.
+ */
+function* buildKept(
+  store: Store,
+  profileId: string,
+  choice: LedgerChoice,
+  now: number,
+): Slices<Kept> {
   const currency = assetKey(choice.currency);
-  const parts = readLedgerParts(store, profileId);
+  const parts = yield* readLedgerParts(store, profileId);
   const inputs = parts.inputs;
   const known = sortEntries([...inputs.trades, ...inputs.others]);
   // The engine run from empty: every known movement and observation as added at once.
   const reconciliation = new Reconciliation({ annotations: inputs.annotations });
-  reconciliation.update(known, [
+  yield* reconciliation.updateInSlices(known, [
     ...parts.fundSnapshots.map((snapshot) => ({ snapshot, group: 0 as const })),
     ...parts.observations.map((snapshot) => ({ snapshot, group: 1 as const })),
     ...parts.current.map((snapshot) => ({ snapshot, group: 2 as const })),
@@ -375,12 +429,16 @@ function buildKept(store: Store, profileId: string, choice: LedgerChoice, now: n
     }
     return value;
   };
-  const ledger = buildLedger(entries, {
+  const ledger = new Ledger({
     method: choice.method,
     reportingAsset: currency,
     priceAt,
     unpricedCredits: 'missing-basis',
   });
+  for (let index = 0; index < entries.length; index++) {
+    ledger.apply(entries[index]!);
+    if (index % ENTRIES_PER_SLICE === ENTRIES_PER_SLICE - 1) yield;
+  }
   holder.logging = false;
   return {
     built: {

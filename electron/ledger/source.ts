@@ -16,6 +16,7 @@ import type {
   Store,
   TradeCursor,
 } from '../store';
+import type { Slices } from '../core/clock';
 import { storePort } from '../sync/store-port';
 import { MAIN_ACCOUNT, type LedgerEntry, type TradeEntry } from './entries';
 import { annotationOf } from './annotations';
@@ -50,57 +51,65 @@ export function symbolPairs(
   );
 }
 
-/** Own trades of the cache as ledger entries (main account: the key's own). */
-export function readTrades(
+/** Own trades read per slice of a build. */
+const TRADES_PER_SLICE = 5000;
+
+/**
+ * Own trades of the cache up to `last` as ledger entries (main account: the key's own), a page
+ * per slice; those on a symbol with unknown assets are named in `unknown` and left out.
+ */
+function* readTrades(
   store: Store,
   profileId: string,
-  pairs: Map<string, { base: string; quote: string }>,
-  unknown: Set<string> = new Set(),
-): TradeEntry[] {
+  last: TradeCursor | null,
+  unknown: Set<string>,
+): Slices<TradeEntry[]> {
   const trades: TradeEntry[] = [];
+  if (!last) return trades;
+  const pairs = symbolPairs(store, profileId);
   const feeAssets = new Map<string, string>();
-  for (const [
-    id,
-    symbol,
-    side,
-    price,
-    qty,
-    quoteQty,
-    fee,
-    feeCurrency,
-    time,
-  ] of store.ledger.trades(profileId)) {
-    const pair = pairs.get(symbol);
-    if (!pair) {
-      unknown.add(symbol);
-      continue;
+  let after: TradeCursor | null = null;
+  for (;;) {
+    const page = store.ledger.trades(profileId, after, TRADES_PER_SLICE);
+    for (const [id, symbol, side, price, qty, quoteQty, fee, feeCurrency, time, orderId] of page) {
+      after = { time, id, orderId };
+      // Rows written since the marks were read are the next update's.
+      if (!tradeBefore(after, last)) return trades;
+      const pair = pairs.get(symbol);
+      if (!pair) {
+        unknown.add(symbol);
+        continue;
+      }
+      let commissionAsset = feeAssets.get(feeCurrency);
+      if (commissionAsset === undefined) {
+        feeAssets.set(feeCurrency, (commissionAsset = assetKey(feeCurrency)));
+      }
+      trades.push({
+        kind: 'trade',
+        id: String(id),
+        account: MAIN_ACCOUNT,
+        symbol,
+        base: pair.base,
+        quote: pair.quote,
+        side: side === 'buy' ? 'BUY' : 'SELL',
+        qty,
+        price,
+        quoteQty,
+        commission: fee,
+        commissionAsset,
+        time,
+      });
     }
-    let commissionAsset = feeAssets.get(feeCurrency);
-    if (commissionAsset === undefined) {
-      feeAssets.set(feeCurrency, (commissionAsset = assetKey(feeCurrency)));
-    }
-    trades.push({
-      kind: 'trade',
-      id: String(id),
-      account: MAIN_ACCOUNT,
-      symbol,
-      base: pair.base,
-      quote: pair.quote,
-      side: side === 'buy' ? 'BUY' : 'SELL',
-      qty,
-      price,
-      quoteQty,
-      commission: fee,
-      commissionAsset,
-      time,
-    });
+    if (page.length < TRADES_PER_SLICE) return trades;
+    yield;
   }
-  return trades;
 }
 
-/** Everything the ledger is built from, for one profile. */
-export function readLedgerInputs(store: Store, profileId: string): LedgerInputs {
-  return readLedgerParts(store, profileId).inputs;
+/** Whether `a` comes no later than `b` in the order trades are read. */
+function tradeBefore(a: TradeCursor, b: TradeCursor): boolean {
+  if (a.time !== b.time) return a.time < b.time;
+  if (a.id !== b.id) return a.id < b.id;
+  return a.orderId <= b.orderId;
 }
 
 /**
@@ -120,12 +129,15 @@ export interface LedgerParts {
   lastTrade: TradeCursor | null;
 }
 
-export function readLedgerParts(store: Store, profileId: string): LedgerParts {
+/**
+ * The parts, read in slices (a page of own trades each): the marks, the newest trade and every
+ * other row first, in one slice, so what is written meanwhile is an addition the next update reads.
+ */
+export function* readLedgerParts(store: Store, profileId: string): Slices<LedgerParts> {
   const q = store.ledger;
   const marks = readMarks(store, profileId);
   const lastTrade = q.lastTrade(profileId);
   const unknown = new Set<string>();
-  const trades = readTrades(store, profileId, symbolPairs(store, profileId), unknown);
   const subs = q.subAccounts(profileId);
   const accountOf = accountsOf(subs);
   const withdrawals = q.withdrawals(profileId).map(withdrawalEntry);
@@ -139,6 +151,7 @@ export function readLedgerParts(store: Store, profileId: string): LedgerParts {
   const fundSnapshots = q.fundSnapshots(profileId);
   const observations = q.observations(profileId);
   const current = currentObservations(store, profileId);
+  const trades = yield* readTrades(store, profileId, lastTrade, unknown);
 
   const annotationRows = q.annotations(profileId);
   const annotations = new Map<string, InferredAnnotation>();

@@ -29,6 +29,7 @@ export type LedgerTradeColumns = [
   fee: string,
   feeCurrency: string,
   time: number,
+  orderId: number,
 ];
 
 export interface LedgerTradeRow {
@@ -160,12 +161,21 @@ export class LedgerRepository {
   }
 
   /**
-   * Own trades in ledger order, as arrays, iterated: no object per row, and each row dies young
-   * (all() kept 100,000 of them alive at once, and the young generation's copying of them cost
-   * more than the read).
+   * Up to `limit` own trades after `after` (from the first with null) in ledger order, as arrays:
+   * no object per row. A page at a time, so a reader of 100,000 may let other work run between
+   * pages (an open iterator would keep the connection busy meanwhile).
    */
-  trades(profileId: string): IterableIterator<LedgerTradeColumns> {
-    return this.statements.trades.iterate(profileId);
+  trades(profileId: string, after: TradeCursor | null, limit: number): LedgerTradeColumns[] {
+    const last = after ?? { time: -1, id: -1, orderId: -1 };
+    return this.statements.trades.all(
+      profileId,
+      last.time,
+      last.time,
+      last.id,
+      last.id,
+      last.orderId,
+      limit,
+    );
   }
 
   /** Own trades after `after` in ledger order (all of them with null). */
@@ -368,9 +378,11 @@ export class LedgerRepository {
 function prepare(db: Database.Database) {
   return {
     trades: db
-      .prepare<[string], LedgerTradeColumns>(
-        `SELECT id, symbol, side, price, qty, quote_qty, fee, fee_currency, time FROM own_trades
-           WHERE profile_id = ? ORDER BY time, id, order_id`,
+      .prepare<[string, number, number, number, number, number, number], LedgerTradeColumns>(
+        `SELECT id, symbol, side, price, qty, quote_qty, fee, fee_currency, time, order_id
+           FROM own_trades
+           WHERE profile_id = ? AND (time > ? OR (time = ? AND (id > ? OR (id = ? AND order_id > ?))))
+           ORDER BY time, id, order_id LIMIT ?`,
       )
       .raw(),
     tradesAfter: db.prepare<[string, number, number, number, number, number], LedgerTradeRow>(
