@@ -1,34 +1,29 @@
 /** The ledger's cost method for the active profile: FIFO (the default), LIFO, HIFO or average cost. */
-import { useState } from 'react';
 import {
   COST_METHOD_HINTS,
   COST_METHOD_LABELS,
   COST_METHODS,
   type CostMethodName,
 } from '../../../shared/ledger';
-import { bridge } from '../lib/bridge';
-import { useBridgeQuery } from '../lib/query';
+import { useBridgeAction, useBridgeQuery } from '../lib/query';
 import { InlineError } from './common';
 
 export function CostMethodSetting() {
   const current = useBridgeQuery('ledger.settings');
-  const [error, setError] = useState<unknown>(undefined);
+  // A second choice is sent even while the first is on its way: the last one chosen holds.
+  const setMethod = useBridgeAction('ledger.setMethod', {
+    concurrent: true,
+    onSuccess: () => current.reload(),
+  });
+  const { error } = setMethod;
   if (!current.data) return null;
-  const choose = async (method: CostMethodName) => {
-    setError(undefined);
-    try {
-      await bridge().ledger.setMethod({ method });
-      current.reload();
-    } catch (failure) {
-      setError(failure);
-    }
-  };
+  const choose = (method: CostMethodName) => void setMethod.run({ method });
   return (
     <label className="field">
       <span>Cost basis method (profit and loss, tax reports)</span>
       <select
         value={current.data.method}
-        onChange={(e) => void choose(e.target.value as CostMethodName)}
+        onChange={(e) => choose(e.target.value as CostMethodName)}
         data-testid="cost-method"
       >
         {COST_METHODS.map((method) => (

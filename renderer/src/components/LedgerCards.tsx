@@ -15,9 +15,8 @@ import {
   type LedgerComputingView,
   type TradeImportView,
 } from '../../../shared/ledger';
-import { bridge } from '../lib/bridge';
 import type { HistoryRange } from '../../../shared/types';
-import { useBridgeQuery } from '../lib/query';
+import { useBridgeAction, useBridgeQuery } from '../lib/query';
 import { ReportsDialog } from './ReportsDialog';
 import { InlineError, ProgressBar, QueryStatus, Segmented, Value } from './common';
 
@@ -128,18 +127,12 @@ export function PnlCard() {
     scope === 'main' ? { range, account: MAIN_ACCOUNT } : { range },
   );
   const [reports, setReports] = useState(false);
-  const [methodError, setMethodError] = useState<unknown>(undefined);
+  const setMethod = useBridgeAction('ledger.setMethod', { concurrent: true });
+  const methodError = setMethod.error;
   const data = summary.data;
   const final = (value: string) => (data?.computing ? null : value);
   // The profile's method, as Settings sets it: every figure here and the reports follow it.
-  const chooseMethod = async (method: CostMethodName) => {
-    setMethodError(undefined);
-    try {
-      await bridge().ledger.setMethod({ method });
-    } catch (failure) {
-      setMethodError(failure);
-    }
-  };
+  const chooseMethod = (method: CostMethodName) => void setMethod.run({ method });
   return (
     <div className="card" data-testid="pnl-card">
       <div className="card-header">
@@ -157,7 +150,7 @@ export function PnlCard() {
               aria-label="Cost method"
               title={COST_METHOD_HINTS[data.method]}
               value={data.method}
-              onChange={(e) => void chooseMethod(e.target.value as CostMethodName)}
+              onChange={(e) => chooseMethod(e.target.value as CostMethodName)}
               data-testid="pnl-method-select"
             >
               {COST_METHODS.map((method) => (

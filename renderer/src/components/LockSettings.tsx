@@ -13,6 +13,7 @@ import {
 } from '../../../shared/lock';
 import { bridge } from '../lib/bridge';
 import { useLock } from '../lib/lock';
+import { useAction } from '../lib/query';
 import { InlineError } from './common';
 
 function idleLabel(minutes: number): string {
@@ -98,8 +99,8 @@ export function LockSettings() {
   const [current, setCurrent] = useState('');
   const [password, setPassword] = useState('');
   const [repeat, setRepeat] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  // What the form's own check refused (nothing sent), else what the app answered.
+  const [refused, setRefused] = useState<unknown>();
   const [done, setDone] = useState<string | null>(null);
 
   const close = (message: string | null) => {
@@ -110,23 +111,31 @@ export function LockSettings() {
     setDone(message);
   };
 
-  const run = async (action: () => Promise<LockStatus>, message: string) => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      update(await action());
-      close(message);
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
+  const change = useAction(
+    (job: { send: () => Promise<LockStatus>; message: string }) => job.send(),
+    {
+      onSuccess: (changed, { message }) => {
+        update(changed);
+        close(message);
+      },
+    },
+  );
+  const error = refused ?? change.error;
+  const busy = change.pending;
+  const run = (send: () => Promise<LockStatus>, message: string) => {
+    setRefused(undefined);
+    return change.run({ send, message });
   };
 
   const submitSet = (event: FormEvent) => {
     event.preventDefault();
     if (password !== repeat) {
-      setError({ kind: 'invalid-input', field: 'repeat', message: 'The two new passwords differ' });
+      change.reset();
+      setRefused({
+        kind: 'invalid-input',
+        field: 'repeat',
+        message: 'The two new passwords differ',
+      });
       return;
     }
     void run(

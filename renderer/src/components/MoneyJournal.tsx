@@ -4,10 +4,9 @@
  * facts (where the funds are now) and what the user may do: send the missing leg, leave the funds
  * where they are, or acknowledge what was found. Entries still being checked say so.
  */
-import { useState } from 'react';
 import type { JournalAction, JournalEntryView } from '../../../shared/types';
 import { bridge } from '../lib/bridge';
-import { useBridgeQuery } from '../lib/query';
+import { useAction, useBridgeQuery } from '../lib/query';
 import { InlineError } from './common';
 
 const TITLES: Record<JournalEntryView['status'], string> = {
@@ -50,21 +49,15 @@ export function MoneyJournalPanel() {
 }
 
 function JournalEntry({ entry, onDone }: { entry: JournalEntryView; onDone: () => void }) {
-  const [busy, setBusy] = useState<JournalAction | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const run = async (action: JournalAction) => {
-    setBusy(action);
-    setError(null);
-    try {
-      if (action === 'finish') await bridge().journal.finish({ id: entry.id });
-      else await bridge().journal.resolve({ id: entry.id });
-      onDone();
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(null);
-    }
-  };
+  const acting = useAction(
+    (action: JournalAction) =>
+      action === 'finish'
+        ? bridge().journal.finish({ id: entry.id })
+        : bridge().journal.resolve({ id: entry.id }),
+    { onSuccess: () => onDone() },
+  );
+  const busy = acting.pending ? (acting.input ?? null) : null;
+  const { error, run } = acting;
   const tone = entry.status === 'stopped' || entry.status === 'unknown' ? 'warn' : 'info';
   return (
     <div
@@ -77,7 +70,7 @@ function JournalEntry({ entry, onDone }: { entry: JournalEntryView; onDone: () =
       <div>
         <strong>{TITLES[entry.status]}.</strong>{' '}
         <span data-testid="journal-facts">{entry.facts}</span>
-        {error !== null && <InlineError error={error} testId="journal-error" />}
+        {error !== undefined && <InlineError error={error} testId="journal-error" />}
       </div>
       {entry.actions.length > 0 && (
         <div className="journal-actions">

@@ -12,7 +12,7 @@ import {
   type ReportFileView,
 } from '../../../shared/ledger';
 import { bridge } from '../lib/bridge';
-import { useBridgeQuery } from '../lib/query';
+import { useAction, useBridgeQuery } from '../lib/query';
 import { ErrorBox, Modal, Value } from './common';
 
 export function ReportsDialog(props: { onClose: () => void }) {
@@ -24,21 +24,12 @@ export function ReportsDialog(props: { onClose: () => void }) {
   const [chosenMethod, setMethod] = useState<CostMethodName | undefined>(undefined);
   const method = chosenMethod ?? ledgerSettings.data?.method;
   const [days, setDays] = useState('365');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(undefined);
   const [written, setWritten] = useState<ReportFileView | null>(null);
-
-  const run = async (write: () => Promise<ReportFileView>) => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      setWritten(await write());
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  };
+  // One report at a time: both buttons are held while either is written.
+  const writing = useAction((write: () => Promise<ReportFileView>) => write(), {
+    onSuccess: (file) => setWritten(file),
+  });
+  const { pending: busy, error, run } = writing;
 
   const summary = written?.summary;
   return (

@@ -15,9 +15,8 @@ import {
   type LedgerEntryView,
 } from '../../../shared/ledger';
 import { formatDateTime } from '../../../shared/format';
-import { bridge } from '../lib/bridge';
 import { inferredWindow } from '../lib/ledger-text';
-import { useBridgeQuery } from '../lib/query';
+import { useBridgeAction, useBridgeQuery } from '../lib/query';
 import { AssetAlertButton } from '../components/AlertForm';
 import { Amount, ErrorBox, PageHeader, Price, QueryStatus, Value } from '../components/common';
 
@@ -29,24 +28,14 @@ function InferredEditor(props: { entry: LedgerEntryView; currency: string; onSav
   const [label, setLabel] = useState(detail.label ?? '');
   const [cost, setCost] = useState(detail.costBasis?.amount ?? '');
   const [currency, setCurrency] = useState(detail.costBasis?.currency ?? props.currency);
-  const [error, setError] = useState<unknown>(undefined);
-  const [saving, setSaving] = useState(false);
-  const save = async () => {
-    setSaving(true);
-    setError(undefined);
-    try {
-      await bridge().ledger.annotate({
-        id: props.entry.id,
-        label: label.trim() === '' ? null : label.trim(),
-        costBasis: detail.credit && cost.trim() !== '' ? { amount: cost.trim(), currency } : null,
-      });
-      props.onSaved();
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setSaving(false);
-    }
-  };
+  const annotate = useBridgeAction('ledger.annotate', { onSuccess: () => props.onSaved() });
+  const { pending: saving, error } = annotate;
+  const save = () =>
+    annotate.run({
+      id: props.entry.id,
+      label: label.trim() === '' ? null : label.trim(),
+      costBasis: detail.credit && cost.trim() !== '' ? { amount: cost.trim(), currency } : null,
+    });
   return (
     <form
       style={{ display: 'flex', flexWrap: 'wrap', gap: '0.4rem', marginTop: '0.3rem' }}
@@ -114,20 +103,9 @@ function FactsText(props: { facts: InferredFactsView; asset: string }) {
  */
 function AnnotationReview(props: { review: AnnotationReviewView; onDone: () => void }) {
   const { review } = props;
-  const [error, setError] = useState<unknown>(undefined);
-  const [busy, setBusy] = useState(false);
-  const act = async (action: 'keep' | 'remove') => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await bridge().ledger.review({ id: review.id, action });
-      props.onDone();
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const decide = useBridgeAction('ledger.review', { onSuccess: () => props.onDone() });
+  const { pending: busy, error } = decide;
+  const act = (action: 'keep' | 'remove') => decide.run({ id: review.id, action });
   return (
     <li data-testid="annotation-review" data-status={review.status}>
       <p>

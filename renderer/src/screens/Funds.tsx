@@ -2,8 +2,7 @@ import { Fragment, useMemo, useState } from 'react';
 import { formatPercent } from '../../../shared/format';
 import { MAIN_ACCOUNT } from '../../../shared/ledger';
 import { useApp } from '../context';
-import { bridge } from '../lib/bridge';
-import { useBridgeQuery } from '../lib/query';
+import { useBridgeAction, useBridgeQuery } from '../lib/query';
 import { hideSmall, searchFunds, sortFunds, type FundSortField } from '../lib/sorting';
 import {
   Amount,
@@ -34,7 +33,6 @@ export function Funds() {
     field: 'value',
     dir: 'desc',
   });
-  const [refreshing, setRefreshing] = useState(false);
   /** Rows opened to show the columns a narrow window leaves out. */
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const toggle = (asset: string) =>
@@ -43,7 +41,6 @@ export function Funds() {
       if (!next.delete(asset)) next.add(asset);
       return next;
     });
-  const [refreshError, setRefreshError] = useState<unknown>(undefined);
 
   const rows = useMemo(() => {
     if (!funds.data) return [];
@@ -64,18 +61,8 @@ export function Funds() {
             : 'desc',
     }));
 
-  const refresh = async () => {
-    setRefreshing(true);
-    setRefreshError(undefined);
-    try {
-      await bridge().funds.refresh();
-      funds.reload();
-    } catch (error) {
-      setRefreshError(error);
-    } finally {
-      setRefreshing(false);
-    }
-  };
+  const refresh = useBridgeAction('funds.refresh', { onSuccess: () => funds.reload() });
+  const { pending: refreshing, error: refreshError } = refresh;
 
   const quote = funds.data?.quoteAsset ?? settings.quoteAsset;
   // The columns a narrow window leaves out (CSS), shown again in an opened row.
@@ -113,7 +100,7 @@ export function Funds() {
         </label>
         <button
           type="button"
-          onClick={() => void refresh()}
+          onClick={() => void refresh.run({})}
           disabled={refreshing}
           data-testid="funds-refresh"
         >
