@@ -13,7 +13,7 @@ import {
 } from '../../../shared/lock';
 import { bridge } from '../lib/bridge';
 import { useLock } from '../lib/lock';
-import { useAction } from '../lib/query';
+import { useAction, useBridgeAction } from '../lib/query';
 import { InlineError } from './common';
 
 function idleLabel(minutes: number): string {
@@ -120,10 +120,19 @@ export function LockSettings() {
       },
     },
   );
-  const error = refused ?? change.error;
+  // The idle time is a choice of its own, saved even while another is on its way.
+  const idle = useBridgeAction('lock.setIdle', {
+    concurrent: true,
+    onSuccess: (changed) => {
+      update(changed);
+      close('The idle time was saved.');
+    },
+  });
+  const error = refused ?? change.error ?? idle.error;
   const busy = change.pending;
   const run = (send: () => Promise<LockStatus>, message: string) => {
     setRefused(undefined);
+    idle.reset();
     return change.run({ send, message });
   };
 
@@ -254,12 +263,11 @@ export function LockSettings() {
         <select
           value={status.idleMinutes}
           disabled={!status.enabled}
-          onChange={(e) =>
-            void run(
-              () => bridge().lock.setIdle({ idleMinutes: Number(e.target.value) }),
-              'The idle time was saved.',
-            )
-          }
+          onChange={(e) => {
+            setRefused(undefined);
+            change.reset();
+            void idle.run({ idleMinutes: Number(e.target.value) });
+          }}
           data-testid="lock-idle"
         >
           {LOCK_IDLE_MINUTES.map((minutes) => (
