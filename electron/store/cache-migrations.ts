@@ -223,4 +223,15 @@ export const CACHE_MIGRATIONS: readonly Migration[] = [
       ALTER TABLE orders ADD COLUMN gone_at INTEGER;
     `,
   },
+  {
+    version: 4,
+    name: 'own trades indexed in ledger order',
+    // The ledger reads own trades a page at a time after a (time, id, order id) cursor: with the
+    // whole key in one index the page is a range of it, where the index on (time, id) made SQLite
+    // visit every trade of the profile and sort them for each page.
+    up: `
+      CREATE INDEX own_trades_in_ledger_order ON own_trades (profile_id, time, id, order_id);
+      DROP INDEX IF EXISTS own_trades_by_time;
+    `,
+  },
 ];

@@ -167,28 +167,13 @@ export class LedgerRepository {
    */
   trades(profileId: string, after: TradeCursor | null, limit: number): LedgerTradeColumns[] {
     const last = after ?? { time: -1, id: -1, orderId: -1 };
-    return this.statements.trades.all(
-      profileId,
-      last.time,
-      last.time,
-      last.id,
-      last.id,
-      last.orderId,
-      limit,
-    );
+    return this.statements.trades.all(profileId, last.time, last.id, last.orderId, limit);
   }
 
   /** Own trades after `after` in ledger order (all of them with null). */
   tradesAfter(profileId: string, after: TradeCursor | null): LedgerTradeRow[] {
     const last = after ?? { time: -1, id: -1, orderId: -1 };
-    return this.statements.tradesAfter.all(
-      profileId,
-      last.time,
-      last.time,
-      last.id,
-      last.id,
-      last.orderId,
-    );
+    return this.statements.tradesAfter.all(profileId, last.time, last.id, last.orderId);
   }
 
   lastTrade(profileId: string): TradeCursor | null {
@@ -378,17 +363,17 @@ export class LedgerRepository {
 function prepare(db: Database.Database) {
   return {
     trades: db
-      .prepare<[string, number, number, number, number, number, number], LedgerTradeColumns>(
+      .prepare<[string, number, number, number, number], LedgerTradeColumns>(
         `SELECT id, symbol, side, price, qty, quote_qty, fee, fee_currency, time, order_id
            FROM own_trades
-           WHERE profile_id = ? AND (time > ? OR (time = ? AND (id > ? OR (id = ? AND order_id > ?))))
+           WHERE profile_id = ? AND (time, id, order_id) > (?, ?, ?)
            ORDER BY time, id, order_id LIMIT ?`,
       )
       .raw(),
-    tradesAfter: db.prepare<[string, number, number, number, number, number], LedgerTradeRow>(
+    tradesAfter: db.prepare<[string, number, number, number], LedgerTradeRow>(
       `SELECT id, symbol, side, price, qty, quote_qty AS quoteQty, fee, fee_currency AS feeCurrency,
          time, order_id AS orderId FROM own_trades
-         WHERE profile_id = ? AND (time > ? OR (time = ? AND (id > ? OR (id = ? AND order_id > ?))))
+         WHERE profile_id = ? AND (time, id, order_id) > (?, ?, ?)
          ORDER BY time, id, order_id`,
     ),
     lastTrade: db.prepare<[string], TradeCursor>(
