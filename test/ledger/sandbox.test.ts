@@ -96,20 +96,27 @@ function independentFifo(trades: OwnTrade[]) {
   return { proceeds, cost, gain: proceeds.minus(cost), rows, lots };
 }
 
+/** The seeded history with what the ledger reads synced into the store, each job without error. */
+async function syncedHistory() {
+  const s = await seededHistory();
+  const client = s.client();
+  const sync = new SyncEngine({
+    store: s.store,
+    client,
+    profileId: PROFILE,
+    emit: s.emit,
+    pacing: false,
+  });
+  for (const kind of ['symbols', 'prices', 'funds', 'trades'] as const) {
+    await sync.refresh(kind, { force: true });
+    expect(sync.jobStatus(kind).error).toBeNull();
+  }
+  return { s, client, sync };
+}
+
 describe('the ledger against the sandbox', () => {
   it('says what its figures still wait for: the past prices until fetched, an unfinished import', async () => {
-    const s = await seededHistory();
-    const client = s.client();
-    const sync = new SyncEngine({
-      store: s.store,
-      client,
-      profileId: PROFILE,
-      emit: s.emit,
-      pacing: false,
-    });
-    for (const kind of ['symbols', 'prices', 'funds', 'trades'] as const) {
-      await sync.refresh(kind, { force: true });
-    }
+    const { s, client, sync } = await syncedHistory();
     const service = new LedgerService(s.store);
     const choice = { method: 'fifo', currency: 'usdt' } as const;
     const before = service.ledger(PROFILE, choice);
@@ -132,19 +139,7 @@ describe('the ledger against the sandbox', () => {
   });
 
   it('reports the figures an independent FIFO computes from the sandbox’s own records', async () => {
-    const s = await seededHistory();
-    const client = s.client();
-    const sync = new SyncEngine({
-      store: s.store,
-      client,
-      profileId: PROFILE,
-      emit: s.emit,
-      pacing: false,
-    });
-    for (const kind of ['symbols', 'prices', 'funds', 'trades'] as const) {
-      await sync.refresh(kind, { force: true });
-      expect(sync.jobStatus(kind).error).toBeNull();
-    }
+    const { s, client, sync } = await syncedHistory();
     const records: OwnTrade[] = [];
     for (const symbol of SYMBOLS)
       records.push(...(await client.trading.myTrades({ symbol, limit: 1000 })));
