@@ -33,6 +33,7 @@ test('adds a sandbox API key, verified first, and sees its funds', async ({ page
     key.canTrade ? 'Can trade' : 'Cannot trade',
   );
   await page.getByTestId('onboarding-continue').click();
+  await page.getByTestId('screen-portfolio').waitFor();
 
   // Make the new profile the active one when a demo profile was there first.
   await goTo(page, 'settings');

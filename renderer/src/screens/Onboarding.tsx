@@ -51,7 +51,12 @@ export function Onboarding() {
                 type="button"
                 className="primary"
                 data-testid="onboarding-continue"
-                onClick={() => void reloadProfiles().then(() => navigate({ screen: 'portfolio' }))}
+                onClick={() => {
+                  // At once: a reload finishing later must not take the user back here from
+                  // wherever they went next.
+                  navigate({ screen: 'portfolio' });
+                  void reloadProfiles();
+                }}
               >
                 Open the portfolio
               </button>
