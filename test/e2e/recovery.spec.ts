@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { APPLICATION_IDS } from '../../electron/store/database';
 import { openStore, startStore, type ProfileInput } from '../../electron/store';
 import { startBrowserMode, type StartedChild } from './support/child';
-import { ensureRendererBuilt, screenshot } from './support/stack';
+import { ensureRendererBuilt, openApp, screenshot } from './support/stack';
 
 const DAY = 24 * 60 * 60 * 1000;
 const T0 = Date.UTC(2026, 0, 10, 9, 30);
@@ -42,10 +42,10 @@ function dataFolder(): string {
   return dir;
 }
 
-/** Browser mode on `dataDir`, without demo mode, opened in the page. */
-async function openApp(page: Page, dataDir: string): Promise<void> {
+/** Browser mode on `dataDir`, without demo mode, opened in the page once its bridge is there. */
+async function startAndOpen(page: Page, dataDir: string): Promise<void> {
   app = await startBrowserMode(dataDir);
-  await page.goto(app.value);
+  await openApp(page, app.value);
 }
 
 test.beforeAll(() => ensureRendererBuilt());
@@ -73,7 +73,7 @@ test('a damaged record: the newest backup is restored, and the banner says which
   second.store.close();
   truncateSync(join(dataDir, 'record.sqlite'), 0);
 
-  await openApp(page, dataDir);
+  await startAndOpen(page, dataDir);
   const banner = page.getByTestId('store-notice');
   await expect(banner).toHaveAttribute('data-kind', 'record-restored');
   await expect(banner.getByTestId('store-notice-backup-time')).toHaveAttribute(
@@ -112,7 +112,7 @@ test('a damaged cache: rebuilt, and the user is told in the app, dismissibly', a
   store.close();
   writeFileSync(join(dataDir, 'cache.sqlite'), randomBytes(32 * 1024));
 
-  await openApp(page, dataDir);
+  await startAndOpen(page, dataDir);
   const banner = page.getByTestId('store-notice');
   await expect(banner).toHaveAttribute('data-kind', 'cache-rebuilt');
   await expect(banner).toContainText('Local data was rebuilt from the exchange.');
@@ -139,7 +139,7 @@ test('a migration that fails: a blocking screen with the error, the file and the
   db.close();
   const before = readFileSync(path);
 
-  await openApp(page, dataDir);
+  await startAndOpen(page, dataDir);
   const screen = page.getByTestId('record-unavailable');
   await expect(screen).toBeVisible();
   await expect(screen).toHaveAttribute('data-problem', 'migration-failed');
