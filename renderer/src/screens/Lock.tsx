@@ -4,7 +4,7 @@
  * emptied, so no balance, address or order stays in the page's memory behind the lock. While
  * unlocked, the gate tells the main process the user is active (it owns the idle timer).
  */
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import {
   LOCK_ACTIVITY_REPORT_MS,
   LOCK_RESET_EXPLANATION,
@@ -16,7 +16,7 @@ import { ConfirmActions, ErrorBox, InlineError, Skeleton } from '../components/c
 import { bridge } from '../lib/bridge';
 import { useBridgeEvent, useNow } from '../lib/hooks';
 import { LockContext, type LockContextValue } from '../lib/lock';
-import { queryClient } from '../lib/query';
+import { queryClient, useBridgeAction } from '../lib/query';
 
 const ACTIVITY_EVENTS = ['pointerdown', 'pointermove', 'keydown', 'wheel', 'touchstart'] as const;
 
@@ -119,20 +119,15 @@ export function LockGate({ children }: { children: ReactNode }) {
 function LockScreen(props: { status: LockStatus; onStatus: (status: LockStatus) => void }) {
   const { status, onStatus } = props;
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
-  const [error, setError] = useState<unknown>();
   const [forgot, setForgot] = useState(false);
   const inputRef = useRef<HTMLInputElement>(null);
   const now = useNow(500);
   const waitMs = status.retryAt !== null ? status.retryAt - now : 0;
   const waiting = waitMs > 0;
 
-  const unlock = useCallback(async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      const result = await bridge().lock.unlock({ password });
+  const unlocking = useBridgeAction('lock.unlock', {
+    onSuccess: (result) => {
       setPassword('');
       if (!result.unlocked) {
         setMessage(
@@ -144,24 +139,14 @@ function LockScreen(props: { status: LockStatus; onStatus: (status: LockStatus) 
         setMessage(null);
       }
       onStatus(result.status);
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-      inputRef.current?.focus();
-    }
-  }, [password, onStatus]);
+    },
+  });
+  // A reset that succeeds turns the lock off: the gate then takes this screen away.
+  const resetting = useBridgeAction('lock.reset', { onSuccess: onStatus });
+  // Either one on its way holds both forms' buttons.
+  const busy = unlocking.pending || resetting.pending;
 
-  const reset = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      onStatus(await bridge().lock.reset({ confirm: true }));
-    } catch (caught) {
-      setError(caught);
-      setBusy(false);
-    }
-  };
+  const unlock = () => void unlocking.run({ password }).then(() => inputRef.current?.focus());
 
   return (
     <main className="lock-screen" data-testid="lock-screen">
@@ -169,7 +154,7 @@ function LockScreen(props: { status: LockStatus; onStatus: (status: LockStatus) 
         className="card lock-card"
         onSubmit={(event) => {
           event.preventDefault();
-          if (!busy && !waiting && password) void unlock();
+          if (!busy && !waiting && password) unlock();
         }}
       >
         <div className="brand">
@@ -203,7 +188,9 @@ function LockScreen(props: { status: LockStatus; onStatus: (status: LockStatus) 
                 {waiting ? `; the next try is possible in ${lockWaitText(waitMs)}.` : '.'}
               </p>
             )}
-            {error !== undefined && <InlineError error={error} testId="lock-error" />}
+            {unlocking.error !== undefined && (
+              <InlineError error={unlocking.error} testId="lock-error" />
+            )}
             <div className="form-actions">
               <button
                 type="button"
@@ -227,7 +214,9 @@ function LockScreen(props: { status: LockStatus; onStatus: (status: LockStatus) 
           <div data-testid="lock-reset">
             <h2>Reset the lock</h2>
             <p data-testid="lock-reset-explanation">{LOCK_RESET_EXPLANATION}</p>
-            {error !== undefined && <ErrorBox error={error} testId="lock-error" />}
+            {resetting.error !== undefined && (
+              <ErrorBox error={resetting.error} testId="lock-error" />
+            )}
             <ConfirmActions
               confirmLabel="Delete the keys and the local data, and reset"
               busyLabel="Removing…"
@@ -235,7 +224,7 @@ function LockScreen(props: { status: LockStatus; onStatus: (status: LockStatus) 
               danger
               focusBack
               onBack={() => setForgot(false)}
-              onConfirm={() => void reset()}
+              onConfirm={() => void resetting.run({ confirm: true })}
               testId="lock-reset-confirm"
               backTestId="lock-reset-back"
             />
