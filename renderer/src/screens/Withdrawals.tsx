@@ -5,7 +5,7 @@ import { formatDateTime } from '../../../shared/format';
 import { useApp } from '../context';
 import { bridge } from '../lib/bridge';
 import { useBridgeEvent, useNow } from '../lib/hooks';
-import { bridgeKey, queryClient, useBridgeQuery } from '../lib/query';
+import { bridgeKey, queryClient, useBridgeAction, useBridgeQuery } from '../lib/query';
 import {
   Amount,
   CopyButton,
@@ -53,8 +53,6 @@ export function Withdrawals() {
   const [sortDir, setSortDir] = useState<'asc' | 'desc'>('desc');
   const [total, setTotal] = useState<number | null>(null);
   const [listError, setListError] = useState<unknown>(undefined);
-  const [exporting, setExporting] = useState(false);
-  const [exportError, setExportError] = useState<unknown>(undefined);
 
   const coins = useBridgeQuery('withdrawals.coins');
 
@@ -91,11 +89,8 @@ export function Withdrawals() {
   const retryList = () =>
     void queryClient.refetchQueries({ queryKey: ['withdrawals.list'], type: 'active' });
 
-  const exportCsv = async () => {
-    setExporting(true);
-    setExportError(undefined);
-    try {
-      const file = await bridge().export.csv({ kind: 'withdrawals', filter, delimiter: ',' });
+  const exporting = useBridgeAction('export.csv', {
+    onSuccess: (file) => {
       const url = URL.createObjectURL(new Blob([file.content], { type: 'text/csv;charset=utf-8' }));
       const link = document.createElement('a');
       link.href = url;
@@ -109,12 +104,8 @@ export function Withdrawals() {
         body: `${file.rows.toLocaleString('en-US')} withdrawals saved as ${file.fileName}`,
         tone: 'success',
       });
-    } catch (error) {
-      setExportError(error);
-    } finally {
-      setExporting(false);
-    }
-  };
+    },
+  });
 
   const filtersActive = Object.keys(filter).length > 0;
   // Every record kept, unfiltered: the one count the banner and the header both give.
@@ -144,11 +135,11 @@ export function Withdrawals() {
         </span>
         <button
           type="button"
-          onClick={() => void exportCsv()}
-          disabled={exporting || total === 0 || dateProblem !== null}
+          onClick={() => void exporting.run({ kind: 'withdrawals', filter, delimiter: ',' })}
+          disabled={exporting.pending || total === 0 || dateProblem !== null}
           data-testid="export-csv"
         >
-          {exporting ? 'Exporting…' : 'Export CSV'}
+          {exporting.pending ? 'Exporting…' : 'Export CSV'}
         </button>
       </PageHeader>
       <BackfillCard storedTotal={storedTotal} />
@@ -241,7 +232,7 @@ export function Withdrawals() {
           </button>
         )}
       </div>
-      {exportError !== undefined && <InlineError error={exportError} />}
+      {exporting.error !== undefined && <InlineError error={exporting.error} />}
       {listError !== undefined && dateProblem === null && (
         <ErrorBox error={listError} onRetry={retryList} />
       )}
@@ -398,21 +389,20 @@ function BackfillCard({ storedTotal }: { storedTotal: number | null }) {
   // A wait for the rate limit counts down by the second.
   const now = useNow(1000);
   const [progress, setProgress] = useState<BackfillProgress | null>(null);
-  const [error, setError] = useState<unknown>(undefined);
+  // What reading the state failed with, until a fetch is asked for.
+  const [readError, setReadError] = useState<unknown>(undefined);
   useEffect(() => {
-    bridge().withdrawals.backfillStatus().then(setProgress, setError);
+    bridge().withdrawals.backfillStatus().then(setProgress, setReadError);
   }, []);
   useBridgeEvent('sync.progress', (payload) => {
     if (payload.job === 'withdrawBackfill') setProgress(payload.progress);
   });
-  const start = async () => {
-    setError(undefined);
-    try {
-      setProgress(await bridge().withdrawals.backfill({}));
-    } catch (caught) {
-      setError(caught);
-    }
+  const backfill = useBridgeAction('withdrawals.backfill', { onSuccess: setProgress });
+  const start = () => {
+    setReadError(undefined);
+    void backfill.run({});
   };
+  const error = backfill.error ?? readError;
   const running = progress?.state === 'running';
   const waitText = progress === null ? null : backfillWaitText(progress, now);
   const kept = storedTotal === null ? '' : `: ${recordCount(storedTotal, null)} kept`;
@@ -443,7 +433,12 @@ function BackfillCard({ storedTotal }: { storedTotal: number | null }) {
         />
       )}
       {!running && progress !== null && (
-        <button type="button" onClick={() => void start()} data-testid="backfill-start">
+        <button
+          type="button"
+          onClick={start}
+          disabled={backfill.pending}
+          data-testid="backfill-start"
+        >
           {progress.state === 'error'
             ? 'Resume'
             : progress.state === 'done'
