@@ -4,7 +4,7 @@ import type { CoinView, DepositAddressView, NetworkView } from '../../../shared/
 import { formatDateTime, formatTime } from '../../../shared/format';
 import { bridge } from '../lib/bridge';
 import { useNow } from '../lib/hooks';
-import { useBridgeQuery } from '../lib/query';
+import { useBridgeAction, useBridgeQuery } from '../lib/query';
 import {
   AsOf,
   CopyButton,
@@ -137,7 +137,12 @@ function secondsUntil(at: number, now: number): number {
  * While the request waits for the exchange's one-a-minute slot: when it runs (from the pacer's
  * own next slot, counted down each second) and a way to cancel it.
  */
-function QueuedRequest(props: { coin: string; network: string; onCancel: () => void }) {
+function QueuedRequest(props: {
+  coin: string;
+  network: string;
+  canceling: boolean;
+  onCancel: () => void;
+}) {
   const pending = useBridgeQuery('deposits.pending');
   const now = useNow(1000);
   const mine = pending.data?.find(
@@ -163,8 +168,13 @@ function QueuedRequest(props: { coin: string; network: string; onCancel: () => v
         are shown at once meanwhile.
       </p>
       <div className="form-actions">
-        <button type="button" onClick={props.onCancel} data-testid="deposit-cancel">
-          Cancel the request
+        <button
+          type="button"
+          onClick={props.onCancel}
+          disabled={props.canceling}
+          data-testid="deposit-cancel"
+        >
+          {props.canceling ? 'Canceling…' : 'Cancel the request'}
         </button>
       </div>
     </div>
@@ -206,13 +216,16 @@ function AddressPanel(props: { coin: string; network: string; net: NetworkView |
 
   // Said canceled only once the main process has taken it out of the queue: a request that has
   // already gone out comes back as an address (or an error) instead.
-  const cancel = () => {
-    bridge()
-      .deposits.cancel({ coin: props.coin, network: props.network })
-      .then(
-        ({ canceled: taken }) => taken && setCanceled(true),
-        (caught: unknown) => setError(caught),
-      );
+  const canceling = useBridgeAction('deposits.cancel', {
+    onSuccess: ({ canceled: taken }) => taken && setCanceled(true),
+  });
+  const cancel = () => void canceling.run({ coin: props.coin, network: props.network });
+  // The address's failure, else the cancel's: either takes the queued request's place.
+  const shownError = error ?? canceling.error;
+  const askAgain = () => {
+    setError(undefined);
+    canceling.reset();
+    setAttempt((a) => a + 1);
   };
 
   if (canceled && !address)
@@ -220,14 +233,13 @@ function AddressPanel(props: { coin: string; network: string; net: NetworkView |
       <div className="queued-request" data-testid="deposit-canceled">
         <h2>Request canceled</h2>
         <p>Nothing was asked of the exchange for this address.</p>
-        {error !== undefined && <ErrorBox error={error} />}
+        {shownError !== undefined && <ErrorBox error={shownError} />}
         <div className="form-actions">
           <button
             type="button"
             onClick={() => {
-              setError(undefined);
               setCanceled(false);
-              setAttempt((a) => a + 1);
+              askAgain();
             }}
             data-testid="deposit-ask-again"
           >
@@ -236,18 +248,17 @@ function AddressPanel(props: { coin: string; network: string; net: NetworkView |
         </div>
       </div>
     );
-  if (error !== undefined && !address)
+  if (shownError !== undefined && !address)
+    return <ErrorBox error={shownError} onRetry={askAgain} />;
+  if (!address)
     return (
-      <ErrorBox
-        error={error}
-        onRetry={() => {
-          setError(undefined);
-          setAttempt((a) => a + 1);
-        }}
+      <QueuedRequest
+        coin={props.coin}
+        network={props.network}
+        canceling={canceling.pending}
+        onCancel={cancel}
       />
     );
-  if (!address)
-    return <QueuedRequest coin={props.coin} network={props.network} onCancel={cancel} />;
   const memoNeeded = address.memoRequired || Boolean(props.net?.memoRequired);
   return (
     <div className="address-panel" data-testid="deposit-address-panel">
