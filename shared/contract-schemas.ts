@@ -74,6 +74,12 @@ export const assetInput = z
   .toLowerCase()
   .regex(ASSET_PATTERN, 'Unknown asset format (e.g. btc)');
 
+/**
+ * The account a ledger figure covers: 'main' or a sub-account's e-mail; left out, every account
+ * together.
+ */
+const ledgerAccountInput = z.string().trim().toLowerCase().min(1).max(254).optional();
+
 export const networkInput = z
   .string()
   .trim()
@@ -444,13 +450,16 @@ export const methodSchemas = {
   'activity.markNotificationsRead': none,
 
   'ledger.summary': z
+    .object({ account: ledgerAccountInput, range: z.enum(HISTORY_RANGES).optional() })
+    .strict(),
+  'ledger.netWorth': z.object({ account: ledgerAccountInput }).strict(),
+  'ledger.asset': z
     .object({
-      account: z.string().trim().min(1).max(254).optional(),
-      range: z.enum(HISTORY_RANGES).optional(),
+      asset: assetInput,
+      method: z.enum(COST_METHODS).optional(),
+      account: ledgerAccountInput,
     })
     .strict(),
-  'ledger.netWorth': none,
-  'ledger.asset': z.object({ asset: assetInput, method: z.enum(COST_METHODS).optional() }).strict(),
   'ledger.history': z.object({ range: z.enum(HISTORY_RANGES) }).strict(),
   'ledger.inferred': none,
   'ledger.annotate': z

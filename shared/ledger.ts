@@ -139,9 +139,20 @@ export interface AccountWorthView {
   unpriced: string[];
 }
 
-export interface NetWorthView {
+/** Which accounts a view covers, as the asset page and the net worth card state it. */
+export interface LedgerScopeView {
+  /** The account the figures are for; null for every account together. */
+  account: string | null;
+  /** The profile's sub-accounts (e-mails): with any, "main account" and "every account" differ. */
+  subAccounts: string[];
+  /** The accounts covered, in words ("Main account and 1 sub-account", "Main account only"). */
+  covers: string;
+}
+
+export interface NetWorthView extends LedgerScopeView {
   currency: string;
   at: number;
+  /** The sum of `accounts`' values: the accounts the scope covers. */
   total: string;
   accounts: AccountWorthView[];
   includes: string;
@@ -209,21 +220,25 @@ export interface LedgerEntryView {
   time: number;
   account: string;
   description: string;
-  /** Signed change of the asset's balance (of `account`; a transfer shows what it moved). */
+  /**
+   * Signed change of the asset's balance within the view's scope: a transfer between two accounts
+   * it covers changes nothing (0), one out of or into the main account alone moves it.
+   */
   amount: string;
   inferred?: InferredDetail;
 }
 
-export interface AssetLedgerView {
+/** One asset's page; every figure, lot, entry and review covers the accounts of its scope. */
+export interface AssetLedgerView extends LedgerScopeView {
   currency: string;
   method: CostMethodName;
   asset: string;
   figures: AssetPnlView;
   lots: LotView[];
   entries: LedgerEntryView[];
-  /** This asset's labels and costs that need the user's look again (every account). */
+  /** This asset's labels and costs that need the user's look again. */
   reviews: AnnotationReviewView[];
-  /** Quantity held over time (every account), and its value at the prices of the time. */
+  /** Quantity held over time, and its value at the prices of the time. */
   history: { time: number; quantity: string; value: string | null }[];
 }
 

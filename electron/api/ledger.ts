@@ -9,7 +9,7 @@ export function ledgerHandlers(ctx: ApiContext) {
   const { ledgerFigures: figures } = ctx;
   return {
     'ledger.summary': async (input) => figures.summary(ctx.session.require(), input),
-    'ledger.netWorth': async () => figures.netWorth(ctx.session.require()),
+    'ledger.netWorth': async (input) => figures.netWorth(ctx.session.require(), input),
     'ledger.asset': async (input) => figures.asset(ctx.session.require(), input),
     'ledger.history': async (input) => figures.history(ctx.session.require(), input),
     'ledger.inferred': async () => figures.inferred(ctx.session.require()),

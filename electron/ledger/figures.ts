@@ -86,16 +86,18 @@ export class LedgerFigures {
     return { ...view, range: rangePnlView(pnl) };
   }
 
-  async netWorth(session: LedgerSession) {
-    return netWorthView(await this.built(this.onScreen(session)), this.deps.now());
+  /** Every account's value, or one account's (`account`), and their sum. */
+  async netWorth(session: LedgerSession, { account }: Input<'ledger.netWorth'>) {
+    return netWorthView(await this.built(this.onScreen(session)), this.deps.now(), account);
   }
 
-  async asset(session: LedgerSession, { asset, method }: Input<'ledger.asset'>) {
+  /** One asset's page for every account together, or for one account (`account`). */
+  async asset(session: LedgerSession, { asset, method, account }: Input<'ledger.asset'>) {
     const profileId = this.onScreen(session);
     // The page's own method, when the user picked one there, else the profile's setting.
     const choice = { ...this.choiceOf(profileId), ...(method ? { method } : {}) };
     this.pricesInBackground(session, choice);
-    return assetPageView(await this.built(profileId, choice), asset, this.deps.now());
+    return assetPageView(await this.built(profileId, choice), asset, this.deps.now(), account);
   }
 
   async history(session: LedgerSession, { range }: Input<'ledger.history'>) {

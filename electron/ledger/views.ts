@@ -16,6 +16,7 @@ import type {
   LedgerComputingView,
   LedgerEntryView,
   LedgerHistoryView,
+  LedgerScopeView,
   LedgerSummaryView,
   NetWorthView,
   RangePnlView,
@@ -88,7 +89,18 @@ function change24h(built: BuiltLedger, asset: string): string | null {
   return formatDecimal(divide(last.minus(open).times(100), open, 4));
 }
 
-function assetView(built: BuiltLedger, row: AssetFigures): AssetPnlView {
+/** Whether an entry moves a balance of `account` (every entry when it names none). */
+function inScope(entry: LedgerEntry, account: string | undefined): boolean {
+  return (
+    account === undefined ||
+    (entry.kind === 'transfer'
+      ? entry.fromAccount === account || entry.toAccount === account
+      : entry.account === account)
+  );
+}
+
+/** A row of the figures of `account` (every account when it names none). */
+function assetView(built: BuiltLedger, row: AssetFigures, account?: string): AssetPnlView {
   return {
     asset: row.asset,
     quantity: text(row.quantity),
@@ -101,7 +113,9 @@ function assetView(built: BuiltLedger, row: AssetFigures): AssetPnlView {
     unrealizedPnl: text(row.unrealizedPnl),
     feesPaid: text(row.feesPaid),
     basisEstimated: row.basisEstimated,
-    inferredEntries: built.inferred.filter((entry) => entry.asset === row.asset).length,
+    inferredEntries: built.inferred.filter(
+      (entry) => entry.asset === row.asset && inScope(entry, account),
+    ).length,
   };
 }
 
@@ -113,6 +127,27 @@ function plural(count: number, one: string, many = `${one}s`): string {
   return `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
 }
 
+/**
+ * The accounts a scope covers, in words: "Every account together (main account and 2
+ * sub-accounts)", or "Main account only, not the 2 sub-accounts" for one account of several.
+ */
+export function coversText(built: BuiltLedger, account: string | null): string {
+  const subs = built.inputs.subAccounts.length;
+  if (account === null) {
+    return subs === 0
+      ? 'Main account (no sub-accounts)'
+      : `Every account together (main account and ${plural(subs, 'sub-account')})`;
+  }
+  if (account === MAIN_ACCOUNT) {
+    return subs === 0
+      ? 'Main account'
+      : `Main account only, not the ${plural(subs, 'sub-account')}`;
+  }
+  const others = built.inputs.subAccounts.filter((sub) => sub !== account).length;
+  const also = others > 0 ? ` nor the ${plural(others, 'other sub-account')}` : '';
+  return `${account} only, not the main account${also}`;
+}
+
 /** What a total includes, in words. */
 export function includesText(built: BuiltLedger, account: string | null): string {
   const subs = built.inputs.subAccounts.length;
@@ -122,11 +157,7 @@ export function includesText(built: BuiltLedger, account: string | null): string
       : subs === 0
         ? 'Main account'
         : `Main account and ${plural(subs, 'sub-account')}`;
-  const inAccount = (entry: LedgerEntry) =>
-    account === null ||
-    (entry.kind === 'transfer'
-      ? entry.fromAccount === account || entry.toAccount === account
-      : entry.account === account);
+  const inAccount = (entry: LedgerEntry) => inScope(entry, account ?? undefined);
   const trades = built.inputs.trades.filter(inAccount).length;
   const withdrawals = built.inputs.others.filter(
     (e) => e.kind === 'withdrawal' && withdrawalDebits(e.status) && inAccount(e),
@@ -194,7 +225,7 @@ export function summaryView(
       feesPaid: text(figures.total.feesPaid),
     },
     range,
-    assets: figures.assets.map((row) => assetView(built, row)),
+    assets: figures.assets.map((row) => assetView(built, row, input.account)),
     includes: includesText(built, account),
     inferred: {
       count: inferred.length,
@@ -228,8 +259,9 @@ function computingView(
   return { trades, prices: [...pricesLacking].sort() };
 }
 
-export function netWorthView(built: BuiltLedger, at: number): NetWorthView {
-  const accounts = [MAIN_ACCOUNT, ...built.inputs.subAccounts];
+/** The value of each account the scope covers (every account when it names none), and their sum. */
+export function netWorthView(built: BuiltLedger, at: number, account?: string): NetWorthView {
+  const accounts = account === undefined ? [MAIN_ACCOUNT, ...built.inputs.subAccounts] : [account];
   let total = ZERO;
   const views: AccountWorthView[] = accounts.map((account) => {
     const figures = figuresAt(built, at, account);
@@ -251,23 +283,42 @@ export function netWorthView(built: BuiltLedger, at: number): NetWorthView {
   return {
     currency: built.ledger.reportingAsset,
     at,
+    ...scopeView(built, account),
     total: text(total),
     accounts: views,
-    includes: includesText(built, null),
+    includes: includesText(built, account ?? null),
   };
 }
 
+function scopeView(built: BuiltLedger, account: string | undefined): LedgerScopeView {
+  return {
+    account: account ?? null,
+    subAccounts: [...built.inputs.subAccounts],
+    covers: coversText(built, account ?? null),
+  };
+}
+
+/**
+ * An entry as the asset's page lists it: its change of the asset's balance within the scope of
+ * `account` (every account when it names none), so a transfer between two accounts covered nets
+ * to nothing.
+ */
 function entryView(
   entry: LedgerEntry,
   asset: string,
+  account: string | undefined,
   needing: MovementsNeeding,
   reviews: ReadonlyMap<string, AnnotationReviewView>,
 ): LedgerEntryView[] {
-  const changes = balanceChanges(entry).filter((change) => change.asset === asset);
-  const base = { id: entry.id, time: entry.time };
+  let delta = ZERO as Amount;
+  for (const change of balanceChanges(entry)) {
+    if (change.asset === asset && (account === undefined || change.account === account)) {
+      delta = delta.plus(change.delta);
+    }
+  }
+  const base = { id: entry.id, time: entry.time, amount: text(delta) };
   switch (entry.kind) {
     case 'trade': {
-      const delta = changes.reduce((sum, change) => sum.plus(change.delta), ZERO as Amount);
       const side = entry.side === 'BUY' ? 'Buy' : 'Sell';
       return [
         {
@@ -275,7 +326,6 @@ function entryView(
           kind: 'trade',
           account: entry.account,
           description: `${side} ${formatStated(entry.qty)} ${entry.base.toUpperCase()} at ${formatStated(entry.price)} ${entry.quote.toUpperCase()} (fee ${formatStated(entry.commission)} ${entry.commissionAsset.toUpperCase()}), trade #${entry.id}`,
-          amount: text(delta),
         },
       ];
     }
@@ -286,7 +336,6 @@ function entryView(
           kind: 'withdrawal',
           account: entry.account,
           description: `Withdrawal of ${formatStated(entry.amount)} (fee ${formatStated(entry.fee)}), ${entry.status}`,
-          amount: text(changes[0]?.delta ?? ZERO),
         },
       ];
     case 'transfer':
@@ -295,8 +344,7 @@ function entryView(
           ...base,
           kind: 'transfer',
           account: entry.fromAccount,
-          description: `Transfer from ${accountName(entry.fromAccount)} to ${accountName(entry.toAccount)}`,
-          amount: entry.amount,
+          description: `Transfer of ${formatStated(entry.amount)} ${asset.toUpperCase()} from ${accountName(entry.fromAccount)} to ${accountName(entry.toAccount)}`,
         },
       ];
     case 'inferred':
@@ -347,9 +395,18 @@ function sampleTimes(from: number, to: number, points: number): number[] {
   return times;
 }
 
-export function assetPageView(built: BuiltLedger, assetName: string, at: number): AssetLedgerView {
+/**
+ * One asset's page for the accounts of a scope (every account when `account` names none): its
+ * figures, open lots, entries, labels to review and holdings over time all cover those accounts.
+ */
+export function assetPageView(
+  built: BuiltLedger,
+  assetName: string,
+  at: number,
+  account?: string,
+): AssetLedgerView {
   const asset = assetKey(assetName);
-  const figures = figuresAt(built, at);
+  const figures = figuresAt(built, at, account);
   const row = figures.assets.find((candidate) => candidate.asset === asset) ?? {
     asset,
     quantity: ZERO,
@@ -362,13 +419,13 @@ export function assetPageView(built: BuiltLedger, assetName: string, at: number)
     feesPaid: ZERO,
     basisEstimated: false,
   };
-  const related = built.entries.filter((entry) => touches(entry, asset));
+  const related = built.entries.filter((entry) => touches(entry, asset) && inScope(entry, account));
   const needing = movementsNeeding(related);
   const reviewed = reviewsByEntry(built.annotations);
   const entries = related
     .slice(-ASSET_ENTRIES_SHOWN)
     .reverse()
-    .flatMap((entry) => entryView(entry, asset, needing, reviewed));
+    .flatMap((entry) => entryView(entry, asset, account, needing, reviewed));
   // Quantity over time, replayed from the entries, valued at the prices of the time.
   const history: AssetLedgerView['history'] = [];
   const first = related[0]?.time;
@@ -378,7 +435,9 @@ export function assetPageView(built: BuiltLedger, assetName: string, at: number)
     for (const time of sampleTimes(first, at, HISTORY_POINTS)) {
       while (next < related.length && related[next]!.time <= time) {
         for (const change of balanceChanges(related[next]!)) {
-          if (change.asset === asset) quantity = quantity.plus(change.delta);
+          if (change.asset === asset && (account === undefined || change.account === account)) {
+            quantity = quantity.plus(change.delta);
+          }
         }
         next++;
       }
@@ -394,17 +453,20 @@ export function assetPageView(built: BuiltLedger, assetName: string, at: number)
     currency: built.ledger.reportingAsset,
     method: built.choice.method,
     asset,
-    figures: assetView(built, row),
-    lots: built.ledger.lots({ asset }).map((lot) => ({
-      account: lot.account,
-      quantity: text(lot.quantity),
-      cost: text(lot.cost),
-      acquiredAt: lot.acquiredAt,
-      basis: lot.basis,
-    })),
+    ...scopeView(built, account),
+    figures: assetView(built, row, account),
+    lots: built.ledger
+      .lots({ asset, ...(account !== undefined ? { account } : {}) })
+      .map((lot) => ({
+        account: lot.account,
+        quantity: text(lot.quantity),
+        cost: text(lot.cost),
+        acquiredAt: lot.acquiredAt,
+        basis: lot.basis,
+      })),
     entries,
     reviews: built.annotations
-      .filter((item) => item.asset === asset)
+      .filter((item) => item.asset === asset && (account === undefined || item.account === account))
       .flatMap((item) => reviewView(item) ?? []),
     history,
   };

@@ -598,6 +598,28 @@ describe('the whole contract over browser mode', () => {
     const btc = await ok<AssetLedgerView>('ledger.asset', { asset: 'BTC' });
     expect(btc.asset).toBe('btc');
     expect(btc.entries.some((entry) => entry.kind === 'trade')).toBe(true);
+    expect(btc).toMatchObject({ account: null, subAccounts: [...subEmails].sort() });
+    expect(btc.covers).toBe('Every account together (main account and 2 sub-accounts)');
+    // The main account alone: the page and the net worth name it and cover nothing else.
+    const mainBtc = await ok<AssetLedgerView>('ledger.asset', { asset: 'btc', account: 'Main' });
+    expect(mainBtc.account).toBe('main');
+    expect(mainBtc.covers).toBe('Main account only, not the 2 sub-accounts');
+    expect(mainBtc.lots.every((lot) => lot.account === 'main')).toBe(true);
+    expect(mainBtc.figures.quantity).toBe(
+      main.assets.find((a) => a.asset === 'btc')?.quantity ?? '0',
+    );
+    const mainWorth = await ok<NetWorthView>('ledger.netWorth', { account: 'main' });
+    expect(mainWorth.accounts.map((a) => a.account)).toEqual(['main']);
+    expect(mainWorth.total).toBe(mainWorth.accounts[0]!.value);
+    for (const [method, input] of [
+      ['ledger.asset', { asset: 'btc', account: '' }],
+      ['ledger.netWorth', { account: ' ' }],
+    ] as const) {
+      expect(await client.call(method, input)).toMatchObject({
+        ok: false,
+        error: { kind: 'invalid-input', field: 'account' },
+      });
+    }
     // The history is the main account's, as the Portfolio's total is.
     const history = await ok<LedgerHistoryView>('ledger.history', { range: 'year' });
     const mainSummary = await ok<LedgerSummaryView>('ledger.summary', { account: 'main' });

@@ -11,12 +11,10 @@ import type { OwnTrade } from '../../electron/exchange';
 import { COST_METHODS } from '../../shared/ledger';
 import { eventually } from '../api/helpers';
 import { startLiveApp, type LiveApp } from '../live/helpers';
-import { takeTrade, tradingClient } from '../sync/own-trades';
+import { btcPriceWith, takeTrade, traderAndCounterparty } from '../sync/own-trades';
 import { Exact, MethodPosition, quotient, type MethodName } from './independent';
 
 const PARENT = 'asset-methods@example.test';
-const COUNTERPARTY = 'counterparty@example.test';
-const MAKER = 'maker@example.test';
 
 /** Buys at four prices, sells between them: each method takes different lots. */
 const HISTORY = [
@@ -78,22 +76,8 @@ describe('the asset page’s cost method', () => {
   it('gives each method’s figures as computed from the sandbox’s records, in USDT and BTC', async () => {
     sandbox = await startSandbox({ world: 'empty', rateLimits: false, seed: 31 });
     const s = sandbox;
-    s.admin.createAccount({ email: PARENT });
-    s.admin.createAccount({ email: COUNTERPARTY });
-    s.admin.createAccount({ email: MAKER });
-    const trader = tradingClient(s, s.admin.createApiKey(PARENT, { canTrade: true }));
-    const counterparty = tradingClient(s, s.admin.createApiKey(COUNTERPARTY, { canTrade: true }));
-    const maker = tradingClient(s, s.admin.createApiKey(MAKER, { canTrade: true }));
-    s.admin.credit(PARENT, 'usdt', '50000');
-    for (const asset of ['btc', 'eth', 'usdt']) s.admin.credit(COUNTERPARTY, asset, '100000');
-    s.admin.credit(MAKER, 'usdt', '100000');
-    // A BTC price, between two other accounts: BTC values everything through USDT.
-    await takeTrade(maker, counterparty, {
-      symbol: 'btcusdt',
-      side: 'buy',
-      qty: '0.01',
-      price: '61234.5',
-    });
+    const { trader, counterparty } = traderAndCounterparty(s, PARENT, '50000');
+    await btcPriceWith(s, counterparty, '61234.5');
     for (const step of HISTORY) {
       await takeTrade(trader, counterparty, { symbol: 'ethusdt', ...step });
     }
@@ -104,7 +88,7 @@ describe('the asset page’s cost method', () => {
     const btc = await last('btcusdt');
     const ethLast = await last('ethusdt');
     expect(ethLast.toFixed()).toBe('2950');
-    await Promise.all([counterparty.close(), maker.close()]);
+    await counterparty.close();
 
     live = await startLiveApp(s, s.admin.createApiKey(PARENT));
     const { app } = live;

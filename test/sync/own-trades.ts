@@ -71,3 +71,44 @@ export async function takeTrade(
     price: input.price,
   });
 }
+
+const COUNTERPARTY = 'counterparty@example.test';
+
+/**
+ * A new account `email` holding `usdt`, and a counterparty holding 100,000 BTC, ETH and USDT
+ * whose resting orders it takes (takeTrade).
+ */
+export function traderAndCounterparty(
+  sandbox: TestSandbox,
+  email: string,
+  usdt: string,
+): { trader: ExchangeClient; counterparty: ExchangeClient } {
+  const { admin } = sandbox;
+  admin.createAccount({ email });
+  admin.createAccount({ email: COUNTERPARTY });
+  const trader = tradingClient(sandbox, admin.createApiKey(email, { canTrade: true }));
+  const counterparty = tradingClient(sandbox, admin.createApiKey(COUNTERPARTY, { canTrade: true }));
+  admin.credit(email, 'usdt', usdt);
+  for (const asset of ['btc', 'eth', 'usdt']) admin.credit(COUNTERPARTY, asset, '100000');
+  return { trader, counterparty };
+}
+
+/**
+ * A last BTC price in USDT, made between a third account and the counterparty: a ledger
+ * reporting in BTC then values everything through USDT.
+ */
+export async function btcPriceWith(
+  sandbox: TestSandbox,
+  counterparty: ExchangeClient,
+  price: string,
+): Promise<void> {
+  const email = 'btc-maker@example.test';
+  sandbox.admin.createAccount({ email });
+  sandbox.admin.credit(email, 'usdt', '100000');
+  const maker = tradingClient(sandbox, sandbox.admin.createApiKey(email, { canTrade: true }));
+  try {
+    await takeTrade(maker, counterparty, { symbol: 'btcusdt', side: 'buy', qty: '0.01', price });
+  } finally {
+    await maker.close();
+  }
+}

@@ -2,7 +2,8 @@
  * The ledger on the Portfolio screen: the P&L card (the chosen range's realized P&L, fees, change
  * in unrealized P&L and total change, each the ledger's for that interval; unrealized P&L, cost
  * basis and value now; what the totals include, inferred entries, the trade import's progress, the
- * reports) and the net worth card (main account plus every sub-account).
+ * reports) and the net worth card (each account's value and their sum); each covers every account
+ * together or the main account alone, as its switch says.
  */
 import { useState } from 'react';
 import { Decimal } from '../../../shared/exact-decimal';
@@ -10,7 +11,6 @@ import {
   COST_METHOD_HINTS,
   COST_METHOD_LABELS,
   COST_METHODS,
-  MAIN_ACCOUNT,
   type CostMethodName,
   type LedgerComputingView,
   type TradeImportView,
@@ -19,6 +19,7 @@ import type { HistoryRange } from '../../../shared/types';
 import { useBridgeAction, useBridgeQuery } from '../lib/query';
 import { ReportsDialog } from './ReportsDialog';
 import { InlineError, ProgressBar, QueryStatus, Segmented, Value } from './common';
+import { ScopeSwitch, scopeInput, type LedgerScope } from './ScopeSwitch';
 
 function tone(value: string): string {
   const number = new Decimal(value);
@@ -105,12 +106,6 @@ function rangeWords(range: HistoryRange): string {
   return range === 'all' ? 'over all history' : `this ${range}`;
 }
 
-type Scope = 'every' | 'main';
-const SCOPES: { value: Scope; label: string }[] = [
-  { value: 'every', label: 'Every account' },
-  { value: 'main', label: 'Main account' },
-];
-
 const RANGES: { value: HistoryRange; label: string }[] = [
   { value: 'day', label: 'Day' },
   { value: 'week', label: 'Week' },
@@ -121,11 +116,8 @@ const RANGES: { value: HistoryRange; label: string }[] = [
 
 export function PnlCard() {
   const [range, setRange] = useState<HistoryRange>('month');
-  const [scope, setScope] = useState<Scope>('every');
-  const summary = useBridgeQuery(
-    'ledger.summary',
-    scope === 'main' ? { range, account: MAIN_ACCOUNT } : { range },
-  );
+  const [scope, setScope] = useState<LedgerScope>('every');
+  const summary = useBridgeQuery('ledger.summary', { range, ...scopeInput(scope) });
   const [reports, setReports] = useState(false);
   const setMethod = useBridgeAction('ledger.setMethod', { concurrent: true });
   const methodError = setMethod.error;
@@ -163,15 +155,12 @@ export function PnlCard() {
           </span>
         )}
       </div>
-      {(scope === 'main' || (data?.subAccounts.length ?? 0) > 0) && (
-        <Segmented
-          label="Accounts the figures cover"
-          options={SCOPES}
-          value={scope}
-          onChange={setScope}
-          testIdPrefix="pnl-scope"
-        />
-      )}
+      <ScopeSwitch
+        scope={scope}
+        onChange={setScope}
+        subAccounts={data?.subAccounts}
+        testIdPrefix="pnl-scope"
+      />
       {methodError !== undefined && <InlineError error={methodError} />}
       <QueryStatus query={summary} rows={4} />
       {data && (
@@ -269,19 +258,26 @@ export function PnlCard() {
 }
 
 export function NetWorthCard() {
-  const worth = useBridgeQuery('ledger.netWorth');
+  const [scope, setScope] = useState<LedgerScope>('every');
+  const worth = useBridgeQuery('ledger.netWorth', scopeInput(scope));
   const data = worth.data;
   return (
     <div className="card" data-testid="net-worth-card">
       <h2>Net worth</h2>
+      <ScopeSwitch
+        scope={scope}
+        onChange={setScope}
+        subAccounts={data?.subAccounts}
+        testIdPrefix="net-worth-scope"
+      />
       <QueryStatus query={worth} rows={3} />
       {data && (
         <>
           <div className="stat-value">
             <Value value={data.total} quote={data.currency} testId="net-worth-total" />
           </div>
-          <p className="muted small-text">
-            Main account and every sub-account, valued at today&apos;s prices.
+          <p className="muted small-text" data-testid="net-worth-covers">
+            {data.covers}, valued at today&apos;s prices.
           </p>
           <table className="table compact" data-testid="net-worth-accounts">
             <tbody>

@@ -1,8 +1,9 @@
 /**
  * One asset, opened from its Funds row: its figures (quantity, value, average cost, P&L, fees),
  * holdings over time, the open lots, and every entry that moved it (trades, withdrawals,
- * transfers and inferred entries). An inferred entry is marked as such, with the interval it
- * happened in, and the user can label it and set a credit's cost basis.
+ * transfers and inferred entries), all for every account together or the main account alone, as
+ * its switch says. An inferred entry is marked as such, with the interval it happened in, and the
+ * user can label it and set a credit's cost basis.
  */
 import { useState } from 'react';
 import {
@@ -18,6 +19,7 @@ import { formatDateTime } from '../../../shared/format';
 import { inferredWindow } from '../lib/ledger-text';
 import { useBridgeAction, useBridgeQuery } from '../lib/query';
 import { AssetAlertButton } from '../components/AlertForm';
+import { ScopeSwitch, scopeInput, type LedgerScope } from '../components/ScopeSwitch';
 import { Amount, ErrorBox, PageHeader, Price, QueryStatus, Value } from '../components/common';
 
 /** Inferred entries stand out from what the exchange recorded. */
@@ -200,10 +202,12 @@ function MethodPicker(props: {
 
 export function AssetPage(props: { asset: string }) {
   const [method, setMethod] = useState<CostMethodName | undefined>(undefined);
+  const [scope, setScope] = useState<LedgerScope>('every');
   const settings = useBridgeQuery('ledger.settings');
   const page = useBridgeQuery('ledger.asset', {
     asset: props.asset,
     ...(method ? { method } : {}),
+    ...scopeInput(scope),
   });
   const data = page.data;
   const figures = data?.figures;
@@ -219,13 +223,23 @@ export function AssetPage(props: { asset: string }) {
       {data && figures && (
         <>
           <div className="card">
-            <MethodPicker
-              shown={data.method}
-              setting={settings.data?.method}
-              onPick={(picked) => setMethod(picked === settings.data?.method ? undefined : picked)}
-            />
+            <div style={{ display: 'flex', flexWrap: 'wrap', gap: '0.8rem', alignItems: 'center' }}>
+              <MethodPicker
+                shown={data.method}
+                setting={settings.data?.method}
+                onPick={(picked) =>
+                  setMethod(picked === settings.data?.method ? undefined : picked)
+                }
+              />
+              <ScopeSwitch
+                scope={scope}
+                onChange={setScope}
+                subAccounts={data.subAccounts}
+                testIdPrefix="asset-scope"
+              />
+            </div>
             <p className="muted small-text" data-testid="asset-scope">
-              Every account together; cost by {COST_METHOD_LABELS[data.method]}
+              {data.covers}; cost by {COST_METHOD_LABELS[data.method]}
               {settings.data && data.method !== settings.data.method
                 ? ` on this page (Settings: ${COST_METHOD_LABELS[settings.data.method]})`
                 : ''}
