@@ -7,7 +7,7 @@
  */
 import Decimal from 'decimal.js';
 import { expect, test } from '@playwright/test';
-import { formatValue } from '../../shared/format';
+import { formatStated, formatValue } from '../../shared/format';
 import { ExchangeClient } from '../../electron/exchange';
 import { startAdminStack, type AdminStack } from './support/admin-stack';
 import { goTo, openWithSandboxProfile, screenshot } from './support/stack';
@@ -248,7 +248,7 @@ test('the P&L card and net worth equal what the sandbox’s own records give', a
 const SCOPED = 'ledger-scope@example.test';
 const SCOPED_SUB = 'ledger-scope-sub@example.test';
 
-test('a Funds row and the P&L card cover the accounts they name, and a transfer moves its lots', async ({
+test('a Funds row, the P&L card, net worth and the asset page cover the accounts they name, and a transfer moves its lots', async ({
   page,
 }) => {
   test.setTimeout(150_000);
@@ -335,6 +335,71 @@ test('a Funds row and the P&L card cover the accounts they name, and a transfer 
     await expect(card.getByTestId('pnl-unrealized')).toHaveText(
       formatValue(unrealized(main).toFixed(), 'usdt', { signed: true }),
     );
+
+    // Net worth: each account's balances at the last prices, every account's or the main one's.
+    const held = (email: string, asset: string) => {
+      const balance = stack.sandbox.admin.balances(email).find((b) => b.asset === asset);
+      return balance ? new Exact(balance.free).plus(balance.locked) : new Exact(0);
+    };
+    const worthOf = (email: string) =>
+      held(email, 'usdt').plus(held(email, 'btc').times(last)).toFixed();
+    const worth = page.getByTestId('net-worth-card');
+    await expect(worth.getByTestId('net-worth-covers')).toContainText(
+      'Every account together (main account and 1 sub-account)',
+    );
+    await expect(worth.getByTestId('net-worth-total')).toHaveAttribute(
+      'data-exact',
+      new Exact(worthOf(SCOPED)).plus(worthOf(SCOPED_SUB)).toFixed(),
+    );
+    await worth.getByTestId('net-worth-scope-main').click();
+    await expect(worth.getByTestId('net-worth-covers')).toContainText(
+      'Main account only, not the 1 sub-account',
+    );
+    await expect(worth.getByTestId('net-worth-total')).toHaveAttribute(
+      'data-exact',
+      worthOf(SCOPED),
+    );
+
+    // The BTC page: every figure, lot and entry covers the accounts its own switch names; the
+    // transfer nets to nothing for every account and takes 0.02 BTC from the main account.
+    await goTo(page, 'funds');
+    await page.getByTestId('fund-row-btc').click();
+    await page.getByTestId('screen-asset').waitFor();
+    const costOf = (lotsHeld: typeof lots) =>
+      lotsHeld.reduce((sum, lot) => sum.plus(lot.cost), new Exact(0)).toFixed();
+    const pageShows = async (
+      scope: string,
+      quantity: Decimal,
+      lotsHeld: typeof lots,
+      moved: string,
+    ) => {
+      await expect(page.getByTestId('asset-scope')).toContainText(`${scope}; cost by FIFO`);
+      await expect(page.getByTestId('asset-quantity')).toHaveText(formatStated(quantity.toFixed()));
+      await expect(page.getByTestId('asset-cost-basis')).toHaveAttribute(
+        'data-exact',
+        costOf(lotsHeld),
+      );
+      await expect(page.getByTestId('asset-unrealized')).toHaveAttribute(
+        'data-exact',
+        unrealized(lotsHeld).toFixed(),
+      );
+      await expect(page.getByTestId('asset-realized')).toHaveAttribute('data-exact', '0');
+      await expect(page.getByTestId('asset-entry-trade')).toHaveCount(records.length);
+      await expect(page.getByTestId('asset-entry-transfer').locator('td').last()).toHaveText(
+        formatStated(moved, { signed: true }),
+      );
+    };
+    await pageShows(
+      'Every account together (main account and 1 sub-account)',
+      held(SCOPED, 'btc').plus(held(SCOPED_SUB, 'btc')),
+      lots,
+      '0',
+    );
+    await expect(page.getByTestId('asset-lots')).toContainText(SCOPED_SUB);
+    await page.getByTestId('asset-scope-main').click();
+    await pageShows('Main account only, not the 1 sub-account', held(SCOPED, 'btc'), main, '-0.02');
+    await expect(page.getByTestId('asset-lots')).not.toContainText(SCOPED_SUB);
+    await expect(page.getByTestId('asset-lots').locator('tbody tr')).toHaveCount(main.length);
   } finally {
     await exchange.close();
   }

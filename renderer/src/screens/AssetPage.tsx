@@ -251,7 +251,7 @@ export function AssetPage(props: { asset: string }) {
               <div>
                 <dt>Quantity</dt>
                 <dd>
-                  <Amount value={figures.quantity} asset={data.asset} />
+                  <Amount value={figures.quantity} asset={data.asset} testId="asset-quantity" />
                 </dd>
               </div>
               <div>
@@ -272,6 +272,16 @@ export function AssetPage(props: { asset: string }) {
                       testId="asset-average-cost"
                     />
                   )}
+                </dd>
+              </div>
+              <div>
+                <dt>Cost basis</dt>
+                <dd>
+                  <Value
+                    value={figures.costBasis}
+                    quote={data.currency}
+                    testId="asset-cost-basis"
+                  />
                 </dd>
               </div>
               <div>
