@@ -27,9 +27,6 @@ export function isCostMethod(value: unknown): value is CostMethodName {
   return (COST_METHODS as readonly unknown[]).includes(value);
 }
 
-/** The main account's name in the ledger; a sub-account is named by its e-mail. */
-export const MAIN_ACCOUNT_ID = 'main';
-
 /** How far the import of own trades has come. */
 export interface TradeImportView {
   state: 'idle' | 'running' | 'done' | 'error';

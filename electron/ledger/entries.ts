@@ -4,11 +4,9 @@
  *
  * An account is "main" or a sub-account's e-mail. Times are Unix milliseconds (UTC).
  */
-import { MAIN_ACCOUNT, type InferredBound } from '../../shared/ledger';
+import type { InferredBound } from '../../shared/ledger';
 import type { WithdrawStatus } from '../../shared/market';
 import { parseUnits, refuseUnits, toAmount, units, ZERO, type Amount, type Units } from './decimal';
-
-export { MAIN_ACCOUNT };
 
 export type TradeSide = 'BUY' | 'SELL';
 

@@ -8,7 +8,12 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import type { MethodName, MethodParsedInput } from '../../shared/contract';
-import { isCostMethod, type CostMethodName, type LedgerSettingsView } from '../../shared/ledger';
+import {
+  isCostMethod,
+  MAIN_ACCOUNT,
+  type CostMethodName,
+  type LedgerSettingsView,
+} from '../../shared/ledger';
 import type { Settings } from '../../shared/types';
 import { AppError } from '../core/app-error';
 import { factsOf, movedTo, reviewsByEntry } from './annotations';
@@ -19,7 +24,7 @@ import type { Store } from '../store';
 import { HISTORY_RANGES, type SyncEngine } from '../sync';
 import type { CandleScheduler } from './candle-scheduler';
 import { MissingPriceError } from './cost-basis';
-import { MAIN_ACCOUNT, movementsNeeding } from './entries';
+import { movementsNeeding } from './entries';
 import { annotate } from './source';
 import type { BuiltLedger, LedgerChoice, LedgerService } from './service';
 import {

@@ -6,15 +6,9 @@
 import { formatDecimal } from '../core/decimal';
 import { toCsv, type CsvDelimiter } from '../export/csv';
 import { toAmount, ZERO, type Amount } from './decimal';
-import { COST_METHOD_LABELS } from '../../shared/ledger';
+import { COST_METHOD_LABELS, MAIN_ACCOUNT } from '../../shared/ledger';
 import { type CostMethod, type Disposal, type Ledger } from './cost-basis';
-import {
-  MAIN_ACCOUNT,
-  movementsNeeding,
-  sortEntries,
-  withdrawalDebits,
-  type LedgerEntry,
-} from './entries';
+import { movementsNeeding, sortEntries, withdrawalDebits, type LedgerEntry } from './entries';
 
 const DAY_MS = 86_400_000;
 

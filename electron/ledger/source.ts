@@ -6,6 +6,7 @@
  * Asset names are the exchange's, compared without regard to case: they are written here in
  * assetKey form (lower case) everywhere, the reporting asset included.
  */
+import { MAIN_ACCOUNT } from '../../shared/ledger';
 import { assetKey, withdrawStatusOf } from '../../shared/market';
 import type {
   AnnotatedFacts,
@@ -18,7 +19,7 @@ import type {
 } from '../store';
 import type { Slices } from '../core/clock';
 import { storePort } from '../sync/store-port';
-import { MAIN_ACCOUNT, type LedgerEntry, type TradeEntry } from './entries';
+import type { LedgerEntry, TradeEntry } from './entries';
 import { annotationOf } from './annotations';
 import type { BalanceSnapshot, InferredAnnotation } from './reconcile';
 

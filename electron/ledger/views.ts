@@ -25,7 +25,7 @@ import type {
   TaxTermView,
   TradeImportView,
 } from '../../shared/ledger';
-import { COST_METHOD_LABELS } from '../../shared/ledger';
+import { COST_METHOD_LABELS, MAIN_ACCOUNT } from '../../shared/ledger';
 import { formatStated } from '../../shared/format';
 import { assetKey, KLINE_INTERVAL_MS, type KlineInterval } from '../../shared/market';
 import type { HistoryRange } from '../../shared/types';
@@ -36,7 +36,6 @@ import { toAmount, ZERO, type Amount, type Units } from './decimal';
 import {
   balanceChanges,
   eachBalanceChange,
-  MAIN_ACCOUNT,
   movementsNeeding,
   withdrawalDebits,
   type InferredEntry,

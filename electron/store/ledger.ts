@@ -12,11 +12,7 @@ import { Decimal } from '../../shared/exact-decimal';
 import { assetKey } from '../../shared/market';
 import { formatDecimal } from '../core/decimal';
 import { integerMs, StoreInputError } from './util';
-
-/** The account the key belongs to, as observations name it (sub-accounts by their e-mail). */
 import { MAIN_ACCOUNT } from '../../shared/ledger';
-
-export { MAIN_ACCOUNT };
 
 /** An own-trade row as ledger reads iterate it, in this column order (an array per row). */
 export type LedgerTradeColumns = [
