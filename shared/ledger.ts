@@ -169,13 +169,24 @@ export interface InferredBound {
   time: number;
 }
 
-/** An inferred entry's facts: its signed amount, where the ledger places it, its interval. */
-export interface InferredFactsView {
+/**
+ * The facts of an inferred entry (a movement the known records do not explain): its account and
+ * asset, its signed amount, the interval (from, to] within which it happened and where the ledger
+ * places it. The main process's inferred entry is built on it, and an annotation keeps it as the
+ * entry stood when the user wrote.
+ */
+export interface InferredFacts {
+  account: string;
+  asset: string;
+  /** Signed decimal text: positive credit, negative debit. */
   amount: string;
-  time: number;
   from: number;
   to: number;
+  time: number;
 }
+
+/** An inferred entry's facts as a screen shows them beside its account and asset. */
+export type InferredFactsView = Omit<InferredFacts, 'account' | 'asset'>;
 
 /**
  * What the user wrote about an inferred entry that new records changed, shown until the user

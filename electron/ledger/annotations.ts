@@ -15,8 +15,8 @@
  *   what the user wrote, until the user removes it.
  * None is ever dropped without being shown.
  */
-import type { AnnotationReviewView } from '../../shared/ledger';
-import type { AnnotatedFacts, AnnotationRow } from '../store';
+import type { AnnotationReviewView, InferredFacts } from '../../shared/ledger';
+import type { AnnotationRow } from '../store';
 import { assetKey } from '../../shared/market';
 import type { InferredEntry } from './entries';
 import type { InferredAnnotation } from './reconcile';
@@ -31,14 +31,14 @@ export interface ResolvedAnnotation {
   asset: string;
   annotation: InferredAnnotation;
   /** Its entry's facts when the user wrote it (null for a row kept before facts were). */
-  was: AnnotatedFacts | null;
+  was: InferredFacts | null;
   status: AnnotationStatus;
   /** The entry it applies to now (null when gone). */
   entry: InferredEntry | null;
 }
 
 /** The facts of an entry as an annotation keeps them. */
-export function factsOf(entry: InferredEntry): AnnotatedFacts {
+export function factsOf(entry: InferredEntry): InferredFacts {
   return {
     account: entry.account,
     asset: entry.asset,
@@ -89,7 +89,7 @@ function partsOf(row: AnnotationRow): IdParts | null {
 }
 
 /** Whether an entry still stands as the facts kept say. */
-function sameFacts(entry: InferredEntry, was: AnnotatedFacts | null): boolean {
+function sameFacts(entry: InferredEntry, was: InferredFacts | null): boolean {
   return was === null || (entry.amount === was.amount && entry.time === was.time);
 }
 

@@ -4,7 +4,7 @@
  *
  * An account is "main" or a sub-account's e-mail. Times are Unix milliseconds (UTC).
  */
-import type { InferredBound } from '../../shared/ledger';
+import type { InferredBound, InferredFacts } from '../../shared/ledger';
 import type { WithdrawStatus } from '../../shared/market';
 import { parseUnits, refuseUnits, toAmount, units, ZERO, type Amount, type Units } from './decimal';
 
@@ -64,16 +64,9 @@ export interface UserCostBasis {
  * ("deposit or other credit", positive amount) or a debit (negative). It happened somewhere in
  * (from, to]; `time` is where the ledger places it (see reconcile.ts for the rule).
  */
-export interface InferredEntry {
+export interface InferredEntry extends InferredFacts {
   kind: 'inferred';
   id: string;
-  account: string;
-  asset: string;
-  /** Signed decimal text: positive credit, negative debit. */
-  amount: string;
-  from: number;
-  to: number;
-  time: number;
   /** The user's label for it ("salary", "gift"), a record the user keeps. */
   label?: string;
   costBasis?: UserCostBasis;

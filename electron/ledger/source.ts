@@ -6,10 +6,9 @@
  * Asset names are the exchange's, compared without regard to case: they are written here in
  * assetKey form (lower case) everywhere, the reporting asset included.
  */
-import { MAIN_ACCOUNT } from '../../shared/ledger';
+import { MAIN_ACCOUNT, type InferredFacts } from '../../shared/ledger';
 import { assetKey, withdrawStatusOf } from '../../shared/market';
 import type {
-  AnnotatedFacts,
   AnnotationRow,
   LedgerMarks,
   LedgerTransferRow,
@@ -365,7 +364,7 @@ export function annotate(
   entryId: string,
   annotation: InferredAnnotation,
   at: number,
-  facts: AnnotatedFacts | null = null,
+  facts: InferredFacts | null = null,
   replaces: readonly string[] = [],
 ): void {
   store.ledger.annotate(profileId, entryId, annotation, at, facts, replaces);

@@ -139,7 +139,6 @@ export { StoreInputError } from './util';
 export type { AnswerKind, KeptAnswer } from './answers';
 export type { AlertObservation, AlertRecord, AlertSide, AlertState } from './alerts';
 export {
-  type AnnotatedFacts,
   type AnnotationRow,
   type BalanceObservation,
   type LedgerMarks,

@@ -12,7 +12,7 @@ import { Decimal } from '../../shared/exact-decimal';
 import { assetKey } from '../../shared/market';
 import { formatDecimal } from '../core/decimal';
 import { integerMs, StoreInputError } from './util';
-import { MAIN_ACCOUNT } from '../../shared/ledger';
+import { MAIN_ACCOUNT, type InferredFacts } from '../../shared/ledger';
 
 /** An own-trade row as ledger reads iterate it, in this column order (an array per row). */
 export type LedgerTradeColumns = [
@@ -77,25 +77,17 @@ export interface BalanceObservation {
   complete: boolean;
 }
 
-/** The inferred entry as it stood when the user wrote (or last confirmed) its annotation. */
-export interface AnnotatedFacts {
-  account: string;
-  asset: string;
-  /** Signed decimal text: positive credit, negative debit. */
-  amount: string;
-  from: number;
-  to: number;
-  time: number;
-}
-
 /** The user's label and cost basis of an inferred entry, as kept. */
 export interface AnnotationRow {
   entryId: string;
   label: string | null;
   costAmount: string | null;
   costCurrency: string | null;
-  /** Null in a row written before the facts were kept. */
-  facts: AnnotatedFacts | null;
+  /**
+   * The inferred entry as it stood when the user wrote (or last confirmed) the annotation; null in
+   * a row written before the facts were kept.
+   */
+  facts: InferredFacts | null;
 }
 
 type AnnotationColumns = Omit<AnnotationRow, 'facts'> & {
@@ -287,7 +279,7 @@ export class LedgerRepository {
     entryId: string,
     annotation: { label?: string; costBasis?: { amount: string; currency: string } },
     at: number,
-    facts: AnnotatedFacts | null = null,
+    facts: InferredFacts | null = null,
     replaces: readonly string[] = [],
   ): void {
     if (!entryId) throw new StoreInputError('annotation entryId must not be empty');
@@ -327,7 +319,7 @@ export class LedgerRepository {
     profileId: string,
     keptId: string,
     entryId: string,
-    facts: AnnotatedFacts,
+    facts: InferredFacts,
     at: number,
   ): boolean {
     integerMs(at, 'annotation at');
@@ -501,7 +493,7 @@ function annotationRow(row: AnnotationColumns): AnnotationRow {
   return { ...kept, facts };
 }
 
-function checkFacts(facts: AnnotatedFacts): void {
+function checkFacts(facts: InferredFacts): void {
   if (!facts.account) throw new StoreInputError('annotation facts account must not be empty');
   if (!facts.asset) throw new StoreInputError('annotation facts asset must not be empty');
   if (!/^-?\d+(\.\d+)?$/.test(facts.amount)) {
