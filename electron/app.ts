@@ -21,6 +21,7 @@ import type { Logger } from './core/logger';
 import type { Notifier } from './core/notifier';
 import { timingsOf, type Timings } from './core/timings';
 import { AlertEditor } from './alerts/editor';
+import { ExchangeLimiters } from './exchange/limits';
 import { MarketWatch } from './live/market-watch';
 import { CandleScheduler, LedgerService } from './ledger';
 import { LedgerFigures } from './ledger/figures';
@@ -226,11 +227,15 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
   // Sync's port onto the store: built here once, shared by every service that reads what sync
   // keeps (no module-level cache of it anywhere).
   const syncPort = storePort(store);
+  // The exchanges' rate limiters: one per exchange for every client the app makes (the exchange
+  // counts per key and per IP, not per client), built here once.
+  const limiters = new ExchangeLimiters();
   const session = new SessionManager({
     port: syncPort,
     store,
     secrets: vault,
     demoSecrets: new DemoSecretStore(),
+    limiters,
     emit,
     log,
     settings,
@@ -281,6 +286,7 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
   } catch (error) {
     await keychainProbed;
     await session.close().catch(() => undefined);
+    limiters.close();
     await market.close();
     screenLock?.stop();
     lock.dispose();
@@ -302,6 +308,7 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
     close() {
       closing ??= (async () => {
         await session.close();
+        limiters.close();
         await market.close();
         screenLock?.stop();
         lock.dispose();

@@ -17,7 +17,7 @@ import { tradingArea } from './areas/trading';
 import { walletArea } from './areas/wallet';
 import { invalidInput } from './errors';
 import type { InputOf } from './inputs';
-import { RateLimiter, type EndpointName } from './limits';
+import { ExchangeLimiters, RateLimiter, type EndpointName } from './limits';
 import { allMyTradesFrom, allOrdersFrom, withdrawHistory, type PagedReads } from './paging';
 import { Requests } from './requests';
 import { ENDPOINTS, RestTransport } from './rest';
@@ -45,6 +45,11 @@ const optionsSchema = z.object({
   clock: z.custom<Clock>((value) => typeof value === 'object' && value !== null).optional(),
   /** default true (pacing on); benches turn it off */
   rateLimits: z.boolean().optional(),
+  /**
+   * The pacing shared with every other client of the same exchange (the app's, built once in
+   * app.ts); without it the client paces through a limiter of its own.
+   */
+  limiters: z.instanceof(ExchangeLimiters).optional(),
 });
 
 /**
@@ -52,18 +57,6 @@ const optionsSchema = z.object({
  * and signed requests never travel unencrypted.
  */
 export type ExchangeClientOptions = z.input<typeof optionsSchema>;
-
-/** Limiters are shared per base URL: the exchange counts per key (and per IP), not per client. */
-const sharedLimiters = new Map<string, RateLimiter>();
-function limiterFor(baseUrl: string): RateLimiter {
-  const key = new URL(baseUrl).origin;
-  let limiter = sharedLimiters.get(key);
-  if (!limiter) {
-    limiter = new RateLimiter();
-    sharedLimiters.set(key, limiter);
-  }
-  return limiter;
-}
 
 export class ExchangeClient {
   private readonly rest: RestTransport;
@@ -87,7 +80,10 @@ export class ExchangeClient {
     }
     const recvWindow = options.recvWindow ?? 5000;
     this.apiKey = options.apiKey;
-    this.limiter = options.rateLimits === false ? undefined : limiterFor(options.baseUrl);
+    this.limiter =
+      options.rateLimits === false
+        ? undefined
+        : (options.limiters?.for(options.baseUrl) ?? new RateLimiter());
     const restOptions: ConstructorParameters<typeof RestTransport>[0] = {
       baseUrl: options.baseUrl,
       recvWindow,

@@ -9,7 +9,7 @@ export {
 export { ExchangeError, type ExchangeErrorKind } from './errors';
 export { connectionRefused, networkCause } from './rest';
 export type { InputOf } from './inputs';
-export { ENDPOINT_LIMITS, RateLimiter, type EndpointName } from './limits';
+export { ENDPOINT_LIMITS, ExchangeLimiters, RateLimiter, type EndpointName } from './limits';
 export { sign } from './sign';
 export {
   StreamClient,

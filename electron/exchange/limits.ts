@@ -271,3 +271,33 @@ function splitBucketId(id: string): [EndpointName, string] {
   const at = id.indexOf('\u0000');
   return [id.slice(0, at) as EndpointName, id.slice(at + 1)];
 }
+
+/**
+ * The rate limiters of every exchange the app talks to, one per origin. The exchange counts per
+ * key (and per IP), not per client, so every client of one exchange must pace through the same
+ * limiter: a key verified while its profile's client runs, or a profile switched away from and
+ * back, would otherwise each start with full buckets and together send more than the exchange
+ * allows (a 429, then a 418 ban). Built once where the app's services are built (app.ts) and
+ * handed to whatever makes clients; no module keeps one of its own.
+ */
+export class ExchangeLimiters {
+  private readonly byOrigin = new Map<string, RateLimiter>();
+
+  constructor(private readonly options: RateLimiterOptions = {}) {}
+
+  /** The limiter of the exchange at `baseUrl` (by its origin), made at its first use. */
+  for(baseUrl: string): RateLimiter {
+    const origin = new URL(baseUrl).origin;
+    let limiter = this.byOrigin.get(origin);
+    if (!limiter) {
+      limiter = new RateLimiter(this.options);
+      this.byOrigin.set(origin, limiter);
+    }
+    return limiter;
+  }
+
+  /** Stops every limiter's timer; a call that waits for a token after this is refused. */
+  close(): void {
+    for (const limiter of this.byOrigin.values()) limiter.close();
+  }
+}

@@ -22,6 +22,7 @@ import type { Notifier } from '../core/notifier';
 import { DEFAULT_TIMINGS, type Timings } from '../core/timings';
 import { startDemoExchange, DEMO_PROFILE_NAME, type DemoExchange } from '../demo';
 import { ExchangeClient } from '../exchange/client';
+import type { ExchangeLimiters } from '../exchange/limits';
 import { insecureUrlReason } from '../exchange/urls';
 import { AlertSession } from '../alerts/session';
 import { LiveSession } from '../live/live-session';
@@ -48,11 +49,13 @@ import { verifyPrivateStream } from './stream-check';
 async function verifyKey(
   addresses: { baseUrl: string; streamUrl: string },
   key: { apiKey: string; secretKey: string },
+  limiters: ExchangeLimiters,
 ) {
   const verifier = new ExchangeClient({
     baseUrl: addresses.baseUrl,
     apiKey: key.apiKey,
     secretKey: key.secretKey,
+    limiters,
   });
   try {
     const info = await verifier.account.info();
@@ -106,6 +109,8 @@ export interface SessionDeps {
   port: SyncStorePort;
   secrets: SecretStore;
   demoSecrets: SecretStore;
+  /** The exchanges' rate limiters, built once in app.ts: every client of a key paces as one. */
+  limiters: ExchangeLimiters;
   emit: Emit;
   log: Logger;
   settings: () => Settings;
@@ -236,7 +241,7 @@ export class SessionManager {
       const { store, secrets, log } = this.deps;
       refuseInsecureAddresses(input);
       log.secrets.add(input.apiKey, input.secretKey);
-      const info = await verifyKey(input, input);
+      const info = await verifyKey(input, input, this.deps.limiters);
       const kept = await keptKey(store, secrets, input);
       if (kept.profile && options.keychainId === undefined) {
         const existing = kept.profile;
@@ -350,7 +355,7 @@ export class SessionManager {
             `The key of "${row.name}" is missing from the keychain. Remove the profile and add the key again.`,
           );
         }
-        const info = await verifyKey(input, credentials);
+        const info = await verifyKey(input, credentials, this.deps.limiters);
         permissions = { canTrade: info.canTrade, canWithdraw: info.canWithdraw };
       }
       const wasActive = this.active?.profile.id === row.id;
@@ -448,7 +453,7 @@ export class SessionManager {
         );
       }
       log.secrets.add(input.apiKey, input.secretKey);
-      const info = await verifyKey(row, input);
+      const info = await verifyKey(row, input, this.deps.limiters);
       await secrets.set(row.id, { apiKey: input.apiKey, secretKey: input.secretKey });
       const restored = store.profiles.restore(row.id, {
         canTrade: info.canTrade,
@@ -663,6 +668,7 @@ export class SessionManager {
         baseUrl: row.baseUrl,
         apiKey: credentials.apiKey,
         secretKey: credentials.secretKey,
+        limiters: this.deps.limiters,
       });
       this.clients.set(row.id, client);
     }

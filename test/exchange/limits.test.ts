@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../electron/core/clock';
-import { RateLimiter } from '../../electron/exchange/limits';
+import { ExchangeLimiters, RateLimiter } from '../../electron/exchange/limits';
 
 function limiterOn(clock: ManualClock, marginMs = 0): RateLimiter {
   return new RateLimiter({ clock, marginMs });
@@ -126,5 +126,24 @@ describe('RateLimiter', () => {
       await settle();
     }
     await Promise.all(pending);
+  });
+});
+
+describe('ExchangeLimiters', () => {
+  it('gives every client of one exchange (its origin) the same limiter, another exchange its own', async () => {
+    const clock = new ManualClock(0);
+    const limiters = new ExchangeLimiters({ clock, marginMs: 0 });
+    const one = limiters.for('http://127.0.0.1:4000/sapi');
+    expect(limiters.for('http://127.0.0.1:4000')).toBe(one);
+    const other = limiters.for('http://127.0.0.1:4001');
+    expect(other).not.toBe(one);
+    // A token spent through one client's limiter is spent for the exchange's other clients too.
+    const release = await one.acquire('ping', 'ip');
+    release();
+    expect(limiters.for('http://127.0.0.1:4000/').queueWaitMs('ping', 'ip')).toBe(1000);
+    expect(other.queueWaitMs('ping', 'ip')).toBe(0);
+    limiters.close();
+    await expect(one.acquire('ping', 'ip')).rejects.toThrow('closed');
+    await expect(other.acquire('ping', 'ip')).rejects.toThrow('closed');
   });
 });

@@ -6,6 +6,7 @@
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ExchangeLimiters } from '../../electron/exchange/limits';
 import { startSandbox, type TestSandbox as Sandbox } from '../../electron/sandbox/testing';
 import { clientFor } from './helpers';
 
@@ -30,11 +31,13 @@ describe('pacing', () => {
     const email = 'pacing@example.com';
     sandbox.admin.createAccount({ email });
     const keys = sandbox.admin.createApiKey(email);
-    const client = clientFor(sandbox, keys);
+    // The app's clients share its limiters (built once in app.ts); so do these.
+    const limiters = new ExchangeLimiters();
+    const client = clientFor(sandbox, keys, { limiters });
     // One client shares identical reads in flight (single-flight), so each call of the burst is
     // a different read: funds through clients of their own (the pacing is the key's, shared by
     // every client of it), the book at different depths.
-    const others = Array.from({ length: 9 }, () => clientFor(sandbox, keys));
+    const others = Array.from({ length: 9 }, () => clientFor(sandbox, keys, { limiters }));
     statuses.length = 0;
     const funds = [client, ...others].map((each) => each.account.funds());
     const limits = [1, 5, 10, 20, 50, 100, 500, 1000] as const;
@@ -50,6 +53,7 @@ describe('pacing', () => {
     expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(26);
     expect(client.queueWaitMs('funds')).toBeLessThanOrEqual(1100);
     await Promise.all([client, ...others].map((each) => each.close()));
+    limiters.close();
   });
 
   it('a 429 caused elsewhere pauses the endpoint for Retry-After and the read goes through', async () => {
