@@ -22,6 +22,7 @@ import type { Notifier } from './core/notifier';
 import { timingsOf, type Timings } from './core/timings';
 import { AlertEditor } from './alerts/editor';
 import { ExchangeLimiters } from './exchange/limits';
+import { Activity } from './live/activity';
 import { MarketWatch } from './live/market-watch';
 import { CandleScheduler, LedgerService } from './ledger';
 import { LedgerFigures } from './ledger/figures';
@@ -271,6 +272,7 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
     orders: new OrderDesk({ store, rules, emit, log, settings }),
     alerts: new AlertEditor({ store, rules, port: syncPort, emit, log, now }),
     transfers: new Transfers({ store, rules, emit, log, settings, now, notifier }),
+    activity: new Activity({ store, emit }),
     notifier,
     lock,
     now,

@@ -10,6 +10,7 @@ import type { Emit } from '../core/events';
 import type { Logger } from '../core/logger';
 import type { Notifier } from '../core/notifier';
 import type { AlertEditor } from '../alerts/editor';
+import type { Activity } from '../live/activity';
 import type { MarketWatch } from '../live/market-watch';
 import type { LedgerFigures } from '../ledger/figures';
 import type { MarketCache } from '../market/cache';
@@ -45,6 +46,8 @@ export interface ApiContext {
   readonly alerts: AlertEditor;
   /** Transfers between the main account and its sub-accounts, and the sub-accounts' views. */
   readonly transfers: Transfers;
+  /** The recent-activity feed and the notifications. */
+  readonly activity: Activity;
   /** Sync's port onto the store (what sync keeps, in sync's words), built once in app.ts. */
   readonly syncPort: SyncStorePort;
   readonly notifier?: Notifier | undefined;

@@ -11,6 +11,7 @@ import type { Emit } from '../core/events';
 import type { Logger } from '../core/logger';
 import { notificationWanted, type Notifier } from '../core/notifier';
 import type { Store } from '../store';
+import type { NotificationRow } from '../store/types';
 
 export interface NotifyDeps {
   store: Store;
@@ -27,6 +28,18 @@ export interface NotifyOptions {
   group?: string;
 }
 
+/** A kept notification as the page shows it. */
+export function toNotificationView(row: NotificationRow): NotificationView {
+  return {
+    id: row.id,
+    kind: row.kind,
+    title: row.title,
+    body: row.body,
+    time: row.time,
+    read: row.read,
+  };
+}
+
 export function notify(
   deps: NotifyDeps,
   kind: NotificationKind,
@@ -40,14 +53,7 @@ export function notify(
     body,
     time: deps.now(),
   });
-  const view: NotificationView = {
-    id: row.id,
-    kind: row.kind,
-    title: row.title,
-    body: row.body,
-    time: row.time,
-    read: row.read,
-  };
+  const view = toNotificationView(row);
   if (options.group !== undefined) view.group = options.group;
   const settings = deps.settings();
   const wanted = notificationWanted(kind, settings);
