@@ -30,6 +30,7 @@ const FOLDER_LAYERS = [
   ['transfers', 'electron/transfers'],
   ['session', 'electron/session'],
   ['lock', 'electron/lock'],
+  ['settings', 'electron/settings'],
   ['api', 'electron/api'],
   ['shell', 'electron/shell'],
   ['serve', 'electron/serve'],
@@ -79,6 +80,7 @@ const FEATURES = [
   'orders',
   'transfers',
   'lock',
+  'settings',
 ];
 const PRODUCT = ['api', 'session', ...FEATURES, ...FOUNDATION];
 const MAY_IMPORT = {
@@ -115,6 +117,8 @@ const MAY_IMPORT = {
   session: [...FEATURES, ...FOUNDATION],
   // The app lock knows the record, the keychain's vault and core; nothing of the features.
   lock: FOUNDATION,
+  // The user's preferences: a new quote asset is checked against what the exchange lists.
+  settings: ['rules', ...FOUNDATION],
   api: PRODUCT.slice(1),
   app: PRODUCT,
   shell: ['app', ...PRODUCT],

@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AlertSession } from '../electron/alerts/session';
-import { DEFAULT_SETTINGS } from '../electron/api/settings';
+import { DEFAULT_SETTINGS } from '../electron/settings/stored';
 import { ManualClock } from '../electron/core/clock';
 import { KnownSecrets, type Logger } from '../electron/core/logger';
 import { StreamClient } from '../electron/exchange/stream';

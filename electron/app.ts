@@ -13,7 +13,6 @@ import { toBridgeError } from './api/errors';
 import { createHandlers } from './api/handlers';
 import type { LockGate } from './api/dispatch';
 import { lockGate } from './api/lock';
-import { readSettings } from './api/settings';
 import { AppError } from './core/app-error';
 import { SystemClock, type Clock } from './core/clock';
 import type { Emit } from './core/events';
@@ -39,6 +38,8 @@ import {
   type Keychain,
 } from './secrets';
 import { SessionManager, type DemoOptions } from './session/manager';
+import { SettingsEditor } from './settings/editor';
+import { readSettings } from './settings/stored';
 import { storePort } from './sync/store-port';
 import { Transfers } from './transfers';
 import { scheduleBackups, startStore, StoreUnavailableError, type OpenStoreResult } from './store';
@@ -273,6 +274,7 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
     alerts: new AlertEditor({ store, rules, port: syncPort, emit, log, now }),
     transfers: new Transfers({ store, rules, emit, log, settings, now, notifier }),
     activity: new Activity({ store, emit }),
+    settingsEditor: new SettingsEditor({ record: store.settings, rules, sessions: session, emit }),
     notifier,
     lock,
     now,

@@ -19,6 +19,7 @@ import type { ExchangeRules } from '../rules/exchange-rules';
 import type { Store } from '../store';
 import type { AppLock } from '../lock';
 import type { SessionManager } from '../session/manager';
+import type { SettingsEditor } from '../settings/editor';
 import type { Transfers } from '../transfers';
 
 /** The handlers of one contract area, e.g. HandlerGroup<'orders'> for orders.*. */
@@ -48,6 +49,8 @@ export interface ApiContext {
   readonly transfers: Transfers;
   /** The recent-activity feed and the notifications. */
   readonly activity: Activity;
+  /** Changes the user's preferences (settings() reads them). */
+  readonly settingsEditor: SettingsEditor;
   /** Sync's port onto the store (what sync keeps, in sync's words), built once in app.ts. */
   readonly syncPort: SyncStorePort;
   readonly notifier?: Notifier | undefined;

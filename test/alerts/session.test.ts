@@ -14,7 +14,7 @@ import type { DesktopNotification } from '../../electron/core/notifier';
 import { ExchangeClient } from '../../electron/exchange/client';
 import { startSandbox, type TestSandbox } from '../../electron/sandbox/testing';
 import { openStore, type Store } from '../../electron/store';
-import { DEFAULT_SETTINGS } from '../../electron/api/settings';
+import { DEFAULT_SETTINGS } from '../../electron/settings/stored';
 import { methodSchema } from '../../shared/contract-schemas';
 import type { EventName, EventPayloads } from '../../shared/contract';
 import type { Settings } from '../../shared/types';
