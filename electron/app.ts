@@ -28,6 +28,7 @@ import { LedgerFigures } from './ledger/figures';
 import { AppLock, followScreenLock } from './lock';
 import { MarketCache } from './market/cache';
 import { OrderDesk } from './orders/desk';
+import { OrderHistory } from './orders/history';
 import { ExchangeRules } from './rules/exchange-rules';
 import { createLogger } from './log';
 import {
@@ -271,6 +272,7 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
     ledgerFigures: new LedgerFigures({ store, ledger, candles, emit, log, settings, now }),
     rules,
     orders: new OrderDesk({ store, rules, emit, log, settings }),
+    orderHistory: new OrderHistory({ store }),
     alerts: new AlertEditor({ store, rules, port: syncPort, emit, log, now }),
     transfers: new Transfers({ store, rules, emit, log, settings, now, notifier }),
     activity: new Activity({ store, emit }),

@@ -15,6 +15,7 @@ import type { MarketWatch } from '../live/market-watch';
 import type { LedgerFigures } from '../ledger/figures';
 import type { MarketCache } from '../market/cache';
 import type { OrderDesk } from '../orders/desk';
+import type { OrderHistory } from '../orders/history';
 import type { ExchangeRules } from '../rules/exchange-rules';
 import type { Store } from '../store';
 import type { AppLock } from '../lock';
@@ -43,6 +44,8 @@ export interface ApiContext {
   readonly rules: ExchangeRules;
   /** Orders tested, placed and canceled, and their value against the Settings' threshold. */
   readonly orders: OrderDesk;
+  /** The open orders, the order history and the own trades from the cache. */
+  readonly orderHistory: OrderHistory;
   /** Making and changing the active profile's alerts (the session evaluates them). */
   readonly alerts: AlertEditor;
   /** Transfers between the main account and its sub-accounts, and the sub-accounts' views. */
