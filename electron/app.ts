@@ -25,7 +25,7 @@ import { Activity } from './live/activity';
 import { MarketWatch } from './live/market-watch';
 import { CandleScheduler, LedgerService } from './ledger';
 import { LedgerFigures } from './ledger/figures';
-import { AppLock, followScreenLock } from './lock';
+import { AppLock, followScreenLock, SensitiveActions } from './lock';
 import { MarketCache } from './market/cache';
 import { OrderDesk } from './orders/desk';
 import { OrderHistory } from './orders/history';
@@ -38,7 +38,7 @@ import {
   SecretStoreUnavailableError,
   type Keychain,
 } from './secrets';
-import { SessionManager, type DemoOptions } from './session/manager';
+import { SessionManager, type ActiveSession, type DemoOptions } from './session/manager';
 import { SettingsEditor } from './settings/editor';
 import { readSettings } from './settings/stored';
 import { storePort } from './sync/store-port';
@@ -259,6 +259,7 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
     clock,
     retryMs: timings.priceRetryMs,
   });
+  const orders = new OrderDesk({ store, rules, emit, log, settings });
   const ctx: ApiContext = {
     mode: options.mode,
     version: packageJson.version,
@@ -271,7 +272,7 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
     syncPort,
     ledgerFigures: new LedgerFigures({ store, ledger, candles, emit, log, settings, now }),
     rules,
-    orders: new OrderDesk({ store, rules, emit, log, settings }),
+    orders,
     orderHistory: new OrderHistory({ store }),
     alerts: new AlertEditor({ store, rules, port: syncPort, emit, log, now }),
     transfers: new Transfers({ store, rules, emit, log, settings, now, notifier }),
@@ -279,6 +280,12 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
     settingsEditor: new SettingsEditor({ record: store.settings, rules, sessions: session, emit }),
     notifier,
     lock,
+    sensitiveActions: new SensitiveActions<ActiveSession>({
+      profiles: store.profiles,
+      settings,
+      sessions: session,
+      orders,
+    }),
     now,
     settings,
     keychain: () => keychain,

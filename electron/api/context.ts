@@ -18,8 +18,8 @@ import type { OrderDesk } from '../orders/desk';
 import type { OrderHistory } from '../orders/history';
 import type { ExchangeRules } from '../rules/exchange-rules';
 import type { Store } from '../store';
-import type { AppLock } from '../lock';
-import type { SessionManager } from '../session/manager';
+import type { AppLock, SensitiveActions } from '../lock';
+import type { ActiveSession, SessionManager } from '../session/manager';
 import type { SettingsEditor } from '../settings/editor';
 import type { Transfers } from '../transfers';
 
@@ -59,6 +59,8 @@ export interface ApiContext {
   readonly notifier?: Notifier | undefined;
   /** The app lock: while locked the dispatcher answers only the lock's own methods. */
   readonly lock: AppLock;
+  /** Which calls ask for the lock password again (when it was given too long ago). */
+  readonly sensitiveActions: SensitiveActions<ActiveSession>;
   now(): number;
   settings(): Settings;
   keychain(): KeychainStatus;

@@ -1,19 +1,19 @@
 /**
  * lock.*: the app lock's methods over the lock service (electron/lock/), and the gate the
  * transports' dispatchers ask before every call: while locked only the lock's own methods are
- * answered; a sensitive call (api/confirm.ts) asks for the password again when it is due.
+ * answered; a sensitive call (lock/sensitive-actions.ts) asks for the password again when it is
+ * due.
  */
 import type { MethodName } from '../../shared/contract';
 import { AppError } from '../core/app-error';
 import type { ApiContext, HandlerGroup } from './context';
-import { sensitiveAction } from './confirm';
 import type { LockGate } from './dispatch';
 
 export function lockGate(ctx: ApiContext): LockGate {
   return {
     isLocked: () => ctx.lock.isLocked(),
     confirmNeeded: async (method: MethodName, input: unknown) =>
-      ctx.lock.confirmNeeded() ? sensitiveAction(ctx, method, input) : null,
+      ctx.lock.confirmNeeded() ? ctx.sensitiveActions.of(method, input) : null,
   };
 }
 

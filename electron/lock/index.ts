@@ -4,6 +4,7 @@
  *   actions, what is held back while locked); LOCK_KEYS, LOCKED_NOTIFICATION, LockVault.
  * - hashPassword / verifyPassword / deriveSealKey and their scrypt parameters.
  * - followScreenLock: locks when the desktop session locks or sleeps (Linux, over D-Bus).
+ * - SensitiveActions: which bridge calls ask for the password again.
  */
 export {
   AppLock,
@@ -23,3 +24,4 @@ export {
   type SealParameters,
 } from './password';
 export { followScreenLock, signalReader, type ScreenLockFollower } from './screen-lock';
+export { SensitiveActions, type SensitiveActionsDeps } from './sensitive-actions';
