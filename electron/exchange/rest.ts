@@ -1,8 +1,8 @@
 /**
  * REST transport: undici keep-alive pool per base URL, request signing, server-time offset, pacing
  * through the RateLimiter, and the mapping of every answer to either a JSON body or an
- * ExchangeError. Retries only where nothing can have happened at the exchange: a GET paused by a
- * 429, and any request the exchange rejected with 2098 (timestamp outside recvWindow) after the
+ * ExchangeError. Retries only where nothing can have happened at the exchange: a GET (the clock
+ * read among them) paused by a 429, and any request the exchange rejected with 2098 (timestamp outside recvWindow) after the
  * offset has been re-measured once.
  */
 import { Pool } from 'undici';
@@ -181,17 +181,29 @@ export class RestTransport {
 
   private async doMeasure(): Promise<void> {
     const spec = ENDPOINTS.time;
-    const release = await this.options.limiter?.acquire('time', 'ip');
-    try {
-      const before = this.options.now();
-      const body = await this.send('time', spec, '', '', false);
-      const after = this.options.now();
-      const { serverTime } = parseWireFast(serverTimeSchema, body, RESPONSE_LABELS.time);
-      this.offset = Math.round(serverTime - (before + after) / 2);
-      this.lastRoundTripMs = after - before;
-      this.offsetMeasuredAt = after;
-    } finally {
-      release?.();
+    const limiter = this.options.limiter;
+    for (;;) {
+      const release = await limiter?.acquire('time', 'ip');
+      try {
+        const before = this.options.now();
+        const body = await this.send('time', spec, '', '', false);
+        const after = this.options.now();
+        const { serverTime } = parseWireFast(serverTimeSchema, body, RESPONSE_LABELS.time);
+        this.offset = Math.round(serverTime - (before + after) / 2);
+        this.lastRoundTripMs = after - before;
+        this.offsetMeasuredAt = after;
+        return;
+      } catch (error) {
+        // The clock read is a read like any other: a 429 (another process on this address, such
+        // as the app's previous run, used the window) waits as the exchange asks, then reads.
+        if (limiter && error instanceof ExchangeError && error.status === 429) {
+          limiter.pauseKey('ip', error.retryAfterMs ?? 1000);
+          continue;
+        }
+        throw error;
+      } finally {
+        release?.();
+      }
     }
   }
 

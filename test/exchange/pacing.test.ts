@@ -8,7 +8,7 @@ import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExchangeLimiters } from '../../electron/exchange/limits';
 import { startSandbox, type TestSandbox as Sandbox } from '../../electron/sandbox/testing';
-import { clientFor } from './helpers';
+import { clientFor, parentOf } from './helpers';
 
 let sandbox: Sandbox;
 const statuses: number[] = [];
@@ -68,5 +68,24 @@ describe('pacing', () => {
     expect(typeof status.status).toBe('string');
     expect(statuses.filter((s) => s === 418)).toEqual([]);
     await client.close();
+  });
+
+  it('a clock read refused with a 429 waits for Retry-After, and the signed call goes through', async () => {
+    // Another program on the same IP (the app's previous run, say) uses up the time window; the
+    // window may end between that and the client's read, so this is tried until a 429 is met.
+    const bare = `${sandbox.baseUrl}/sapi/v1/time`;
+    for (let attempt = 1; ; attempt++) {
+      const client = clientFor(sandbox, parentOf(sandbox).trade);
+      await fetch(bare);
+      expect((await fetch(bare)).status).toBe(429);
+      statuses.length = 0;
+      // The first signed call reads the exchange's clock first.
+      const info = await client.account.info();
+      await client.close();
+      expect(typeof info.canTrade).toBe('boolean');
+      expect(statuses.filter((s) => s === 418)).toEqual([]);
+      if (statuses.includes(429)) break;
+      expect(attempt, 'the clock read never met the exhausted window').toBeLessThan(5);
+    }
   });
 });
