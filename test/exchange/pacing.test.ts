@@ -26,6 +26,17 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
+/**
+ * Another program on the same IP uses up `endpoint`'s 1-per-second window: it asks until the
+ * exchange says 429 (two asks may fall in two windows).
+ */
+async function useUpWindow(endpoint: string): Promise<void> {
+  for (let ask = 1; ask <= 5; ask++) {
+    if ((await fetch(`${sandbox.baseUrl}/sapi/v1/${endpoint}`)).status === 429) return;
+  }
+  throw new Error(`five asks of ${endpoint} in a row were all answered`);
+}
+
 describe('pacing', () => {
   it('a burst on 1/s and 2/s endpoints completes without a single 429 or 418', async () => {
     const email = 'pacing@example.com';
@@ -59,10 +70,7 @@ describe('pacing', () => {
   it('a 429 caused elsewhere pauses the endpoint for Retry-After and the read goes through', async () => {
     const client = clientFor(sandbox, undefined);
     // Another program on the same IP uses up the systemStatus window and gets a 429 itself.
-    const bare = `${sandbox.baseUrl}/sapi/v1/systemStatus`;
-    await fetch(bare);
-    const refused = await fetch(bare);
-    expect(refused.status).toBe(429);
+    await useUpWindow('systemStatus');
     statuses.length = 0;
     const status = await client.general.systemStatus();
     expect(typeof status.status).toBe('string');
@@ -73,11 +81,9 @@ describe('pacing', () => {
   it('a clock read refused with a 429 waits for Retry-After, and the signed call goes through', async () => {
     // Another program on the same IP (the app's previous run, say) uses up the time window; the
     // window may end between that and the client's read, so this is tried until a 429 is met.
-    const bare = `${sandbox.baseUrl}/sapi/v1/time`;
     for (let attempt = 1; ; attempt++) {
       const client = clientFor(sandbox, parentOf(sandbox).trade);
-      await fetch(bare);
-      expect((await fetch(bare)).status).toBe(429);
+      await useUpWindow('time');
       statuses.length = 0;
       // The first signed call reads the exchange's clock first.
       const info = await client.account.info();
