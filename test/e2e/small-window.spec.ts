@@ -54,19 +54,33 @@ test('Funds shows every column it keeps inside its card, and a row opens to show
   await goTo(page, 'funds');
   const table = page.getByTestId('funds-table');
   await expect(table.locator('tbody tr').first()).toBeVisible();
-  const card = await box(page.locator('.table-wrap').filter({ has: table }));
-  const headers = table.locator('thead th:visible');
-  const labels = await headers.allInnerTexts();
-  for (const wanted of ['Asset', 'Free', 'Total', 'Value (USDT)', 'Price', '24h', 'Unrealized P&L'])
-    expect(labels.map((l) => l.replace(/[▲▼]/g, '').trim())).toContain(wanted);
-  const boxes: Box[] = [];
-  for (const header of await headers.all()) boxes.push(await box(header));
-  for (const [i, header] of boxes.entries()) {
-    expect(inside(header, card), labels[i]).toBe(true);
-    for (const other of boxes.slice(i + 1)) expect(overlaps(header, other), labels[i]).toBe(false);
-  }
-  // The table does not scroll sideways: nothing lies beyond the card's right edge.
+  // Measured once the table has settled: rows and their figures arrive after the first row, and
+  // the columns take their widths from them. An overlap that lasts fails after the timeout.
   const wrap = page.locator('.table-wrap').filter({ has: table });
+  await expect(async () => {
+    const card = await box(wrap);
+    const headers = table.locator('thead th:visible');
+    const labels = await headers.allInnerTexts();
+    for (const wanted of [
+      'Asset',
+      'Free',
+      'Total',
+      'Value (USDT)',
+      'Price',
+      '24h',
+      'Unrealized P&L',
+    ])
+      expect(labels.map((l) => l.replace(/[▲▼]/g, '').trim())).toContain(wanted);
+    const boxes: Box[] = [];
+    for (const header of await headers.all()) boxes.push(await box(header));
+    for (const [i, header] of boxes.entries()) {
+      expect(inside(header, card), labels[i]).toBe(true);
+      for (const other of boxes.slice(i + 1))
+        expect(overlaps(header, other), labels[i]).toBe(false);
+    }
+  }).toPass({ timeout: 10_000 });
+  const card = await box(wrap);
+  // The table does not scroll sideways: nothing lies beyond the card's right edge.
   expect(await wrap.evaluate((node) => node.scrollWidth <= node.clientWidth + 1)).toBe(true);
   await expectWhole(table.locator('thead th:visible'));
 
