@@ -195,7 +195,13 @@ export class LiveSession {
   /** Connects and subscribes in the background; the state events tell how it goes. */
   start(): void {
     this.stream.subscribe([...PRIVATE_STREAMS]).then(
-      () => this.deps.log.info(`private stream live for profile ${this.deps.profileId}`),
+      () => {
+        this.deps.log.info(`private stream live for profile ${this.deps.profileId}`);
+        // Sync's first reads may have been answered before the stream listened: a change made in
+        // between came as no event, so funds and open orders are read once more, as after a
+        // reconnect.
+        this.reread('live: re-reading funds and open orders once the stream is live');
+      },
       (error: unknown) => {
         if (!this.closed) this.deps.log.error('The private stream could not subscribe', error);
       },
@@ -503,12 +509,18 @@ export class LiveSession {
     if (this.closed) return;
     this.deps.log.info('private stream reconnected: re-reading funds and open orders');
     this.transferClaims.reconnected();
+    this.reread('live: re-reading funds and open orders after a reconnect');
+  }
+
+  /** Funds and open orders read again over REST, after a time the stream was not listening. */
+  private reread(what: string): void {
+    if (this.closed) return;
     inBackground(
       Promise.all([
         this.deps.sync.refresh('funds', { force: true }),
         this.deps.sync.refresh('openOrders', { force: true }),
       ]),
-      'live: re-reading funds and open orders after a reconnect',
+      what,
       this.deps.log.error,
     );
   }

@@ -21,7 +21,12 @@ export interface LiveApp {
 export async function startLiveApp(
   sandbox: Sandbox,
   key: { apiKey: string; secretKey: string },
-  options: { notifier?: Notifier; clock?: Clock } = {},
+  options: {
+    notifier?: Notifier;
+    clock?: Clock;
+    /** Runs once the profile is added, before waiting for its stream to go live. */
+    beforeLive?: (app: SpotfolioApp) => Promise<void>;
+  } = {},
 ): Promise<LiveApp> {
   const dir = tempDir();
   const events: { event: EventName; payload: unknown }[] = [];
@@ -44,6 +49,7 @@ export async function startLiveApp(
     baseUrl: sandbox.baseUrl,
     streamUrl: sandbox.streamUrl,
   });
+  await options.beforeLive?.(app);
   await eventually('the private stream to go live', () =>
     eventsOf('connection.state').some((e) => e.state === 'live') ? true : undefined,
   );

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SpotfolioApp } from '../../electron/app';
 import { startSandbox, type TestSandbox as Sandbox } from '../../electron/sandbox/testing';
 import { openStore } from '../../electron/store';
+import { JOBS } from '../../electron/sync/engine';
 import type { ProfileView } from '../../shared/types';
 import { eventually } from '../api/helpers';
 import { startLiveApp, type LiveApp } from './helpers';
@@ -112,5 +113,40 @@ describe('live session', () => {
       }
     });
     expect((await app.handlers['app.status']({})).connection).toBe('live');
+  });
+
+  it('reads funds again once the stream is live: a change made before it listened is not missed', async () => {
+    const email = 'late-stream@live.test';
+    sandbox.admin.createAccount({ email });
+    sandbox.admin.credit(email, 'usdt', '100');
+    const key = sandbox.admin.createApiKey(email);
+    // The stream's token is late, so sync's first reads are answered before the stream listens.
+    sandbox.admin.faults.inject(
+      { method: 'POST', path: '/sapi/v1/create_auth_token' },
+      { kind: 'latency', ms: 1500 },
+    );
+    let firstReadAt = 0;
+    const late = await startLiveApp(sandbox, key, {
+      beforeLive: async (started) => {
+        firstReadAt = await eventually('sync to read the funds', async () => {
+          const funds = await started.handlers['funds.list']({});
+          const usdt = funds.rows.find((r) => r.asset === 'usdt')?.free;
+          return usdt === '100' && funds.asOf !== null ? funds.asOf : undefined;
+        });
+        // Made while the stream is not listening: no event tells the app of it.
+        sandbox.admin.credit(email, 'usdt', '5');
+      },
+    });
+    try {
+      const readAt = await eventually('the credit read once the stream is live', async () => {
+        const funds = await late.app.handlers['funds.list']({});
+        const usdt = funds.rows.find((r) => r.asset === 'usdt')?.free;
+        return usdt === '105' ? funds.asOf : undefined;
+      });
+      // Read because the stream went live, not by the funds' next timed refresh.
+      expect(readAt! - firstReadAt).toBeLessThan(JOBS.funds.freshnessMs);
+    } finally {
+      await late.close();
+    }
   });
 });
