@@ -99,14 +99,30 @@ export function ProfileSwitcher() {
     },
   );
   const switching = activate.pending;
-  const switchTo = async (profile: ProfileView) => {
-    if (switching) return;
+  // A pick made while a switch is on its way is made after it, never dropped: the list already
+  // shows the new profile as active while its switch is still settling.
+  const underway = useRef(false);
+  const picked = useRef<ProfileView | null>(null);
+  const switchTo = async (profile: ProfileView): Promise<void> => {
+    if (underway.current) {
+      picked.current = profile;
+      close(true);
+      return;
+    }
     if (profile.active) {
       close(true);
       return;
     }
-    await activate.run(profile);
+    underway.current = true;
+    try {
+      await activate.run(profile);
+    } finally {
+      underway.current = false;
+    }
     close(true);
+    const next = picked.current;
+    picked.current = null;
+    if (next && next.id !== profile.id) await switchTo({ ...next, active: false });
   };
 
   if (!activeProfile) return null;
