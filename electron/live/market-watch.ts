@@ -18,6 +18,11 @@ export class MarketWatch {
   private stream: StreamClient | undefined;
   private streamUrl: string | undefined;
   private symbol: string | null = null;
+  /**
+   * Counts watch, unwatch and close calls: a watch whose subscribe fails undoes itself only while
+   * no later call has changed what is watched.
+   */
+  private calls = 0;
 
   constructor(
     private readonly emit: Emit,
@@ -31,6 +36,7 @@ export class MarketWatch {
   async watch(streamUrl: string, symbol: string): Promise<void> {
     if (this.stream && this.streamUrl !== streamUrl) await this.close();
     const stream = this.stream ?? this.open(streamUrl);
+    const call = ++this.calls;
     const previous = this.symbol;
     this.symbol = symbol;
     if (previous !== null && previous !== symbol) {
@@ -39,20 +45,26 @@ export class MarketWatch {
     try {
       await stream.subscribe(marketStreams(symbol));
     } catch (error) {
-      // An unknown symbol (or a lost connection) leaves nothing half-watched behind.
-      if (this.symbol === symbol) this.symbol = null;
-      await stream.unsubscribe(marketStreams(symbol)).catch(() => undefined);
+      // An unknown symbol (or a lost connection) leaves nothing half-watched behind. A later call
+      // has already put things as they should be: an unwatch cut this subscribe short (rejecting
+      // it), and a watch of the same symbol after it carries these very streams, which must stay.
+      if (call === this.calls) {
+        this.symbol = null;
+        await stream.unsubscribe(marketStreams(symbol)).catch(() => undefined);
+      }
       throw error;
     }
   }
 
   async unwatch(): Promise<void> {
+    this.calls++;
     const previous = this.symbol;
     this.symbol = null;
     if (previous !== null && this.stream) await this.stream.unsubscribe(marketStreams(previous));
   }
 
   async close(): Promise<void> {
+    this.calls++;
     const stream = this.stream;
     this.stream = undefined;
     this.streamUrl = undefined;

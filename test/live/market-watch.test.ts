@@ -1,4 +1,7 @@
-/** market.watch over a public stream of the sandbox: one symbol at a time, bad symbols refused. */
+/**
+ * market.watch over a public stream of the sandbox: one symbol at a time, bad symbols refused, and
+ * a watch cut short by an unwatch leaves the watch that follows it alone.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MarketWatch } from '../../electron/live/market-watch';
 import { startSandbox, type Sandbox } from '../../electron/sandbox';
@@ -55,6 +58,30 @@ describe('MarketWatch', () => {
   it('refuses an unknown symbol and keeps nothing half-watched', async () => {
     await expect(watch.watch(sandbox.streamUrl, 'nosuchpair')).rejects.toThrow();
     expect(watch.watching).toBeNull();
+    await watch.unwatch();
+  });
+
+  it('keeps the watch that follows an unwatch which cut a subscribe short', async () => {
+    // The symbol page's effect runs again when the exchange's state changes: an unwatch, then a
+    // watch of the same symbol, arriving together (the host dispatches them in one turn) while
+    // the first watch still waits for its acknowledgement (the stream not yet back).
+    const first = watch.watch(sandbox.streamUrl, 'btcusdt');
+    const unwatched = watch.unwatch();
+    const second = watch.watch(sandbox.streamUrl, 'btcusdt');
+    await expect(first).rejects.toThrow(/unsubscribed/);
+    await unwatched;
+    await second;
+    expect(watch.watching).toBe('btcusdt');
+    const seen = events.length;
+    await eventually('btcusdt depth after the second watch', () =>
+      events
+        .slice(seen)
+        .find(
+          (e) =>
+            e.event === 'market.depth' &&
+            (e.payload as EventPayloads['market.depth']).symbol === 'btcusdt',
+        ),
+    );
     await watch.unwatch();
   });
 });
