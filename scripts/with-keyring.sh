@@ -8,11 +8,13 @@ cd "$(dirname "$0")/.."
 
 # What the keychain and end-to-end tests need from the system (README: What a Linux machine needs).
 missing=()
-for tool in dbus-run-session gnome-keyring-daemon /usr/bin/chromium; do
+for tool in dbus-run-session gnome-keyring-daemon; do
   command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
 done
+# Either Chromium will do; the tests prefer its headless shell (test/e2e/support/chromium.ts).
+[ -x /usr/bin/chromium-headless-shell ] || [ -x /usr/bin/chromium ] || missing+=(chromium)
 if [ ${#missing[@]} -gt 0 ]; then
-  echo "Missing: ${missing[*]}. Install the packages: sudo apt-get install dbus dbus-x11 gnome-keyring chromium libsecret-1-dev" >&2
+  echo "Missing: ${missing[*]}. Install the packages: sudo apt-get install dbus dbus-x11 gnome-keyring chromium-headless-shell libsecret-1-dev" >&2
   exit 1
 fi
 [ -d node_modules ] || { echo "Installing the packages first (npm install)..."; npm install; }
