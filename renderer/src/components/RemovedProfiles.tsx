@@ -4,16 +4,28 @@
  * removal, so restoring asks for it again (the same key; the exchange checks it first).
  */
 import { useState, type FormEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import type { RemovedProfileView } from '../../../shared/types';
 import { formatDateTime } from '../../../shared/format';
 import { useApp } from '../context';
 import { errorInfo } from '../lib/bridge';
-import { useBridgeAction, useBridgeQuery } from '../lib/query';
+import { bridgeKey, useBridgeAction, useBridgeQuery } from '../lib/query';
 import { InlineError } from './common';
 
 export function RemovedProfiles() {
+  const client = useQueryClient();
   const removed = useBridgeQuery('profiles.removed');
   const list = removed.data ?? [];
+  // The restore's answer says the profile is listed again: it leaves this list at once, instead
+  // of staying until a read of the list comes back (a read that is slow, or fails and so keeps
+  // the list it had, left it listed). The list is read again all the same; a read already on
+  // its way is dropped, as it may have been answered before the restore.
+  const restored = (id: string) => {
+    client.setQueryData<RemovedProfileView[]>(bridgeKey('profiles.removed'), (before) =>
+      before?.filter((profile) => profile.id !== id),
+    );
+    removed.reload();
+  };
   if (list.length === 0) return null;
   return (
     <div className="card" data-testid="removed-profiles">
@@ -26,7 +38,7 @@ export function RemovedProfiles() {
       </p>
       <ul className="profiles">
         {list.map((profile) => (
-          <RemovedProfile key={profile.id} profile={profile} onRestored={removed.reload} />
+          <RemovedProfile key={profile.id} profile={profile} onRestored={restored} />
         ))}
       </ul>
     </div>
@@ -38,14 +50,14 @@ function RemovedProfile({
   onRestored,
 }: {
   profile: RemovedProfileView;
-  onRestored: () => void;
+  onRestored: (id: string) => void;
 }) {
   const { reloadProfiles, toast } = useApp();
   const [form, setForm] = useState<{ apiKey: string; secretKey: string } | null>(null);
   const restoring = useBridgeAction('profiles.restore', {
     onSuccess: async () => {
       setForm(null);
-      onRestored();
+      onRestored(profile.id);
       await reloadProfiles();
       toast({ title: `Restored ${profile.name}`, tone: 'success' });
     },
