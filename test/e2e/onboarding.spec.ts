@@ -1,5 +1,12 @@
 import { expect, test } from '@playwright/test';
-import { goTo, screenshot, startStack, tradingKey, type Stack } from './support/stack';
+import {
+  goTo,
+  openSandboxProfileAgain,
+  screenshot,
+  startStack,
+  tradingKey,
+  type Stack,
+} from './support/stack';
 
 let stack: Stack;
 test.beforeAll(async () => {
@@ -61,7 +68,8 @@ test('adds a sandbox API key, verified first, and sees its funds', async ({ page
 test('a removed profile is kept under Removed profiles and restored with its key', async ({
   page,
 }) => {
-  await page.goto(stack.url);
+  // The profile the test above added; a retry runs in a fresh worker and stack, and adds it.
+  await openSandboxProfileAgain(page, stack, 'Sandbox parent');
   await goTo(page, 'settings');
   await page.getByTestId('profile-Sandbox parent').getByTestId('profile-remove').click();
   const confirm = page.getByTestId('profile-remove-confirm');

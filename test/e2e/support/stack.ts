@@ -200,8 +200,15 @@ export async function openWithSandboxProfile(
   await page.getByTestId('active-profile').filter({ hasText: name }).waitFor();
 }
 
-/** Opens the app on the sandbox profile a previous test of the spec added, or adds it. */
-export async function openSandboxProfileAgain(page: Page, stack: Stack): Promise<void> {
+/**
+ * Opens the app on the sandbox profile a previous test of the spec added, or adds it (named
+ * `name`): a test retried in a fresh worker has a fresh stack, without that profile.
+ */
+export async function openSandboxProfileAgain(
+  page: Page,
+  stack: Stack,
+  name = 'Sandbox',
+): Promise<void> {
   await openApp(page, stack.url);
   const profiles = await page.evaluate(() =>
     (
@@ -212,7 +219,7 @@ export async function openSandboxProfileAgain(page: Page, stack: Stack): Promise
     await page.getByTestId('screen-portfolio').waitFor();
     return;
   }
-  await openWithSandboxProfile(page, stack);
+  await openWithSandboxProfile(page, stack, name);
 }
 
 /**
