@@ -10,11 +10,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../electron/store';
 import { SeededRandom } from '../../electron/sandbox/random';
 import { ROWS_PER_STEP } from './fixtures/sync-writer-constants';
+import { bundledScript } from '../support/child-script';
 import { removeTempDirs, tempDir } from './helpers';
 
 afterEach(removeTempDirs);
 
-const WRITER = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'sync-writer.ts');
+const writer = bundledScript(
+  join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'sync-writer.ts'),
+);
 const KILLS = 20;
 
 interface RunResult {
@@ -24,8 +27,8 @@ interface RunResult {
 /** Starts the writer, kills it with SIGKILL `delayMs` after it is ready, returns what it reported. */
 function runAndKill(dataDir: string, firstStep: number, delayMs: number): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    // node --import tsx (what `npx tsx` runs) so the pid killed is the writer itself, not a wrapper.
-    const child = spawn(process.execPath, ['--import', 'tsx', WRITER, dataDir, String(firstStep)], {
+    // node runs the bundled writer itself, so the pid killed is the writer's, not a wrapper's.
+    const child = spawn(process.execPath, [writer(), dataDir, String(firstStep)], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
