@@ -6,10 +6,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { bundledScript } from '../support/child-script';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = join(here, '../..');
-const childScript = join(here, 'fixtures/app-child.ts');
 
 export interface AppProcess {
   process: ChildProcess;
@@ -18,16 +18,23 @@ export interface AppProcess {
   kill(): Promise<void>;
 }
 
-export async function startAppProcess(
-  dataDir: string,
-  keys: Record<string, { apiKey: string; secretKey: string }> = {},
-): Promise<AppProcess> {
-  // node itself runs the script (tsx as a loader), so the kill reaches the app's own process.
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', childScript, JSON.stringify({ dataDir, keys })],
-    { cwd: repoRoot, stdio: ['pipe', 'pipe', 'inherit'] },
-  );
+type Keys = Record<string, { apiKey: string; secretKey: string }>;
+
+/**
+ * Call at the top of a test file: the child script is bundled for the file's tests
+ * (test/support/child-script.ts). The function returned starts the app on a data folder.
+ */
+export function appProcesses(): (dataDir: string, keys?: Keys) => Promise<AppProcess> {
+  const script = bundledScript(join(here, 'fixtures/app-child.ts'));
+  return (dataDir, keys = {}) => startAppProcess(script(), dataDir, keys);
+}
+
+async function startAppProcess(script: string, dataDir: string, keys: Keys): Promise<AppProcess> {
+  // node itself runs the bundled script, so the kill reaches the app's own process.
+  const child = spawn(process.execPath, [script, JSON.stringify({ dataDir, keys })], {
+    cwd: repoRoot,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   const waiting: ((line: Record<string, unknown>) => void)[] = [];
   // One reader hands each line to the call waiting longest, so calls may overlap.

@@ -24,7 +24,9 @@ import { pruneRotated } from '../../electron/store/backups';
 import Database from 'better-sqlite3';
 import type { StoreNotice } from '../../shared/types';
 import { tempDir } from '../api/helpers';
-import { startAppProcess } from './app-process';
+import { appProcesses } from './app-process';
+
+const startAppProcess = appProcesses();
 
 let sandbox: Sandbox;
 let key: { apiKey: string; secretKey: string };

@@ -20,7 +20,9 @@ import type { RequestInterceptor } from '../../electron/sandbox/server';
 import { DemoSecretStore } from '../../electron/secrets';
 import type { JournalEntryView, StoreNotice } from '../../shared/types';
 import { eventually, tempDir } from '../api/helpers';
-import { startAppProcess } from '../store/app-process';
+import { appProcesses } from '../store/app-process';
+
+const startAppProcess = appProcesses();
 
 const TRANSFER_PATH = '/sapi/v1/sub_account/fund_transfer';
 
