@@ -20,11 +20,12 @@ import { DemoSecretStore } from '../../electron/secrets';
 import { openStore } from '../../electron/store';
 import type { JournalEntryView } from '../../shared/types';
 import { eventually, tempDir } from '../api/helpers';
+import { bundledScript } from '../support/child-script';
 
 const TRANSFER_PATH = '/sapi/v1/sub_account/fund_transfer';
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = join(here, '../..');
-const childScript = join(here, 'fixtures/journal-child.ts');
+const childScript = bundledScript(join(here, 'fixtures/journal-child.ts'));
 /** Long enough to kill the sender while its leg waits; shorter than the 5 s receive window. */
 const HOLD_MS = 2500;
 
@@ -129,14 +130,11 @@ function startChild(amount: string, holdAt: string): Run {
     createdAt: Date.now(),
   });
   store.close();
-  // node itself runs the script (tsx as a loader, not its CLI, which would put a process between
-  // the test and the one to kill).
+  // node itself runs the bundled script (no wrapper process between the test and the one to kill).
   const child = spawn(
     process.execPath,
     [
-      '--import',
-      'tsx',
-      childScript,
+      childScript(),
       JSON.stringify({
         dataDir: dir.path,
         profileId,
