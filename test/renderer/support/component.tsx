@@ -7,8 +7,7 @@
  */
 import type { ReactNode } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, type RenderResult } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { render, type RenderResult } from '@testing-library/react';
 import { createDispatcher } from '../../../electron/api/dispatch';
 import { AppError } from '../../../electron/api/errors';
 import { createBridge } from '../../../shared/bridge-client';
@@ -38,7 +37,10 @@ export interface FakeApp {
   answer<K extends MethodName>(method: K, answer: Answer<K>): void;
 }
 
-/** Installs window.spotfolio for one test; the answers start empty (a call without one fails). */
+/**
+ * Installs window.spotfolio for one test; the answers start empty (a call without one fails).
+ * After each test the rendering is unmounted and window.spotfolio removed (support/setup.ts).
+ */
 export function installFakeApp(): FakeApp {
   const answers = new Map<string, (input: unknown) => unknown>();
   const calls: FakeApp['calls'] = [];
@@ -64,11 +66,6 @@ export function installFakeApp(): FakeApp {
     answer: (method, answer) => answers.set(method, answer as (input: unknown) => unknown),
   };
 }
-
-afterEach(() => {
-  cleanup();
-  delete (window as { spotfolio?: unknown }).spotfolio;
-});
 
 export const SETTINGS: Settings = {
   quoteAsset: 'usdt',
