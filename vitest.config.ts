@@ -19,10 +19,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // Three files at a time on two cores: the suite's files wait on sockets, child processes and
-    // the sandbox's rate windows (its workers averaged about 0.9 of a core each), and with the
-    // journeys at three it was CI's last part to end (280 s).
-    maxWorkers: 3,
+    maxWorkers: 2,
     projects: [
       { extends: true, test: { name: 'isolated', include: ISOLATED } },
       {
