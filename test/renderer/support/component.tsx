@@ -10,6 +10,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { render, type RenderResult } from '@testing-library/react';
 import { createDispatcher } from '../../../electron/api/dispatch';
 import { AppError } from '../../../electron/api/errors';
+import { DEFAULT_SETTINGS } from '../../../electron/settings/stored';
 import { createBridge } from '../../../shared/bridge-client';
 import {
   methodNames,
@@ -67,16 +68,8 @@ export function installFakeApp(): FakeApp {
   };
 }
 
-export const SETTINGS: Settings = {
-  quoteAsset: 'usdt',
-  theme: 'light',
-  privacyMode: false,
-  hideSmallBalances: false,
-  smallBalanceThreshold: '1',
-  priceWarningPercent: '10',
-  confirmOrdersAbove: '1000',
-  notifications: { fills: true, cancels: true, balances: true, transfers: true, alerts: true },
-};
+/** The app's default settings, in the light theme. */
+export const SETTINGS: Settings = { ...DEFAULT_SETTINGS, theme: 'light' };
 
 export function profile(overrides: Partial<ProfileView> = {}): ProfileView {
   return {
