@@ -18,14 +18,25 @@ for job in "$@"; do
   ) &
   pids+=($!)
 done
+# Each one's output is printed as it ends, except a failure's, which waits for the end: a CI log
+# is often read from its tail, where the failure then is, whatever ended after it.
 failed=()
 for i in "${!pids[@]}"; do
   wait "${pids[$i]}"
   name=${names[$i]}
   read -r status seconds <"$logs/$name.status"
-  echo "── $name: $([ "$status" = 0 ] && echo passed || echo "FAILED (exit $status)") in ${seconds} s"
+  if [ "$status" = 0 ]; then
+    echo "── $name: passed in ${seconds} s"
+    cat "$logs/$name.log"
+  else
+    failed+=("$name")
+    echo "── $name: FAILED (exit $status) in ${seconds} s; its output is printed at the end"
+  fi
+done
+for name in "${failed[@]}"; do
+  read -r status seconds <"$logs/$name.status"
+  echo "── $name: FAILED (exit $status) in ${seconds} s"
   cat "$logs/$name.log"
-  [ "$status" = 0 ] || failed+=("$name")
 done
 if [ ${#failed[@]} -gt 0 ]; then
   echo "Failed: ${failed[*]}"

@@ -1,18 +1,20 @@
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_USAGE } from '../../electron/sandbox/cli-args';
+import { bundledScript } from '../support/child-script';
 import { hmacHex } from './helpers';
+
+// The CLI runs as one node process from its bundle. Through tsx, a SIGTERM reached tsx's own
+// process first, which relays it to the script's; on a loaded machine the relay sometimes ended
+// the script with the signal (exit 143) before its handler ran.
+const cli = bundledScript('electron/sandbox/cli.ts');
 
 describe('npm run sandbox (cli.ts)', () => {
   it('prints WorldInfo as its first line, serves requests and exits 0 on SIGTERM', async () => {
-    // tsx itself (what `npx tsx` runs) so that SIGTERM reaches the sandbox, not npm's wrapper.
-    const child = spawn(
-      join(process.cwd(), 'node_modules/.bin/tsx'),
-      ['electron/sandbox/cli.ts', '--port', '0', '--no-simulation'],
-      { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const child = spawn(process.execPath, [cli(), '--port', '0', '--no-simulation'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const firstLine = await new Promise<string>((resolve, reject) => {
       const lines = createInterface({ input: child.stdout! });
       lines.once('line', resolve);
@@ -40,10 +42,7 @@ describe('npm run sandbox (cli.ts)', () => {
   it('--help prints every option and exits 0 without starting; an unknown option points to it', async () => {
     const run = (args: string[]) =>
       new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-        const child = spawn(join(process.cwd(), 'node_modules/.bin/tsx'), [
-          'electron/sandbox/cli.ts',
-          ...args,
-        ]);
+        const child = spawn(process.execPath, [cli(), ...args]);
         let stdout = '';
         let stderr = '';
         child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
