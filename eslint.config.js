@@ -285,6 +285,12 @@ const clockOnlyTimers = {
   },
 };
 
+/**
+ * No forgotten promise: the type-aware rules (no-floating-promises and no-misused-promises, with
+ * `void` refused in electron/) are oxlint's, in .oxlintrc.json, which `npm run lint` runs first.
+ * oxlint checks them with tsgolint, on TypeScript 7's checker; through typescript-eslint's project
+ * service they took ~60 of this lint's ~105 CPU-seconds in CI, there ~10 (test/lint/promises.test.ts).
+ */
 export default tseslint.config(
   {
     ignores: [
@@ -308,29 +314,6 @@ export default tseslint.config(
       ],
       'no-console': 'off',
     },
-  },
-  {
-    // No forgotten promise: a promise is awaited, or handed on purpose to inBackground()
-    // (shared/background.ts), which routes its failure to a log. Type-aware, through the
-    // TypeScript project service. No rule here reads JSDoc off TypeScript's nodes, so the program
-    // parses only the JSDoc that carries types (that of JavaScript files), as tsc skips it too.
-    files: ['**/*.{ts,tsx}'],
-    languageOptions: {
-      parserOptions: {
-        projectService: true,
-        tsconfigRootDir: import.meta.dirname,
-        jsDocParsingMode: 'type-info',
-      },
-    },
-    rules: {
-      '@typescript-eslint/no-floating-promises': 'error',
-      '@typescript-eslint/no-misused-promises': 'error',
-    },
-  },
-  {
-    // In the main process an unhandled rejection ends the app: `void` is no answer there.
-    files: ['electron/**/*.ts'],
-    rules: { '@typescript-eslint/no-floating-promises': ['error', { ignoreVoid: false }] },
   },
   {
     files: ['renderer/**/*.{ts,tsx}'],

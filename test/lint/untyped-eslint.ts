@@ -1,8 +1,7 @@
 /**
  * ESLint with the project's config for fixtures linted by a path that is not on disk (lintText
- * with a file path in a real folder). The type-aware rules need the file in the TypeScript
- * project, so they and the project service are off here; test/lint/promises.test.ts lints a real
- * file with them on.
+ * with a file path in a real folder). ESLint's rules read no types (the type-aware ones are
+ * oxlint's: test/lint/promises.test.ts).
  */
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,13 +20,6 @@ export function untypedEslint(rules: Linter.RulesRecord = {}): ESLint {
   return new ESLint({
     cwd: root,
     overrideConfigFile: join(root, 'eslint.config.js'),
-    overrideConfig: {
-      languageOptions: { parserOptions: { projectService: false } },
-      rules: {
-        '@typescript-eslint/no-floating-promises': 'off',
-        '@typescript-eslint/no-misused-promises': 'off',
-        ...rules,
-      },
-    },
+    overrideConfig: { rules },
   });
 }
