@@ -7,7 +7,8 @@
  * failed download) or, on Linux, without a display. In that case this says why and starts
  * browser mode, which prints the address to open. On a fresh clone it runs `npm install` first.
  * It builds first when out/ is missing or older than the sources, so what runs is what is
- * checked out. Other arguments (e.g. --port 8080 --data-dir DIR) go to browser mode.
+ * checked out (--no-build: it runs out/ as it is). Other arguments (e.g. --port 8080 --data-dir
+ * DIR) go to browser mode.
  *
  * Browser mode runs in this process, from the built out/serve/cli.cjs: no second Node, no
  * TypeScript compiled at start-up, and V8's code cache for the rest (see loadBrowserMode).
@@ -145,8 +146,14 @@ function loadBrowserMode() {
   return { cli: module.exports, saveCache };
 }
 
-async function startBrowserMode(args) {
-  ensureBuiltOrExit(['out/serve/cli.cjs', 'out/renderer/index.html']);
+async function startBrowserMode(args, build) {
+  const files = ['out/serve/cli.cjs', 'out/renderer/index.html'];
+  if (build) {
+    ensureBuiltOrExit(files);
+  } else if (!files.every((file) => existsSync(join(repoRoot, file)))) {
+    console.error('--no-build: the app is not built (run `npm run build`).');
+    process.exit(1);
+  }
   const { cli, saveCache } = loadBrowserMode();
   // After the start, with the app's code compiled; or at exit, if that comes first.
   process.once('exit', saveCache);
@@ -157,6 +164,11 @@ async function startBrowserMode(args) {
 const forwarded = process.argv.slice(2);
 const browserOnly = forwarded[0] === '--browser';
 if (browserOnly) forwarded.shift();
+// --no-build: run out/ as it is. The end-to-end tests build once before their run; a build begun
+// by one app's start (a test's fixture, or an editor, touching a source) would empty out/ under
+// the apps already serving it.
+const noBuild = forwarded.includes('--no-build');
+if (noBuild) forwarded.splice(forwarded.indexOf('--no-build'), 1);
 ensureInstalled();
 const desktop = browserOnly ? {} : whyNoDesktop();
 if (desktop.electronPath) {
@@ -170,5 +182,5 @@ if (desktop.electronPath) {
     console.log(`The desktop app cannot start here: ${desktop.reason}.`);
     console.log('Starting browser mode instead; open the address below in your browser.');
   }
-  await startBrowserMode(forwarded);
+  await startBrowserMode(forwarded, !noBuild);
 }

@@ -18,7 +18,7 @@ import type { SpotfolioBridge } from '../../shared/contract';
 import { formatAmountWithUnit } from '../../shared/format';
 import { hourMove, tradeAgo } from '../alerts/past-trades';
 import { startBrowserMode, type StartedChild } from './support/child';
-import { ensureRendererBuilt, goTo, openApp, screenshot } from './support/stack';
+import { goTo, openApp, screenshot } from './support/stack';
 
 const HOLDER = 'holder@alerts.e2e';
 const SELLER = 'seller@alerts.e2e';
@@ -39,7 +39,6 @@ async function trade(symbol: string, price: string): Promise<void> {
 }
 
 test.beforeAll(async () => {
-  ensureRendererBuilt();
   sandbox = await startSandbox({ port: 0, world: 'empty', simulation: false, rateLimits: false });
   const account = (email: string) => {
     sandbox.admin.createAccount({ email });

@@ -18,14 +18,7 @@ import { openStore } from '../../electron/store';
 import type { SpotfolioBridge } from '../../shared/contract';
 import { repoRoot, startBrowserMode, type StartedChild } from './support/child';
 import { exchangeClient, fromExchange, shownDecimal } from './support/exchange';
-import {
-  ensureRendererBuilt,
-  goTo,
-  openApp,
-  screenshot,
-  startSandboxChild,
-  type WorldInfo,
-} from './support/stack';
+import { goTo, openApp, screenshot, startSandboxChild, type WorldInfo } from './support/stack';
 
 const KEYCHAIN_SERVICE = 'Spotfolio';
 
@@ -60,7 +53,6 @@ function startApp(): Promise<StartedChild<string>> {
 }
 
 test.beforeAll(async () => {
-  ensureRendererBuilt();
   sandbox = await startSandboxChild();
   dataDir = mkdtempSync(join(tmpdir(), 'spotfolio-e2e-journal-'));
   app = await startApp();

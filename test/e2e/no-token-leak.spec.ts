@@ -12,7 +12,6 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { SpotfolioBridge } from '../../shared/contract';
 import { startBrowserMode, type StartedChild } from './support/child';
-import { ensureRendererBuilt } from './support/stack';
 
 interface Seen {
   url: string;
@@ -26,7 +25,6 @@ let otherBase: string;
 const seen: Seen[] = [];
 
 test.beforeAll(async () => {
-  ensureRendererBuilt();
   dataDir = mkdtempSync(join(tmpdir(), 'spotfolio-e2e-token-'));
   app = await startBrowserMode(dataDir);
   other = createServer((req, res) => {

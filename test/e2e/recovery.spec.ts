@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { APPLICATION_IDS } from '../../electron/store/database';
 import { openStore, startStore, type ProfileInput } from '../../electron/store';
 import { startBrowserMode, type StartedChild } from './support/child';
-import { ensureRendererBuilt, openApp, screenshot } from './support/stack';
+import { openApp, screenshot } from './support/stack';
 
 const DAY = 24 * 60 * 60 * 1000;
 const T0 = Date.UTC(2026, 0, 10, 9, 30);
@@ -48,7 +48,6 @@ async function startAndOpen(page: Page, dataDir: string): Promise<void> {
   await openApp(page, app.value);
 }
 
-test.beforeAll(() => ensureRendererBuilt());
 test.afterEach(async () => {
   await app?.stop();
   app = undefined;

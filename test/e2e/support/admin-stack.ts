@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox, type TestSandbox } from '../../../electron/sandbox/testing';
 import { startBrowserMode, type StartedChild } from './child';
-import { ensureRendererBuilt, worldSeed, type Stack, type WorldInfo } from './stack';
+import { worldSeed, type Stack, type WorldInfo } from './stack';
 
 export interface AdminStack extends Stack {
   sandbox: TestSandbox;
@@ -98,7 +98,6 @@ class Relay {
 }
 
 export async function startAdminStack(options: { simulation?: boolean } = {}): Promise<AdminStack> {
-  ensureRendererBuilt();
   const launch = () =>
     startSandbox({
       port: 0,

@@ -1,9 +1,10 @@
 /**
  * A real child process (the sandbox, browser mode, a bare server) started for a test or a bench,
  * ready once its stdout prints the line that `pick` accepts: a URL, or the sandbox's WorldInfo.
- * Browser mode runs as `npm run serve` runs it: the built bundle through scripts/start.mjs, which
- * builds first when out/ is older than the sources (the tests' global setup builds once before
- * the workers start, so two workers never build at once).
+ * Browser mode runs as `npm run serve` runs it: the built bundle through scripts/start.mjs, with
+ * --no-build: the tests' global setup builds once before the workers start, and nothing builds
+ * during the run (a build empties out/ under the apps serving it: a CI run saw pages answered
+ * 404 while a vitest fixture under shared/ made the sources look newer than the build).
  */
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -26,6 +27,9 @@ export function startBrowserMode(dataDir: string): Promise<StartedChild<string>>
     [
       'scripts/start.mjs',
       '--browser',
+      // The run's global setup built the app once; an app's start never builds it again under
+      // the apps already serving it (scripts/start.mjs).
+      '--no-build',
       '--port',
       '0',
       '--data-dir',

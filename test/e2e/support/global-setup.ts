@@ -1,6 +1,6 @@
 /**
- * Before any worker starts: the app the journeys run is built and current, so the workers' app
- * starts (scripts/start.mjs checks the build each time) never build, and never two at once.
+ * Before any worker starts: the app the journeys run is built and current. This is the run's only
+ * build: the apps start with --no-build (support/child.ts), so none builds under another.
  */
 import { ensureRendererBuilt } from './stack';
 

@@ -25,8 +25,8 @@ export type { WorldAccount, WorldKey } from '../../../electron/sandbox/world';
 export const BUILT_APP = ['out/renderer/index.html', 'out/serve/cli.cjs', 'out/serve/sandbox.cjs'];
 
 /**
- * Builds the app when out/ is missing or older than the sources. The global setup does it once
- * before the workers start; a spec calling it again finds the build fresh.
+ * Builds the app when out/ is missing or older than the sources: the global setup's, once before
+ * the workers start. Nothing builds during the run (support/child.ts says why).
  */
 export function ensureRendererBuilt(): void {
   if (!ensureBuilt(BUILT_APP)) throw new Error('Building the app failed; see the output above.');
@@ -74,7 +74,6 @@ export function startSandboxChild(
 }
 
 export async function startStack(options: { simulation?: boolean } = {}): Promise<Stack> {
-  ensureRendererBuilt();
   const sandbox = await startSandbox({
     port: 0,
     seed: worldSeed(),
