@@ -91,7 +91,7 @@ describe('wire-fast agrees with zod', () => {
         if (!schema.safeParse(structuredClone(input)).success) rejectedValid(input);
         if (agree(schema, input)) vouched++;
       }),
-      { numRuns: 100 },
+      { numRuns: 50 },
     );
     // Where a check exists it must earn its keep: it vouches for every common-form value.
     if (fastCheckFor(schema)) expect(vouched).toBe(runs);
@@ -103,7 +103,7 @@ describe('wire-fast agrees with zod', () => {
         if (!schema.safeParse(structuredClone(input)).success) rejectedValid(input);
         agree(schema, input);
       }),
-      { numRuns: 100 },
+      { numRuns: 50 },
     );
   });
 
@@ -114,7 +114,7 @@ describe('wire-fast agrees with zod', () => {
         if (!schema.safeParse(structuredClone(input)).success) rejected++;
         agree(schema, input);
       }),
-      { numRuns: 150 },
+      { numRuns: 75 },
     );
     expect(rejected).toBeGreaterThan(0);
   });
