@@ -11,7 +11,7 @@ export default defineConfig({
   // the page (measured in a quiet CI run with two: the machine's two cores 69% busy, the journeys
   // the last to end), so a third overlaps those waits (the files' order within a worker is kept).
   fullyParallel: false,
-  workers: 4,
+  workers: 3,
   // A journey that fails is run once more in a fresh worker (its own stack) and, if it then
   // passes, reported as flaky by name in the list: a race the machine's load exposed is then
   // seen and fixed without one rare timing failing every other test's run.

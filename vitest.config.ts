@@ -19,7 +19,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    maxWorkers: 4,
+    maxWorkers: 3,
     projects: [
       { extends: true, test: { name: 'isolated', include: ISOLATED } },
       {
