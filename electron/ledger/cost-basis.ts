@@ -755,13 +755,15 @@ export class Ledger {
     if (feeElsewhere) {
       this.dispose(key, trade.account, feeAsset, commission, feeProceeds, trade.time, 'fee');
     }
-    this.position(trade.account, received).add(
-      receivedNet,
-      receivedCost,
-      trade.time,
-      key,
-      'recorded',
-    );
+    const receiving = this.position(trade.account, received);
+    if (receivedNet < 0n && !receiving.cash) {
+      // The fee took more of the asset than the trade brought (BNB bought with the fee paid in
+      // BNB): all of what came, whose cost is then spent, and the rest out of what was held. A lot
+      // of negative quantity would be taken from later, as if it were held, by some methods only.
+      this.dispose(key, trade.account, received, -receivedNet, -receivedCost, trade.time, 'fee');
+      return;
+    }
+    receiving.add(receivedNet, receivedCost, trade.time, key, 'recorded');
   }
 
   private dispose(
