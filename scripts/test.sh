@@ -11,9 +11,6 @@ unit="bash scripts/with-keyring.sh npx vitest run$(printf ' %q' "$@")"
 if [ "${SPOTFOLIO_SKIP_E2E:-}" = "1" ]; then
   exec bash -c "$unit"
 fi
-# On a machine both keep busy, vitest yields to the journeys: they are the longer of the two, and
-# the app, the page and their polls keep working for as long as a journey lasts, so a journey
-# slowed by the other suite also costs more CPU; vitest's tests mostly do not.
 exec bash scripts/side-by-side.sh \
-  "unit tests:nice -n 5 $unit" \
+  "unit tests:$unit" \
   "journeys:bash scripts/with-keyring.sh npx playwright test"
