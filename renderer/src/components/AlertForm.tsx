@@ -177,6 +177,15 @@ export function AlertForm(props: {
   const [draft, setDraft] = useState(() =>
     draftOf(settings.quoteAsset, props.initial ?? {}, props.editing),
   );
+  // What the page knows (a free balance, a last price) may arrive after the form opened: it fills
+  // the field then, unless something was typed there.
+  const known = props.editing ? undefined : props.initial?.threshold;
+  const [seenKnown, setSeenKnown] = useState(known);
+  if (known !== seenKnown) {
+    setSeenKnown(known);
+    if (known && draft.threshold === '')
+      setDraft((previous) => ({ ...previous, threshold: known }));
+  }
   // What the form's own check refused (nothing sent), else what the app answered.
   const [refused, setRefused] = useState<unknown>(undefined);
   const { editing, onDone } = props;

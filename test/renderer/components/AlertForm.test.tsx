@@ -9,7 +9,14 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { AlertView } from '../../../shared/alerts';
 import { AlertForm } from '../../../renderer/src/components/AlertForm';
-import { AppError, appContext, gate, installFakeApp, renderInApp } from '../support/component';
+import {
+  AppError,
+  appContext,
+  gate,
+  installFakeApp,
+  renderInApp,
+  renderInAppTree,
+} from '../support/component';
 
 function saved(overrides: Partial<AlertView> = {}): AlertView {
   return {
@@ -63,7 +70,32 @@ const PRICE_ALERT = {
   cooldownMinutes: 60,
 };
 
+function FormWithKnown(props: { threshold: string }) {
+  return (
+    <AlertForm
+      initial={{ kind: 'balance', asset: 'usdt', threshold: props.threshold }}
+      onDone={() => undefined}
+      onCancel={() => undefined}
+    />
+  );
+}
+
 describe('AlertForm', () => {
+  it('fills in what the page learns after it opened, unless something was typed', async () => {
+    installFakeApp();
+    const context = appContext().value;
+    const view = renderInApp(<FormWithKnown threshold="" />, context);
+    const field = screen.getByTestId('alert-threshold') as HTMLInputElement;
+    expect(field.value).toBe('');
+    view.rerender(renderInAppTree(<FormWithKnown threshold="1000.5" />, context));
+    expect(field.value).toBe('1000.5');
+    const user = userEvent.setup();
+    await user.clear(field);
+    await user.type(field, '42');
+    view.rerender(renderInAppTree(<FormWithKnown threshold="999" />, context));
+    expect(field.value).toBe('42');
+  });
+
   it.each([
     [
       'threshold',

@@ -111,10 +111,19 @@ export function appContext(overrides: Partial<AppContextValue> = {}) {
 
 /** Renders `ui` inside a fresh query client and the given app context. */
 export function renderInApp(ui: ReactNode, context: AppContextValue): RenderResult {
-  return render(
-    <QueryClientProvider client={createQueryClient()}>
+  return render(renderInAppTree(ui, context));
+}
+
+const queryClients = new WeakMap<AppContextValue, ReturnType<typeof createQueryClient>>();
+
+/** The tree renderInApp renders, for a rerender with new props (one query client a context). */
+export function renderInAppTree(ui: ReactNode, context: AppContextValue): ReactNode {
+  let client = queryClients.get(context);
+  if (!client) queryClients.set(context, (client = createQueryClient()));
+  return (
+    <QueryClientProvider client={client}>
       <AppContext.Provider value={context}>{ui}</AppContext.Provider>
-    </QueryClientProvider>,
+    </QueryClientProvider>
   );
 }
 
