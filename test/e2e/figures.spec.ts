@@ -478,7 +478,12 @@ test('the value history ends on the total in every range and labels what is esti
         continue;
       }
       noted++;
-      await expect(note).toHaveAttribute('data-entries', String(resting.length));
+      // A CI run under heavy load once saw 6 here against 5: the message says which were counted.
+      const placed = resting.map((entry) => `${entry.asset} ${entry.from}..${entry.time}`);
+      await expect(
+        note,
+        `${range}: computed here ${placed.join(', ')}; the note: ${await note.textContent()}`,
+      ).toHaveAttribute('data-entries', String(resting.length));
       await expect(note).toContainText(
         `Rests on ${resting.length} inferred ${resting.length === 1 ? 'entry' : 'entries'} (deposits and other movements the exchange does not list`,
       );
