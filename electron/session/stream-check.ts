@@ -9,10 +9,13 @@ import { ExchangeError } from '../exchange/errors';
 import type { ExchangeClient } from '../exchange/client';
 import { PRIVATE_STREAMS, StreamClient } from '../exchange/stream';
 import { AppError } from '../core/app-error';
-import { SystemClock, type Clock, type TimerHandle } from '../core/clock';
+import { sleep, SystemClock, type Clock, type TimerHandle } from '../core/clock';
 
 /** How long the whole check may take: a stream that answers does so in well under a second. */
 export const STREAM_CHECK_TIMEOUT_MS = 10_000;
+
+/** The longest rate-limit wait the check sits out once (create_auth_token allows 1 a second). */
+const AUTH_TOKEN_RETRY_MAX_MS = 3_000;
 
 export interface StreamCheckOptions {
   streamUrl: string;
@@ -37,7 +40,7 @@ export async function verifyPrivateStream(options: StreamCheckOptions): Promise<
     stream = new StreamClient({
       streamUrl: options.streamUrl,
       clock,
-      authKeyProvider: () => options.client.auth.createAuthToken(),
+      authKeyProvider: () => createAuthToken(options.client, clock),
       // Two failed connection attempts are enough to call the address wrong here.
       timing: { offlineAfterAttempts: 2, backoffBaseMs: 200, ackTimeoutMs: timeoutMs },
     });
@@ -76,5 +79,22 @@ export async function verifyPrivateStream(options: StreamCheckOptions): Promise<
   } finally {
     clock.clearTimeout(timer);
     await stream.close();
+  }
+}
+
+/**
+ * The auth token, asked for once more after a short rate-limit wait: the exchange allows one a
+ * second per key, and the key's own live session (re-adding the key of a profile in use, or an
+ * app that has just stopped) may have taken this second's.
+ */
+async function createAuthToken(client: Pick<ExchangeClient, 'auth'>, clock: Clock) {
+  try {
+    return await client.auth.createAuthToken();
+  } catch (error) {
+    if (!(error instanceof ExchangeError) || error.kind !== 'rate-limited') throw error;
+    const waitMs = error.retryAfterMs ?? 1_000;
+    if (waitMs > AUTH_TOKEN_RETRY_MAX_MS) throw error;
+    await sleep(clock, waitMs);
+    return client.auth.createAuthToken();
   }
 }
