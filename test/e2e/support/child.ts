@@ -69,8 +69,20 @@ export function startChild<T>(
   });
   const stderr: string[] = [];
   child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
+  let stopping = false;
+  let started = false;
+  // An end nobody asked for (a crash, or a test's own kill) is told with what the child last
+  // said: journeys have failed with the page's connection dropped and no word from the app.
+  child.once('exit', (code, signal) => {
+    if (!started || stopping) return;
+    console.error(
+      `${what} (pid ${child.pid}) ended by itself or by a signal of the test's ` +
+        `(code ${code}, signal ${signal}); its last output: ${stderr.join('').slice(-1500)}`,
+    );
+  });
   const stop = () =>
     new Promise<void>((done) => {
+      stopping = true;
       if (child.exitCode !== null || child.signalCode !== null) return done();
       child.once('exit', () => done());
       child.kill('SIGTERM');
@@ -87,6 +99,7 @@ export function startChild<T>(
       const value = pick(line);
       if (value === undefined) return;
       clearTimeout(timer);
+      started = true;
       resolveStart({ value, pid: child.pid!, stop });
     });
     child.once('exit', (code) => {
