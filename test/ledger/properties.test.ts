@@ -254,6 +254,23 @@ describe('ledger properties', () => {
     );
   });
 
+  /** BNB bought with a fee in BNB larger than the BNB bought (found by a CI run). */
+  const ONE_UNIT: Op = {
+    kind: 'deposit',
+    account: 0,
+    coin: 0,
+    market: 0,
+    buy: false,
+    share: 1,
+    fee: 0,
+    price: 1,
+  };
+  const FEE_ABOVE_PURCHASE: Op[] = [
+    { ...ONE_UNIT, coin: 2 },
+    { ...ONE_UNIT, kind: 'trade', market: 2 },
+    { ...ONE_UNIT, kind: 'trade', market: 2, buy: true, fee: 3 },
+  ];
+
   it('every method realizes the same total once everything is sold', () => {
     const TRADES_AND_TRANSFERS = fc.array(op(['deposit', 'trade', 'transfer']), {
       minLength: 1,
@@ -295,44 +312,8 @@ describe('ledger properties', () => {
       }),
       {
         numRuns: 150,
-        // Found by a CI run: BNB bought with a fee in BNB larger than the BNB bought. The lot of
-        // negative quantity it left was taken from by LIFO's closing sale as if it were held.
-        examples: [
-          [
-            [
-              {
-                kind: 'deposit',
-                account: 0,
-                coin: 2,
-                market: 0,
-                buy: false,
-                share: 1,
-                fee: 0,
-                price: 1,
-              },
-              {
-                kind: 'trade',
-                account: 0,
-                coin: 0,
-                market: 2,
-                buy: false,
-                share: 1,
-                fee: 0,
-                price: 1,
-              },
-              {
-                kind: 'trade',
-                account: 0,
-                coin: 0,
-                market: 2,
-                buy: true,
-                share: 1,
-                fee: 3,
-                price: 1,
-              },
-            ],
-          ],
-        ],
+        // The lot of negative quantity it once left was taken from by LIFO's closing sale.
+        examples: [[FEE_ABOVE_PURCHASE]],
       },
     );
   });
