@@ -9,7 +9,7 @@ import { ExchangeError } from '../exchange/errors';
 import type { ExchangeClient } from '../exchange/client';
 import { PRIVATE_STREAMS, StreamClient } from '../exchange/stream';
 import { AppError } from '../core/app-error';
-import { sleep, SystemClock, type Clock, type TimerHandle } from '../core/clock';
+import { retry, SystemClock, type Clock, type TimerHandle } from '../core/clock';
 
 /** How long the whole check may take: a stream that answers does so in well under a second. */
 export const STREAM_CHECK_TIMEOUT_MS = 10_000;
@@ -87,14 +87,17 @@ export async function verifyPrivateStream(options: StreamCheckOptions): Promise<
  * second per key, and the key's own live session (re-adding the key of a profile in use, or an
  * app that has just stopped) may have taken this second's.
  */
-async function createAuthToken(client: Pick<ExchangeClient, 'auth'>, clock: Clock) {
-  try {
-    return await client.auth.createAuthToken();
-  } catch (error) {
-    if (!(error instanceof ExchangeError) || error.kind !== 'rate-limited') throw error;
-    const waitMs = error.retryAfterMs ?? 1_000;
-    if (waitMs > AUTH_TOKEN_RETRY_MAX_MS) throw error;
-    await sleep(clock, waitMs);
-    return client.auth.createAuthToken();
-  }
+function createAuthToken(client: Pick<ExchangeClient, 'auth'>, clock: Clock) {
+  const waitAsked = (error: unknown) =>
+    error instanceof ExchangeError && error.kind === 'rate-limited'
+      ? (error.retryAfterMs ?? 1_000)
+      : undefined;
+  return retry(clock, () => client.auth.createAuthToken(), {
+    backoff: { firstMs: 1_000, maxMs: AUTH_TOKEN_RETRY_MAX_MS, jitter: 'none' },
+    retryable: (error, failures) => {
+      const waitMs = waitAsked(error);
+      return failures === 1 && waitMs !== undefined && waitMs <= AUTH_TOKEN_RETRY_MAX_MS;
+    },
+    atLeastMs: waitAsked,
+  });
 }
