@@ -84,9 +84,9 @@ export const DEFAULT_TIMING: StreamTiming = {
 
 export const MAX_STREAMS_PER_CONNECTION = 1024;
 
-/** What a data message is, from its stream name. */
-export type StreamKind =
-  'trades' | 'tickers' | 'kline' | 'depth' | 'account' | 'order' | 'ownTrade';
+/** What a data message is, from its stream name: a market's feed or the account's own. */
+export type StreamKind = MarketStreamKind | 'account' | 'order' | 'ownTrade';
+type MarketStreamKind = 'trades' | 'tickers' | 'kline' | 'depth';
 
 export function streamKind(stream: string): StreamKind | undefined {
   if (stream === 'orderUpdate') return 'order';

@@ -89,8 +89,8 @@ export interface CheckedFile {
   sizeBefore: number | undefined;
 }
 
-export type CheckAttempt =
-  ({ ok: true } & CheckedFile) | { ok: false; error: unknown; db: Database.Database | undefined };
+export type CheckAttempt = ({ ok: true } & CheckedFile) | FailedCheck;
+type FailedCheck = { ok: false; error: unknown; db: Database.Database | undefined };
 
 /**
  * Opens `path` (creating it when missing) and checks it without writing anything: a SQLite file,

@@ -33,8 +33,8 @@ export type ProfileInput = ProfileRow;
 export type ProfilePatch = Partial<Omit<ProfileRow, 'id' | 'createdAt'>>;
 
 /** Any JSON value a setting may hold. */
-export type JsonValue =
-  null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+export type JsonValue = JsonScalar | JsonValue[] | { [key: string]: JsonValue };
+type JsonScalar = null | boolean | number | string;
 
 // ---------------------------------------------------------------------------------------------
 // Funds, snapshots and prices

@@ -84,17 +84,14 @@ export function readTradeCursor(
   profileId: string,
   symbol: string,
 ): TradeCursor | null {
-  return (
-    (port.state.get<JsonValue>(profileId, tradeCursorKey(symbol))?.cursor as unknown as
-      TradeCursor | undefined) ?? null
-  );
+  const cursor = port.state.get<JsonValue>(profileId, tradeCursorKey(symbol))?.cursor;
+  return (cursor as unknown as TradeCursor | undefined) ?? null;
 }
 
 /** Whether a full import has ever finished for the profile. */
 export function tradeHistoryComplete(port: SyncStorePort, profileId: string): boolean {
-  const state = port.state.get<JsonValue>(profileId, IMPORT_STATE_KEY)?.cursor as
-    { complete?: boolean } | undefined;
-  return state?.complete === true;
+  const state = port.state.get<JsonValue>(profileId, IMPORT_STATE_KEY)?.cursor;
+  return (state as { complete?: boolean } | undefined)?.complete === true;
 }
 
 /** Imports own trades; one instance per profile keeps the progress of its latest run. */

@@ -60,6 +60,10 @@ export interface RecordedEvent {
   payload: unknown;
 }
 
+/** What browser mode sends: the answer to a call, or an event. */
+type WireAnswer = { id: number; outcome: CallOutcome<unknown> };
+type WireEvent = { event: EventName; payload: unknown };
+
 /** A bridge client over browser mode's WebSocket: {id, method, input} -> {id, outcome}, {event, payload}. */
 export class WireClient {
   readonly raw: string[] = [];
@@ -71,8 +75,7 @@ export class WireClient {
     ws.on('message', (data) => {
       const text = data.toString();
       this.raw.push(text);
-      const message = JSON.parse(text) as
-        { id: number; outcome: CallOutcome<unknown> } | { event: EventName; payload: unknown };
+      const message = JSON.parse(text) as WireAnswer | WireEvent;
       if ('event' in message) this.events.push({ event: message.event, payload: message.payload });
       else this.pending.get(message.id)?.(message.outcome);
     });
