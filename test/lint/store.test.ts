@@ -6,7 +6,7 @@
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ESLint } from 'eslint';
-import { untypedEslint, WITHOUT_CYCLE_RULE } from './untyped-eslint';
+import { untypedEslint } from './untyped-eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -15,7 +15,7 @@ const RULE = 'no-restricted-properties';
 let eslint: ESLint;
 
 beforeAll(() => {
-  eslint = untypedEslint(WITHOUT_CYCLE_RULE);
+  eslint = untypedEslint();
 });
 
 async function findings(path: string, code: string): Promise<string[]> {

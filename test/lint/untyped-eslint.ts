@@ -5,21 +5,10 @@
  */
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ESLint, type Linter } from 'eslint';
+import { ESLint } from 'eslint';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
-/**
- * A test that reads the findings of one rule only may leave out the import-cycle rule: from cold
- * it walks the whole import graph of the file linted (about 4 s of CPU), which only
- * layers.test.ts looks at.
- */
-export const WITHOUT_CYCLE_RULE: Linter.RulesRecord = { 'import-x/no-cycle': 'off' };
-
-export function untypedEslint(rules: Linter.RulesRecord = {}): ESLint {
-  return new ESLint({
-    cwd: root,
-    overrideConfigFile: join(root, 'eslint.config.js'),
-    overrideConfig: { rules },
-  });
+export function untypedEslint(): ESLint {
+  return new ESLint({ cwd: root, overrideConfigFile: join(root, 'eslint.config.js') });
 }
