@@ -43,6 +43,8 @@ export interface StreamServer {
   close(): Promise<void>;
   dropAll(): void;
   connectionCount(): number;
+  /** Each open connection's subscribed streams (public, then private), sorted. */
+  streamsByConnection(): string[][];
 }
 
 /** Seconds a connection lives without a ping; sent as timeout_duration in connected/pong. */
@@ -453,6 +455,10 @@ export function attachStreamServer(
   return {
     dropAll,
     connectionCount: () => connections.size,
+    streamsByConnection: () =>
+      [...connections].map((connection) =>
+        [...connection.publicStreams, ...connection.privateStreams.keys()].sort(),
+      ),
     close: () => {
       if (closed) return Promise.resolve();
       closed = true;

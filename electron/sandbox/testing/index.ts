@@ -63,6 +63,8 @@ export interface SandboxAdmin {
   };
   dropStreamConnections(): void;
   streamConnectionCount(): number;
+  /** The streams each open stream connection carries (sorted), one list per connection. */
+  streamsByConnection(): string[][];
 }
 
 /** A sandbox with its admin surface. */
@@ -124,6 +126,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<TestSa
     },
     dropStreamConnections: () => streams.dropAll(),
     streamConnectionCount: () => streams.connectionCount(),
+    streamsByConnection: () => streams.streamsByConnection(),
   };
   return Object.assign(sandbox, { admin });
 }
