@@ -15,6 +15,7 @@ import { AlertSession } from '../electron/alerts/session';
 import { DEFAULT_SETTINGS } from '../electron/settings/stored';
 import { ManualClock } from '../electron/core/clock';
 import { KnownSecrets, type Logger } from '../electron/core/logger';
+import { SharedStream } from '../electron/exchange/shared-stream';
 import { StreamClient } from '../electron/exchange/stream';
 import { openStore } from '../electron/store';
 import { figure, percentile, type Bench } from './figure';
@@ -92,10 +93,12 @@ function setUp() {
   // Cool-downs are counted on this clock: the latency figure moves it past them.
   const clock = new ManualClock(Date.now());
   let onNotify: (() => void) | null = null;
+  // Never connected: the bench feeds the client raw messages (feedRaw), as a socket would.
+  const streams = new StreamClient({ streamUrl: 'ws://127.0.0.1:1/ws' });
   const session = new AlertSession({
     store,
     profileId: PROFILE_ID,
-    streamUrl: 'ws://127.0.0.1:1/ws',
+    streams: new SharedStream(streams),
     client: { market: {} as never },
     emit: () => undefined,
     clock,
@@ -142,7 +145,6 @@ function setUp() {
     );
   }
   session.engine.reload();
-  const streams = new StreamClient({ streamUrl: 'ws://127.0.0.1:1/ws' });
   streams.on('tickers', (tickers) => session.onTickers(tickers));
   return {
     session,

@@ -22,7 +22,6 @@ import { timingsOf, type Timings } from './core/timings';
 import { AlertEditor } from './alerts/editor';
 import { ExchangeLimiters } from './exchange/limits';
 import { Activity } from './live/activity';
-import { MarketWatch } from './live/market-watch';
 import { CandleScheduler, LedgerService } from './ledger';
 import { LedgerFigures } from './ledger/figures';
 import { AppLock, followScreenLock, SensitiveActions } from './lock';
@@ -219,7 +218,6 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
       : null;
   const notifier = lock.guardNotifier(options.notifier);
   const settings = () => readSettings(store.settings);
-  const market = new MarketWatch(emit, log.line);
   // The probe runs alongside the session's start rather than before it: both wait on other
   // processes (the keychain daemon; in demo mode the sandbox), and no handler can ask for the
   // status before createApp returns, by which time the probe has answered.
@@ -242,7 +240,6 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
     emit,
     log,
     settings,
-    market,
     notifier,
     sandboxOptions: options.sandboxOptions,
     clock,
@@ -267,7 +264,6 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
     log,
     emit,
     session,
-    market,
     marketCache: new MarketCache({ store, port: syncPort, emit, log, clock }),
     syncPort,
     ledgerFigures: new LedgerFigures({ store, ledger, candles, emit, log, settings, now }),
@@ -300,7 +296,6 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
     await keychainProbed;
     await session.close().catch(() => undefined);
     limiters.close();
-    await market.close();
     screenLock?.stop();
     lock.dispose();
     stopBackups();
@@ -322,7 +317,6 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
       closing ??= (async () => {
         await session.close();
         limiters.close();
-        await market.close();
         screenLock?.stop();
         lock.dispose();
         listeners.clear();

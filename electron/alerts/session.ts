@@ -24,7 +24,7 @@ import type { Logger } from '../core/logger';
 import type { Notifier } from '../core/notifier';
 import { DEFAULT_TIMINGS } from '../core/timings';
 import type { ExchangeClient } from '../exchange/client';
-import { StreamClient, type StreamTiming } from '../exchange/stream';
+import type { SharedStream, StreamUser } from '../exchange/shared-stream';
 import type { TickerEvent } from '../exchange/wire';
 import { notify, type NotifyDeps } from '../live/notify';
 import type { AlertsRepository, Store } from '../store';
@@ -60,7 +60,11 @@ export interface AlertSessionDeps {
   /** Sync's port onto the store, built once in app.ts. Default: one onto `store`. */
   port?: SyncStorePort;
   profileId: string;
-  streamUrl: string;
+  /**
+   * The profile's one stream client, shared with the live session and the market watch; the
+   * alerts hold the ticker stream on it while they need prices.
+   */
+  streams: SharedStream;
   client: Pick<ExchangeClient, 'market'>;
   emit: Emit;
   clock: Clock;
@@ -75,8 +79,6 @@ export interface AlertSessionDeps {
    * funds), the history is read sooner than sync's own schedule would.
    */
   refreshWithdrawals?: () => Promise<void>;
-  /** The ticker stream's keep-alive and reconnect timing (tests slow the reconnect down). */
-  streamTiming?: Partial<StreamTiming>;
   /** How often a pending withdrawal is read while an alert waits on it. Default: 30 s. */
   withdrawalWatchMs?: number;
 }
@@ -85,7 +87,7 @@ export class AlertSession {
   readonly repository: AlertsRepository;
   readonly engine: AlertEngine;
   private readonly notifyDeps: NotifyDeps;
-  private stream: StreamClient | null = null;
+  private readonly stream: StreamUser;
   private closed = false;
   private flushTimer: TimerHandle | undefined;
   private portfolioTimer: TimerHandle | undefined;
@@ -117,6 +119,17 @@ export class AlertSession {
       log: deps.log,
       onFire: (firing) => this.tell(firing),
       marketAssets: this.marketAssets,
+    });
+    this.stream = deps.streams.user('alerts');
+    this.stream.on('tickers', (tickers) => this.onTickers(tickers));
+    this.stream.on('state', (state) => this.onStreamState(state));
+    this.stream.on('reconnected', () => {
+      if (!this.closed)
+        inBackground(
+          this.closeGapAfterReading(this.engine.symbolsNeedingMinutes()),
+          'alerts: reading the candles missed while reconnecting',
+          this.deps.log.error,
+        );
     });
   }
 
@@ -194,9 +207,7 @@ export class AlertSession {
     this.deps.clock.clearTimeout(this.portfolioTimer);
     this.deps.clock.clearTimeout(this.withdrawalTimer?.handle);
     this.engine.flush();
-    const stream = this.stream;
-    this.stream = null;
-    if (stream) await stream.close();
+    await this.stream.release();
   }
 
   // ---- The ticker stream and its gaps ----------------------------------------------------------
@@ -209,10 +220,8 @@ export class AlertSession {
     const symbols = this.engine.watchedSymbols();
     const needsPrices = symbols.length > 0 || this.engine.portfolioQuotes().length > 0;
     if (!needsPrices) {
-      const stream = this.stream;
-      this.stream = null;
       this.gap = null;
-      return stream ? stream.close() : Promise.resolve();
+      return this.stream.unsubscribe([ALL_TICKERS_STREAM]);
     }
     const watched = new Set(symbols);
     const needingMinutes = new Set(this.engine.symbolsNeedingMinutes());
@@ -226,33 +235,14 @@ export class AlertSession {
       ? only.minuteSymbols.filter((s) => needingMinutes.has(s))
       : [...needingMinutes];
     if (from.size > 0 || minutes.length > 0 || only === null) this.openGap(from);
-    if (!this.stream) this.openStream();
-    else void this.stream.subscribe([ALL_TICKERS_STREAM]).catch(() => undefined);
+    if (!this.stream.holds(ALL_TICKERS_STREAM)) {
+      this.stream.subscribe([ALL_TICKERS_STREAM]).catch((error: unknown) => {
+        if (!this.closed) {
+          this.deps.log.error('alerts: the ticker stream could not subscribe', error);
+        }
+      });
+    }
     return this.closeGapAfterReading(minutes);
-  }
-
-  private openStream(): void {
-    const stream = new StreamClient({
-      streamUrl: this.deps.streamUrl,
-      ...(this.deps.streamTiming ? { timing: this.deps.streamTiming } : {}),
-    });
-    stream.on('tickers', (tickers) => this.onTickers(tickers));
-    stream.on('state', (state) => this.onStreamState(state));
-    stream.on('reconnected', () => {
-      if (!this.closed && this.stream === stream)
-        inBackground(
-          this.closeGapAfterReading(this.engine.symbolsNeedingMinutes()),
-          'alerts: reading the candles missed while reconnecting',
-          this.deps.log.error,
-        );
-    });
-    stream.on('malformed', (error) =>
-      this.deps.log.warn(`alerts: dropped a malformed ticker message: ${error.message}`),
-    );
-    this.stream = stream;
-    stream.subscribe([ALL_TICKERS_STREAM]).catch((error: unknown) => {
-      if (!this.closed) this.deps.log.error('alerts: the ticker stream could not subscribe', error);
-    });
   }
 
   private onStreamState(state: ConnectionState): void {

@@ -11,7 +11,6 @@ import type { Logger } from '../core/logger';
 import type { Notifier } from '../core/notifier';
 import type { AlertEditor } from '../alerts/editor';
 import type { Activity } from '../live/activity';
-import type { MarketWatch } from '../live/market-watch';
 import type { LedgerFigures } from '../ledger/figures';
 import type { MarketCache } from '../market/cache';
 import type { OrderDesk } from '../orders/desk';
@@ -35,7 +34,6 @@ export interface ApiContext {
   readonly log: Logger;
   readonly emit: Emit;
   readonly session: SessionManager;
-  readonly market: MarketWatch;
   /** Public market data, with the last answers kept for when the exchange does not answer. */
   readonly marketCache: MarketCache;
   /** The ledger's figures, settings and reports as the screens ask for them. */

@@ -16,12 +16,11 @@ export function marketHandlers(ctx: ApiContext) {
     'market.trades': ({ symbol, limit }) =>
       ctx.marketCache.trades(ctx.session.require(), { symbol, limit }),
     'market.watch': async ({ symbol }) => {
-      const { profile } = ctx.session.require();
-      await ctx.market.watch(profile.streamUrl, symbol);
+      await ctx.session.require().market.watch(symbol);
       return { symbol };
     },
     'market.unwatch': async () => {
-      await ctx.market.unwatch();
+      await ctx.session.current()?.market.unwatch();
       return { symbol: null };
     },
   } satisfies HandlerGroup<'market'>;

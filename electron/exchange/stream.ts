@@ -11,6 +11,8 @@
  *   carried, and then emits 'reconnected' so the app re-reads funds and open orders.
  * - The private-stream auth token is renewed before it expires and whenever the exchange answers
  *   401; private streams are then resubscribed with the new key.
+ * A profile's session makes one client for all its streams, private and public, and shares it
+ * among its parts through shared-stream.ts.
  */
 import { EventEmitter } from 'node:events';
 import WebSocket from 'ws';
@@ -375,6 +377,8 @@ export class StreamClient extends EventEmitter {
   private token: { key: string; expiresAt: number } | undefined;
   private tokenRequest: Promise<string> | undefined;
   private readonly renewTimer: Timer;
+  /** Private subscribes waiting to try again after the auth key could not be had. */
+  private readonly authRetryTimers = new Set<TimerHandle>();
   /** The wait before the next renewal (set when a token arrives). */
   private renewLeadMs = 0;
   /** A connection was lost after being live and the client has not been live since. */
@@ -397,12 +401,12 @@ export class StreamClient extends EventEmitter {
 
   override on(event: 'state', fn: (s: ConnectionState) => void): this;
   override on(event: 'trades', fn: (p: TradesPayload, stream: string) => void): this;
-  override on(event: 'tickers', fn: (p: TickerEvent[]) => void): this;
+  override on(event: 'tickers', fn: (p: TickerEvent[], stream: string) => void): this;
   override on(event: 'kline', fn: (p: KlineEvent, stream: string) => void): this;
   override on(event: 'depth', fn: (p: DepthEvent, stream: string) => void): this;
-  override on(event: 'account', fn: (p: AccountPositionEvent) => void): this;
-  override on(event: 'order', fn: (p: OrderUpdateEvent) => void): this;
-  override on(event: 'ownTrade', fn: (p: OwnTradeEvent) => void): this;
+  override on(event: 'account', fn: (p: AccountPositionEvent, stream: string) => void): this;
+  override on(event: 'order', fn: (p: OrderUpdateEvent, stream: string) => void): this;
+  override on(event: 'ownTrade', fn: (p: OwnTradeEvent, stream: string) => void): this;
   override on(event: 'reconnected', fn: () => void): this;
   override on(event: 'malformed', fn: (error: Error, raw: string) => void): this;
   override on(event: string, fn: Listener): this {
@@ -416,6 +420,11 @@ export class StreamClient extends EventEmitter {
   /** Streams currently wanted, over all connections. */
   get subscriptions(): string[] {
     return this.connections.flatMap((c) => [...c.streams]);
+  }
+
+  /** Whether a connection carries `stream` (subscribed, or being subscribed). */
+  carries(stream: string): boolean {
+    return this.connections.some((c) => c.streams.has(stream));
   }
 
   /** How many sockets the streams are spread over. */
@@ -497,6 +506,8 @@ export class StreamClient extends EventEmitter {
     if (this.closed) return;
     this.closed = true;
     this.renewTimer.cancel();
+    for (const timer of this.authRetryTimers) this.clock.clearTimeout(timer);
+    this.authRetryTimers.clear();
     for (const connection of this.connections) connection.shutdown();
     this.connections = [];
     for (const name of [...this.waiters.keys()]) {
@@ -535,7 +546,8 @@ export class StreamClient extends EventEmitter {
             : new ExchangeError('auth', `Could not get a stream auth key: ${String(error)}`);
         for (const s of streams) this.rejectWaiters(s, failure);
         // Keep trying while the streams are wanted: the exchange may be back later.
-        this.clock.setTimeout(() => {
+        const retry = this.clock.setTimeout(() => {
+          this.authRetryTimers.delete(retry);
           if (!this.closed && connection.ws?.readyState === WebSocket.OPEN) {
             const still = streams.filter(
               (s) => connection.streams.has(s) && !connection.acked.has(s),
@@ -543,6 +555,7 @@ export class StreamClient extends EventEmitter {
             if (still.length > 0) this.sendSubscribe(connection, still, true, 1);
           }
         }, this.timing.backoffMaxMs / 6);
+        this.authRetryTimers.add(retry);
       },
     );
   }
@@ -559,18 +572,13 @@ export class StreamClient extends EventEmitter {
     }
   }
 
-  /** The same dispatch the sockets use; the bench calls it through decodeDataMessage. */
+  /**
+   * The same dispatch the sockets use; the bench calls it through decodeDataMessage. Every event
+   * names its stream, so a client shared by several users (shared-stream.ts) hands each message
+   * to those holding that stream.
+   */
   dispatch(kind: StreamKind, payload: unknown, stream: string): void {
-    switch (kind) {
-      case 'tickers':
-      case 'account':
-      case 'order':
-      case 'ownTrade':
-        this.emit(kind, payload);
-        return;
-      default:
-        this.emit(kind, payload, stream);
-    }
+    this.emit(kind, payload, stream);
   }
 
   /** Bench/test entry: decode one raw message exactly as if it came from a socket. */
@@ -865,7 +873,8 @@ export class StreamClient extends EventEmitter {
   }
 }
 
-function validateStreamNames(streams: unknown): string[] {
+/** The distinct names of `streams`, each checked to be a stream name (else invalid-input). */
+export function validateStreamNames(streams: unknown): string[] {
   if (!Array.isArray(streams)) {
     throw new ExchangeError('invalid-input', 'Invalid input: streams must be an array of names', {
       field: 'streams',

@@ -1,6 +1,6 @@
 /**
  * The private stream of the active profile: balances (outboundAccountPosition), order updates and
- * own trades. Events are gathered per live batch (at most one per frame), written to the store in
+ * own trades, held on the profile's one stream client (exchange/shared-stream.ts). Events are gathered per live batch (at most one per frame), written to the store in
  * one transaction and then handed to the renderer in a 'live.batch' event; fills, cancels and
  * outside balance changes are also recorded as notifications. After a reconnect, funds and open orders are re-read over REST so nothing that
  * happened while disconnected stays missing.
@@ -14,7 +14,7 @@ import {
   type OrderDescription,
 } from '../../shared/format';
 import { assetKey } from '../../shared/market';
-import type { ConnectionState, DataKind, Settings } from '../../shared/types';
+import type { DataKind, Settings } from '../../shared/types';
 import { inBackground } from '../core/background';
 import { sameAsset } from '../core/market';
 import { Throttle, type Clock, type TimerHandle } from '../core/clock';
@@ -23,8 +23,8 @@ import type { Emit } from '../core/events';
 import type { Logger } from '../core/logger';
 import type { Notifier } from '../core/notifier';
 import { toOrderUpdate, toOwnTradeUpdate } from '../core/views';
-import type { ExchangeClient } from '../exchange/client';
-import { PRIVATE_STREAMS, StreamClient } from '../exchange/stream';
+import type { SharedStream, StreamUser } from '../exchange/shared-stream';
+import { PRIVATE_STREAMS } from '../exchange/stream';
 import type { AccountPositionEvent, OrderUpdateEvent, OwnTradeEvent } from '../exchange/wire';
 import type { Store } from '../store';
 import type { BalanceChange, OrderInput, OwnTradeInput } from '../store/types';
@@ -41,8 +41,11 @@ export interface LiveSessionDeps {
   /** Sync's port onto the store, built once in app.ts. Default: one onto `store`. */
   port?: SyncStorePort;
   profileId: string;
-  streamUrl: string;
-  client: ExchangeClient;
+  /**
+   * The profile's one stream client, shared with alerts and the market watch (built by the
+   * session, which also tells its state); the live session holds the private streams on it.
+   */
+  streams: SharedStream;
   sync: Pick<SyncEngine, 'refresh'>;
   emit: Emit;
   /** Time and the session's timers: batching, data-changed pacing, fill summaries. */
@@ -50,7 +53,6 @@ export interface LiveSessionDeps {
   log: Logger;
   settings: () => Settings;
   notifier?: Notifier | undefined;
-  onState: (state: ConnectionState) => void;
   /** Coalescing interval of live.batch; one animation frame unless a test says otherwise. */
   frameMs?: number;
 }
@@ -128,7 +130,7 @@ interface FillGroup {
 }
 
 export class LiveSession {
-  private readonly stream: StreamClient;
+  private readonly stream: StreamUser;
   private readonly coalescer: BatchCoalescer;
   private readonly notifyDeps: NotifyDeps;
   private readonly balanceNotices: BalanceNotices;
@@ -172,24 +174,11 @@ export class LiveSession {
     };
     this.balanceNotices = new BalanceNotices(this.notifyDeps, deps.clock);
     this.coalescer = new BatchCoalescer((batch) => this.deliver(batch), deps.frameMs, deps.clock);
-    this.stream = new StreamClient({
-      streamUrl: deps.streamUrl,
-      authKeyProvider: () => deps.client.auth.createAuthToken(),
-    });
-    this.stream.on('state', (state) => {
-      if (!this.closed) deps.onState(state);
-    });
+    this.stream = deps.streams.user('live');
     this.stream.on('account', (event) => this.guard('balance update', () => this.onAccount(event)));
     this.stream.on('order', (event) => this.guard('order update', () => this.onOrder(event)));
     this.stream.on('ownTrade', (event) => this.guard('own trade', () => this.onOwnTrade(event)));
     this.stream.on('reconnected', () => this.onReconnected());
-    this.stream.on('malformed', (error) =>
-      deps.log.warn(`private stream: dropped a malformed message: ${error.message}`),
-    );
-  }
-
-  get state(): ConnectionState {
-    return this.stream.connectionState;
   }
 
   /** Connects and subscribes in the background; the state events tell how it goes. */
@@ -220,7 +209,7 @@ export class LiveSession {
     for (const orderId of [...this.fillGroups.keys()]) this.flushFills(orderId, false);
     this.dataChanged.cancel();
     this.flushDataChanged();
-    await this.stream.close();
+    await this.stream.release();
   }
 
   /**

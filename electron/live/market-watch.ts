@@ -1,11 +1,12 @@
 /**
- * Live public market data for the one symbol on screen: trades and the top of the book over a
- * public StreamClient. Watching another symbol replaces the previous one; switching profiles
- * (another exchange) closes the connection.
+ * Live public market data for the one symbol on screen: trades and the top of the book, held on
+ * the profile's one stream client (exchange/shared-stream.ts) beside the private streams and the
+ * alerts' tickers. Watching another symbol replaces the previous one; the session's end (a profile
+ * switch) closes the watch with the session.
  */
 import type { Emit } from '../core/events';
 import { toStreamTradeView } from '../core/views';
-import { StreamClient } from '../exchange/stream';
+import type { SharedStream, StreamUser } from '../exchange/shared-stream';
 
 /** Top 20 levels every 100 ms: each message is the whole visible book, not a diff. */
 const DEPTH_LEVELS = 20;
@@ -15,8 +16,7 @@ export function marketStreams(symbol: string): string[] {
 }
 
 export class MarketWatch {
-  private stream: StreamClient | undefined;
-  private streamUrl: string | undefined;
+  private readonly stream: StreamUser;
   private symbol: string | null = null;
   /**
    * Counts watch, unwatch and close calls: a watch whose subscribe fails undoes itself only while
@@ -24,18 +24,32 @@ export class MarketWatch {
    */
   private calls = 0;
 
-  constructor(
-    private readonly emit: Emit,
-    private readonly log: (line: string) => void,
-  ) {}
+  constructor(streams: SharedStream, emit: Emit) {
+    const stream = streams.user('market');
+    stream.on('trades', (payload, name) => {
+      const symbol = name.slice(0, name.indexOf('@'));
+      if (symbol !== this.symbol) return;
+      emit('market.trades', { symbol, trades: payload.trades.map(toStreamTradeView) });
+    });
+    stream.on('depth', (payload, name) => {
+      const symbol = name.slice(0, name.indexOf('@'));
+      if (symbol !== this.symbol) return;
+      emit('market.depth', {
+        symbol,
+        bids: payload.b.map(([price, qty]) => [price, qty]),
+        asks: payload.a.map(([price, qty]) => [price, qty]),
+        at: payload.E,
+      });
+    });
+    this.stream = stream;
+  }
 
   get watching(): string | null {
     return this.symbol;
   }
 
-  async watch(streamUrl: string, symbol: string): Promise<void> {
-    if (this.stream && this.streamUrl !== streamUrl) await this.close();
-    const stream = this.stream ?? this.open(streamUrl);
+  async watch(symbol: string): Promise<void> {
+    const stream = this.stream;
     const call = ++this.calls;
     const previous = this.symbol;
     this.symbol = symbol;
@@ -60,40 +74,12 @@ export class MarketWatch {
     this.calls++;
     const previous = this.symbol;
     this.symbol = null;
-    if (previous !== null && this.stream) await this.stream.unsubscribe(marketStreams(previous));
+    if (previous !== null) await this.stream.unsubscribe(marketStreams(previous));
   }
 
   async close(): Promise<void> {
     this.calls++;
-    const stream = this.stream;
-    this.stream = undefined;
-    this.streamUrl = undefined;
     this.symbol = null;
-    if (stream) await stream.close();
-  }
-
-  private open(streamUrl: string): StreamClient {
-    const stream = new StreamClient({ streamUrl });
-    stream.on('trades', (payload, name) => {
-      const symbol = name.slice(0, name.indexOf('@'));
-      if (symbol !== this.symbol) return;
-      this.emit('market.trades', { symbol, trades: payload.trades.map(toStreamTradeView) });
-    });
-    stream.on('depth', (payload, name) => {
-      const symbol = name.slice(0, name.indexOf('@'));
-      if (symbol !== this.symbol) return;
-      this.emit('market.depth', {
-        symbol,
-        bids: payload.b.map(([price, qty]) => [price, qty]),
-        asks: payload.a.map(([price, qty]) => [price, qty]),
-        at: payload.E,
-      });
-    });
-    stream.on('malformed', (error) =>
-      this.log(`market stream: dropped a message: ${error.message}`),
-    );
-    this.stream = stream;
-    this.streamUrl = streamUrl;
-    return stream;
+    await this.stream.release();
   }
 }

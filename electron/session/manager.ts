@@ -1,6 +1,7 @@
 /**
  * The profiles and the one active session: which profile is active, its exchange client, its
- * sync engine and its live stream. Every change of the active profile (add, activate, remove,
+ * sync engine, its one stream client (shared by the live session, alerts and the market watch)
+ * and its live stream. Every change of the active profile (add, activate, remove,
  * enter demo) runs one at a time, so two clicks can never leave two sessions running.
  */
 import type { SyncStorePort } from '../sync/port';
@@ -26,7 +27,9 @@ import type { ExchangeLimiters } from '../exchange/limits';
 import { insecureUrlReason } from '../exchange/urls';
 import { AlertSession } from '../alerts/session';
 import { LiveSession } from '../live/live-session';
-import type { MarketWatch } from '../live/market-watch';
+import { MarketWatch } from '../live/market-watch';
+import { SharedStream } from '../exchange/shared-stream';
+import { StreamClient } from '../exchange/stream';
 import { SecretStoreUnavailableError, type ApiSecret, type SecretStore } from '../secrets';
 import type { Store } from '../store';
 import { maskApiKey } from '../store/profiles';
@@ -96,9 +99,16 @@ export interface ActiveSession {
   readonly profile: ProfileRow;
   readonly client: ExchangeClient;
   readonly sync: SyncEngine;
+  /**
+   * The profile's one stream client: the private streams, the alerts' tickers and the watched
+   * market's trades and book all go over it (one connection while they fit in 1024 streams).
+   */
+  readonly streams: SharedStream;
   readonly live: LiveSession;
   /** Price and balance alerts, evaluated from the streams while the session runs. */
   readonly alerts: AlertSession;
+  /** The live trades and book of the symbol on screen. */
+  readonly market: MarketWatch;
   /** Transfers and orders written to the record before they are sent; see journal/money-journal. */
   readonly journal: MoneyJournal;
 }
@@ -114,10 +124,9 @@ export interface SessionDeps {
   emit: Emit;
   log: Logger;
   settings: () => Settings;
-  market: MarketWatch;
   notifier?: Notifier;
   sandboxOptions?: DemoOptions;
-  /** Time and timers of the sessions (sync, live stream). Default: the system clock. */
+  /** Time and timers of the sessions (sync, the stream client). Default: the system clock. */
   clock?: Clock;
   /** How long a session waits before looking again for what it lacks. Default: the product's. */
   timings?: Timings;
@@ -556,11 +565,24 @@ export class SessionManager {
     }
     log.secrets.add(credentials.apiKey, credentials.secretKey);
     const client = this.clientFor(row, credentials);
+    // The profile's one stream client, for every stream of the session; its state is the
+    // connection state the app shows, told once here.
+    const streams = new SharedStream(
+      new StreamClient({
+        streamUrl: row.streamUrl,
+        clock,
+        authKeyProvider: () => client.auth.createAuthToken(),
+      }),
+    );
+    streams.onState((state) => this.setConnection(row.id, state));
+    streams.client.on('malformed', (error) =>
+      log.warn(`stream: dropped a malformed message: ${error.message}`),
+    );
     const alerts = new AlertSession({
       store,
       port: this.deps.port,
       profileId: row.id,
-      streamUrl: row.streamUrl,
+      streams,
       client,
       emit,
       clock,
@@ -589,15 +611,13 @@ export class SessionManager {
       store,
       port: this.deps.port,
       profileId: row.id,
-      streamUrl: row.streamUrl,
-      client,
+      streams,
       sync,
       emit: sessionEmit,
       clock,
       log,
       settings: this.deps.settings,
       notifier: this.deps.notifier,
-      onState: (state) => this.setConnection(row.id, state),
     });
     const journal = new MoneyJournal({
       store,
@@ -608,7 +628,8 @@ export class SessionManager {
       log: log.line,
       describeError: this.deps.describeError,
     });
-    this.active = { profile: row, client, sync, live, journal, alerts };
+    const market = new MarketWatch(streams, emit);
+    this.active = { profile: row, client, sync, streams, live, journal, alerts, market };
     store.settings.set(ACTIVE_PROFILE_KEY, row.id);
     sync.start();
     live.start();
@@ -622,7 +643,10 @@ export class SessionManager {
     if (!session) return;
     this.active = null;
     this.setConnection(null, 'offline');
-    await this.deps.market.close();
+    // The stream client first: its sockets and timers go, and no message reaches the parts
+    // closing after it (which then have no stream to let go one by one).
+    await session.streams.close();
+    await session.market.close();
     await session.live.close();
     await session.alerts.close();
     // Sync finishes the step it is in; a step queued behind the exchange's pacing (a back-off

@@ -12,6 +12,8 @@ import type { AlertFiring } from '../../electron/alerts/engine';
 import { SystemClock } from '../../electron/core/clock';
 import type { DesktopNotification } from '../../electron/core/notifier';
 import { ExchangeClient } from '../../electron/exchange/client';
+import { SharedStream } from '../../electron/exchange/shared-stream';
+import { StreamClient } from '../../electron/exchange/stream';
 import { startSandbox, type TestSandbox } from '../../electron/sandbox/testing';
 import { openStore, type Store } from '../../electron/store';
 import { DEFAULT_SETTINGS } from '../../electron/settings/stored';
@@ -104,6 +106,13 @@ function alertSession(dataDir: string, profileId = 'p1'): SessionWorld {
     });
   }
   const client = new ExchangeClient({ baseUrl: sandbox.baseUrl });
+  // The profile's stream client as the session builds one, with a slow reconnect.
+  const streams = new SharedStream(
+    new StreamClient({
+      streamUrl: sandbox.streamUrl,
+      timing: { backoffBaseMs: 3000, backoffMaxMs: 3000 },
+    }),
+  );
   const fired: AlertFiring[] = [];
   const desktop: DesktopNotification[] = [];
   const events: { event: EventName; payload: unknown }[] = [];
@@ -117,7 +126,7 @@ function alertSession(dataDir: string, profileId = 'p1'): SessionWorld {
     session: new AlertSession({
       store,
       profileId,
-      streamUrl: sandbox.streamUrl,
+      streams,
       client,
       emit: (event, payload) => events.push({ event, payload }),
       clock: new SystemClock(),
@@ -125,10 +134,10 @@ function alertSession(dataDir: string, profileId = 'p1'): SessionWorld {
       settings: () => world.settings,
       notifier: { show: (notification) => desktop.push(notification) },
       onFired: (firing) => fired.push(firing),
-      streamTiming: { backoffBaseMs: 3000, backoffMaxMs: 3000 },
     }),
     async close() {
       await world.session.close();
+      await streams.close();
       await client.close();
       store.close();
       expect(log.errors).toEqual([]);

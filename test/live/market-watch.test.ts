@@ -3,31 +3,33 @@
  * a watch cut short by an unwatch leaves the watch that follows it alone.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SharedStream } from '../../electron/exchange/shared-stream';
+import { StreamClient } from '../../electron/exchange/stream';
 import { MarketWatch } from '../../electron/live/market-watch';
 import { startSandbox, type Sandbox } from '../../electron/sandbox';
 import type { EventName, EventPayloads } from '../../shared/contract';
 import { eventually } from '../api/helpers';
 
 let sandbox: Sandbox;
+let streams: SharedStream;
 let watch: MarketWatch;
 const events: { event: EventName; payload: unknown }[] = [];
 
 beforeAll(async () => {
   sandbox = await startSandbox({ seed: 61, simulation: { ratePerSecond: 20 } });
-  watch = new MarketWatch(
-    (event, payload) => events.push({ event, payload }),
-    () => undefined,
-  );
+  streams = new SharedStream(new StreamClient({ streamUrl: sandbox.streamUrl }));
+  watch = new MarketWatch(streams, (event, payload) => events.push({ event, payload }));
 });
 
 afterAll(async () => {
   await watch?.close();
+  await streams?.close();
   await sandbox?.close();
 });
 
 describe('MarketWatch', () => {
   it('streams the depth and trades of the watched symbol, then of the next one only', async () => {
-    await watch.watch(sandbox.streamUrl, 'btcusdt');
+    await watch.watch('btcusdt');
     const depth = await eventually('btcusdt depth', () =>
       events.find((e) => e.event === 'market.depth'),
     );
@@ -35,7 +37,7 @@ describe('MarketWatch', () => {
     expect(view.symbol).toBe('btcusdt');
     expect(view.asks.length).toBeGreaterThan(0);
 
-    await watch.watch(sandbox.streamUrl, 'ethusdt');
+    await watch.watch('ethusdt');
     expect(watch.watching).toBe('ethusdt');
     const seen = events.length;
     await eventually('ethusdt depth', () =>
@@ -56,7 +58,7 @@ describe('MarketWatch', () => {
   });
 
   it('refuses an unknown symbol and keeps nothing half-watched', async () => {
-    await expect(watch.watch(sandbox.streamUrl, 'nosuchpair')).rejects.toThrow();
+    await expect(watch.watch('nosuchpair')).rejects.toThrow();
     expect(watch.watching).toBeNull();
     await watch.unwatch();
   });
@@ -65,9 +67,9 @@ describe('MarketWatch', () => {
     // The symbol page's effect runs again when the exchange's state changes: an unwatch, then a
     // watch of the same symbol, arriving together (the host dispatches them in one turn) while
     // the first watch still waits for its acknowledgement (the stream not yet back).
-    const first = watch.watch(sandbox.streamUrl, 'btcusdt');
+    const first = watch.watch('btcusdt');
     const unwatched = watch.unwatch();
-    const second = watch.watch(sandbox.streamUrl, 'btcusdt');
+    const second = watch.watch('btcusdt');
     await expect(first).rejects.toThrow(/unsubscribed/);
     await unwatched;
     await second;
