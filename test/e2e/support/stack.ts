@@ -13,6 +13,7 @@ import { ensureBuilt } from '../../../scripts/build-state.mjs';
 import { startSandbox, type WorldInfo } from '../../../electron/sandbox';
 import type { WorldAccount, WorldKey } from '../../../electron/sandbox/world';
 import { repoRoot, startBrowserMode, startChild, type StartedChild } from './child';
+import { WireClient } from '../../support/wire-client';
 
 export { repoRoot } from './child';
 const tsx = join(repoRoot, 'node_modules/.bin/tsx');
@@ -169,8 +170,10 @@ export async function openApp(page: Page, url: string): Promise<void> {
 }
 
 /**
- * Opens the app and adds a key of the sandbox (by default the parent account's trading key) as
- * the active profile through the real bridge.
+ * Adds a key of the sandbox (by default the parent account's trading key) as the active profile
+ * through the real bridge, then opens the app on it. The worker makes the two calls over the
+ * bridge's WebSocket as the page would (token, Host and Origin included), so the page is loaded
+ * once, on the profile, instead of once to make the calls and again to show it.
  */
 export async function openWithSandboxProfile(
   page: Page,
@@ -178,25 +181,29 @@ export async function openWithSandboxProfile(
   name = 'Sandbox',
   key: { apiKey: string; secretKey: string } = tradingKey(stack),
 ): Promise<void> {
+  const bridge = await connectBridge(stack.url);
+  try {
+    const profile = await bridge.ok<{ id: string }>('profiles.add', {
+      name,
+      apiKey: key.apiKey,
+      secretKey: key.secretKey,
+      baseUrl: stack.world.baseUrl,
+      streamUrl: stack.world.streamUrl,
+    });
+    await bridge.ok('profiles.activate', { id: profile.id });
+  } finally {
+    bridge.close();
+  }
   await openApp(page, stack.url);
-  await page.evaluate(
-    async ({ name, key, baseUrl, streamUrl }) => {
-      const api = (
-        window as unknown as { spotfolio: import('../../../shared/contract').SpotfolioBridge }
-      ).spotfolio;
-      const profile = await api.profiles.add({
-        name,
-        apiKey: key.apiKey,
-        secretKey: key.secretKey,
-        baseUrl,
-        streamUrl,
-      });
-      await api.profiles.activate({ id: profile.id });
-    },
-    { name, key, baseUrl: stack.world.baseUrl, streamUrl: stack.world.streamUrl },
-  );
-  await page.reload();
   await page.getByTestId('active-profile').filter({ hasText: name }).waitFor();
+}
+
+/** A bridge client of the app at `url` (the address it printed, with its token). */
+export function connectBridge(url: string): Promise<WireClient> {
+  const address = new URL(url);
+  const token = new URLSearchParams(address.hash.slice(1)).get('token');
+  if (!token) throw new Error(`The app's address has no token: ${url}`);
+  return WireClient.connect(Number(address.port), token);
 }
 
 /**
