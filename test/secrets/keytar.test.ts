@@ -1,4 +1,5 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -66,6 +67,54 @@ describe.skipIf(!keyringSession)(REAL_KEYCHAIN, () => {
     await expect(store.set('', { apiKey: 'k', secretKey: 's' })).rejects.toThrow(SecretFormatError);
     expect(await store.get(ids[0]!)).toBeNull();
   });
+
+  it('lists the entries while another process deletes some of the same service: the process lives, the deleted ones are left out', async () => {
+    // The apps of the journeys share one keyring and one service: one app's listing ran while
+    // another deleted an entry, and keytar 7.9.0 passed the vanished entry's missing secret to
+    // strdup (SIGSEGV in FindCredentials). Here the child lists while this process deletes.
+    const service = `spotfolio-race-${process.pid}`;
+    const pair = JSON.stringify({ apiKey: 'key-race', secretKey: 'secret-race' });
+    const lasting = Array.from({ length: 20 }, (_, i) => `lasting-${i}`);
+    for (const id of lasting) await keytar.setPassword(service, id, pair);
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(here, 'fixtures', 'list-while-deleted.ts'),
+        service,
+        '4000',
+        ...lasting,
+      ],
+      { cwd: join(here, '..', '..'), stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+    let running = true;
+    void exited.then(() => (running = false));
+    let deleted = 0;
+    try {
+      for (let n = 0; running; n++) {
+        await keytar.setPassword(service, `doomed-${n % 4}`, pair);
+        if (await keytar.deletePassword(service, `doomed-${n % 4}`)) deleted++;
+      }
+      const [code, signal] = await exited;
+      expect({ code, signal }, stderr).toEqual({ code: 0, signal: null });
+      const result = JSON.parse(stdout) as { listings: number; missed: number; failures: string[] };
+      expect(result.failures).toEqual([]);
+      expect(result.missed).toBe(0);
+      expect(result.listings).toBeGreaterThan(5);
+      expect(deleted).toBeGreaterThan(20);
+    } finally {
+      child.kill('SIGKILL');
+      for (const id of [...lasting, 'doomed-0', 'doomed-1', 'doomed-2', 'doomed-3']) {
+        await keytar.deletePassword(service, id);
+      }
+    }
+  }, 20_000);
 });
 
 describe.skipIf(process.platform !== 'linux')('no Secret Service on the session bus', () => {

@@ -18,6 +18,15 @@ static const SecretSchema schema = {
   }
 };
 
+// Whether a call failed because an item it named is gone: gnome-keyring answers a call on a
+// deleted item's path with UnknownMethod ("No such secret item at path"); other Secret Services
+// with UnknownObject or the Secret Service's NoSuchObject.
+bool ItemGone(const GError* error) {
+  return g_error_matches(error, G_DBUS_ERROR, G_DBUS_ERROR_UNKNOWN_METHOD) ||
+         g_error_matches(error, G_DBUS_ERROR, G_DBUS_ERROR_UNKNOWN_OBJECT) ||
+         g_error_matches(error, SECRET_ERROR, SECRET_ERROR_NO_SUCH_OBJECT);
+}
+
 }  // namespace
 
 KEYTAR_OP_RESULT SetPassword(const std::string& service,
@@ -135,14 +144,22 @@ KEYTAR_OP_RESULT FindCredentials(const std::string& service,
                        (gpointer) "service",
                        (gpointer) service.c_str());
 
-  GList* items = secret_service_search_sync(
-    NULL,
-    &schema,                            // The schema.
-    attributes,
-    static_cast<SecretSearchFlags>(SECRET_SEARCH_ALL | SECRET_SEARCH_UNLOCK |
-                                   SECRET_SEARCH_LOAD_SECRETS),
-    NULL,                               // Cancellable. (unneeded)
-    &error);                             // Reference to the error.
+  // An item deleted between the search and the reading of its properties fails the whole
+  // search with NoSuchObject: the search is made again (the item no longer matches), a few times.
+  GList* items = NULL;
+  for (int attempt = 1; ; attempt++) {
+    items = secret_service_search_sync(
+      NULL,
+      &schema,                            // The schema.
+      attributes,
+      static_cast<SecretSearchFlags>(SECRET_SEARCH_ALL | SECRET_SEARCH_UNLOCK |
+                                     SECRET_SEARCH_LOAD_SECRETS),
+      NULL,                               // Cancellable. (unneeded)
+      &error);                            // Reference to the error.
+    if (error == NULL || attempt == 5 || !ItemGone(error))
+      break;
+    g_clear_error(&error);
+  }
 
   g_hash_table_destroy(attributes);
 
@@ -152,31 +169,29 @@ KEYTAR_OP_RESULT FindCredentials(const std::string& service,
     return FAIL_ERROR;
   }
 
-  GList* current = items;
-  for (current = items; current != NULL; current = current->next) {
+  // The search and the loading of the secrets are separate calls to the Secret Service: an item
+  // deleted in between, by this process or any other, comes back without its secret (and an item
+  // of the service stored by another program may lack the account or hold no text). Such an
+  // item is left out. keytar 7.9.0 passed the NULLs to strdup, and the process died of SIGSEGV.
+  for (GList* current = items; current != NULL; current = current->next) {
     SecretItem* item = reinterpret_cast<SecretItem*>(current->data);
 
     GHashTable* itemAttrs = secret_item_get_attributes(item);
-    char* account = strdup(
-      reinterpret_cast<char*>(g_hash_table_lookup(itemAttrs, "account")));
+    const gchar* account = itemAttrs == NULL ? NULL :
+      reinterpret_cast<const gchar*>(g_hash_table_lookup(itemAttrs, "account"));
 
     SecretValue* secret = secret_item_get_secret(item);
-    char* password = strdup(secret_value_get_text(secret));
+    const gchar* password = secret == NULL ? NULL : secret_value_get_text(secret);
 
-    if (account == NULL || password == NULL) {
-      if (account)
-        free(account);
+    if (account != NULL && password != NULL)
+      credentials->push_back(Credentials(account, password));
 
-      if (password)
-        free(password);
-
-      continue;
-    }
-
-    credentials->push_back(Credentials(account, password));
-    free(account);
-    free(password);
+    if (secret != NULL)
+      secret_value_unref(secret);
+    if (itemAttrs != NULL)
+      g_hash_table_unref(itemAttrs);
   }
+  g_list_free_full(items, g_object_unref);
 
   return SUCCESS;
 }
