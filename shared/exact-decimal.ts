@@ -36,19 +36,65 @@ export const QUOTIENT_PLACES = MAX_DECIMAL_LENGTH;
 const LIMIT = 10n ** BigInt(QUOTIENT_DIGITS);
 
 /**
+ * decimal.js constructors that divide to a given number of significant digits, half-even: used
+ * inside divide() only, their values made ours before they leave (a value of one of them would
+ * round every later operation to its digits).
+ */
+const dividers: (typeof DecimalJs)[] = [];
+
+function dividerOf(digits: number): typeof DecimalJs {
+  return (dividers[digits] ??= DecimalJs.clone({
+    precision: digits,
+    rounding: DecimalJs.ROUND_HALF_EVEN,
+  }));
+}
+
+/**
  * `dividend ÷ divisor`, rounded half-even to QUOTIENT_DIGITS significant digits and at most
  * QUOTIENT_PLACES fraction digits; with `places`, rounded half-even to that many fraction digits.
  * The only rounding of an amount in the project. Throws on a zero divisor.
+ *
+ * decimal.js divides correctly rounded to its constructor's significant digits, so the quotient
+ * is made by the constructor of as many digits as the rule keeps for the quotient's magnitude:
+ * 10^(a.e − b.e) or the place below, tried in that order (a quotient that rounds up into the place
+ * above is the same under either). No text is made; a quotient too small for one digit under the
+ * rule (|q| < 10^−places) is found in BigInt arithmetic.
  */
 export function divide(
   dividend: DecimalJs.Value,
   divisor: DecimalJs.Value,
   places?: number,
 ): Decimal {
-  const a = new Decimal(dividend);
-  const b = new Decimal(divisor);
+  const a = ours(dividend) ? dividend : new Decimal(dividend);
+  const b = ours(divisor) ? divisor : new Decimal(divisor);
   if (b.isZero()) throw new RangeError('Division by zero');
   if (a.isZero()) return new Decimal(0);
+  const exponent = a.e - b.e;
+  const digits = keptDigits(exponent, places);
+  if (digits >= 1) {
+    const quotient = new (dividerOf(digits))(a).div(b);
+    if (quotient.e >= exponent) return new Decimal(quotient);
+    const fewer = keptDigits(exponent - 1, places);
+    if (fewer === digits) return new Decimal(quotient);
+    if (fewer >= 1) return new Decimal(new (dividerOf(fewer))(a).div(b));
+  }
+  return divideScaled(a, b, places);
+}
+
+/** The significant digits the rule keeps of a quotient whose leading digit is at 10^exponent. */
+function keptDigits(exponent: number, places: number | undefined): number {
+  return places === undefined
+    ? Math.min(QUOTIENT_DIGITS, QUOTIENT_PLACES + exponent + 1)
+    : places + exponent + 1;
+}
+
+/** Whether `value` is a value of this module's Decimal (not of another decimal.js constructor). */
+function ours(value: DecimalJs.Value): value is Decimal {
+  return value instanceof Decimal && value.constructor === Decimal;
+}
+
+/** divide() in BigInt arithmetic, for a quotient below the rule's last place. */
+function divideScaled(a: Decimal, b: Decimal, places?: number): Decimal {
   const negative = a.isNegative() !== b.isNegative();
   const [numerator, numeratorPlaces] = integerOf(a);
   const [denominator, denominatorPlaces] = integerOf(b);
