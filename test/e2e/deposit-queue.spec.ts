@@ -5,7 +5,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import type { SpotfolioBridge } from '../../shared/contract';
-import { goTo, openWithSandboxProfile, screenshot, startStack, type Stack } from './support/stack';
+import { openWithSandboxProfile, screenshot, startStack, type Stack } from './support/stack';
 
 let stack: Stack;
 test.beforeAll(async () => {
@@ -29,8 +29,7 @@ async function pick(page: Page, choice: Choice): Promise<void> {
 test('a second address within the minute is queued with a countdown and can be canceled', async ({
   page,
 }) => {
-  await openWithSandboxProfile(page, stack);
-  await goTo(page, 'deposit');
+  await openWithSandboxProfile(page, stack, { screen: 'deposit' });
   await expect(page.getByTestId('deposit-coin')).toBeVisible({ timeout: 20_000 });
   // Two coins, each with a network that takes deposits.
   const [first, second] = await page.evaluate(async () => {

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import type { SpotfolioBridge } from '../../shared/contract';
-import { goTo, openWithSandboxProfile, screenshot, startStack, type Stack } from './support/stack';
+import { openWithSandboxProfile, screenshot, startStack, type Stack } from './support/stack';
 
 let stack: Stack;
 test.beforeAll(async () => {
@@ -11,8 +11,7 @@ test.afterAll(async () => {
 });
 
 test('fetches a deposit address and sees the same one offline', async ({ page }) => {
-  await openWithSandboxProfile(page, stack);
-  await goTo(page, 'deposit');
+  await openWithSandboxProfile(page, stack, { screen: 'deposit' });
 
   // A coin with a network that needs a memo, to see the warning; it is picked once, as a user
   // would, so only one address is asked of the exchange.

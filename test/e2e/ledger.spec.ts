@@ -143,7 +143,7 @@ test('the P&L card and net worth equal what the sandbox’s own records give', a
     );
     const card = page.getByTestId('pnl-card');
     try {
-      await openWithSandboxProfile(page, stack, 'Ledger', key);
+      await openWithSandboxProfile(page, stack, { name: 'Ledger', key });
       await goTo(page, 'portfolio');
       await expect(card.getByTestId('ledger-import-progress')).toContainText(
         'own trades imported',
@@ -308,7 +308,7 @@ test('a Funds row, the P&L card, net worth and the asset page cover the accounts
       .balances(SCOPED)
       .find((balance) => balance.asset === 'btc')!;
 
-    await openWithSandboxProfile(page, stack, 'Scoped', key);
+    await openWithSandboxProfile(page, stack, { name: 'Scoped', key });
 
     // Funds: the main account's BTC, and the P&L of the main account's lots alone.
     await goTo(page, 'funds');

@@ -10,8 +10,7 @@ test.afterAll(async () => {
 });
 
 test('a fill arrives live as a toast and in Activity', async ({ page }) => {
-  await openWithSandboxProfile(page, stack);
-  await goTo(page, 'markets');
+  await openWithSandboxProfile(page, stack, { screen: 'markets' });
   await expect(page.getByTestId('tickers-table')).toBeVisible();
   await screenshot(page, 'markets');
 

@@ -4,7 +4,7 @@
  * with one full stop.
  */
 import { expect, test } from '@playwright/test';
-import { goTo, openWithSandboxProfile, screenshot, startStack, type Stack } from './support/stack';
+import { openWithSandboxProfile, screenshot, startStack, type Stack } from './support/stack';
 
 let stack: Stack;
 test.beforeAll(async () => {
@@ -15,8 +15,7 @@ test.afterAll(async () => {
 });
 
 test('privacy hides the stop price; toasts carry units and read as sentences', async ({ page }) => {
-  await openWithSandboxProfile(page, stack);
-  await goTo(page, 'orders');
+  await openWithSandboxProfile(page, stack, { screen: 'orders' });
   // The demo's idle stop-limit: sell 1 ETH at 2,800 once the price reaches 2,850.
   const stopRow = page.locator('[data-testid^=open-order-]').filter({ hasText: 'Stop-limit' });
   await expect(stopRow).toContainText('2,850');

@@ -8,15 +8,14 @@
 import { expect, test } from '@playwright/test';
 import Decimal from 'decimal.js';
 import { fromExchange, grouped, sandboxFacts, sharedStack } from './support/exchange';
-import { goTo, openWithSandboxProfile, screenshot } from './support/stack';
+import { openWithSandboxProfile, screenshot } from './support/stack';
 
 const shared = sharedStack();
 
 test('the review checks funds, tick, step, limits and the stop side, and says so', async ({
   page,
 }) => {
-  await openWithSandboxProfile(page, shared.stack);
-  await goTo(page, 'orders');
+  await openWithSandboxProfile(page, shared.stack, { screen: 'orders' });
   const form = page.getByTestId('order-form');
   await page.getByTestId('order-symbol').selectOption('btcusdt');
   await page.getByTestId('order-side-buy').click();
@@ -100,8 +99,7 @@ test('the review checks funds, tick, step, limits and the stop side, and says so
 test('a price far from the last price is warned about, and focus starts on Back', async ({
   page,
 }) => {
-  await openWithSandboxProfile(page, shared.stack);
-  await goTo(page, 'orders');
+  await openWithSandboxProfile(page, shared.stack, { screen: 'orders' });
   await page.getByTestId('order-symbol').selectOption('btcusdt');
   const facts = await sandboxFacts(shared.exchange, 'btcusdt');
   const openBefore = await fromExchange(() =>

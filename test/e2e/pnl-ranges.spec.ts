@@ -131,7 +131,7 @@ test('each P&L range shows the figures of its interval, in USDT and BTC', async 
       );
     };
 
-    await openWithSandboxProfile(page, stack, 'Ranges', key);
+    await openWithSandboxProfile(page, stack, { name: 'Ranges', key });
     await goTo(page, 'portfolio');
     const card = page.getByTestId('pnl-card');
     await expect(card.getByTestId('ledger-import-progress')).toContainText('own trades imported', {

@@ -10,8 +10,7 @@ test.afterAll(async () => {
 });
 
 test('switches to dark mode and privacy mode, and both persist', async ({ page }) => {
-  await openWithSandboxProfile(page, stack);
-  await goTo(page, 'settings');
+  await openWithSandboxProfile(page, stack, { screen: 'settings' });
   await expect(page.getByTestId('profiles')).toContainText('Sandbox');
   await screenshot(page, 'settings');
 

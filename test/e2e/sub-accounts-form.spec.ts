@@ -6,7 +6,7 @@ import Decimal from 'decimal.js';
 import { expect, test, type Locator } from '@playwright/test';
 import { formatAmount } from '../../shared/format';
 import { startAdminStack, type AdminStack } from './support/admin-stack';
-import { goTo, openWithSandboxProfile, screenshot } from './support/stack';
+import { openWithSandboxProfile, screenshot } from './support/stack';
 
 let stack: AdminStack;
 test.beforeAll(async () => {
@@ -43,8 +43,7 @@ function overlap(a: Box, b: Box): boolean {
 test('the transfer form offers what the source holds and forgets an old outcome', async ({
   page,
 }) => {
-  await openWithSandboxProfile(page, stack);
-  await goTo(page, 'sub-accounts');
+  await openWithSandboxProfile(page, stack, { screen: 'sub-accounts' });
   const form = page.getByTestId('transfer-form');
   const asset = page.getByTestId('transfer-asset');
   await expect(form).not.toContainText('Free: —');

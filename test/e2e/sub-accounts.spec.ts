@@ -2,7 +2,7 @@ import Decimal from 'decimal.js';
 import { expect, test, type Page } from '@playwright/test';
 import type { SpotfolioBridge } from '../../shared/contract';
 import { shownDecimal } from './support/exchange';
-import { goTo, openWithSandboxProfile, screenshot, startStack, type Stack } from './support/stack';
+import { openWithSandboxProfile, screenshot, startStack, type Stack } from './support/stack';
 
 let stack: Stack;
 test.beforeAll(async () => {
@@ -24,8 +24,7 @@ async function mainFree(page: Page, asset: string): Promise<Decimal> {
 test('moves funds to a sub-account and sees both balances change', async ({ page }) => {
   const sub = stack.subs[0];
   expect(sub).toBeDefined();
-  await openWithSandboxProfile(page, stack);
-  await goTo(page, 'sub-accounts');
+  await openWithSandboxProfile(page, stack, { screen: 'sub-accounts' });
   const card = page.getByTestId(`sub-${sub!.email}`);
   await expect(card).toBeVisible();
   const balance = card.getByTestId('sub-balance-usdt');

@@ -91,8 +91,7 @@ test('balance toasts are coalesced, stay out of the way, and obey the settings',
   page,
 }) => {
   test.setTimeout(120_000);
-  await openWithSandboxProfile(page, stack);
-  await goTo(page, 'sub-accounts');
+  await openWithSandboxProfile(page, stack, { screen: 'sub-accounts' });
   const balanceToasts = page.getByTestId('toast').filter({ hasText: 'Balance changed' });
 
   // Five changes of the main account's USDT within a few seconds: one toast, replaced in place.
@@ -219,8 +218,7 @@ test('a transfer is told once, by its outcome, also a sub-account to sub-account
 test('an order is told placed before its fill, and a partial fill says how much', async ({
   page,
 }) => {
-  await openWithSandboxProfile(page, stack);
-  await goTo(page, 'orders');
+  await openWithSandboxProfile(page, stack, { screen: 'orders' });
   // A price inside the spread: the taker's buy rests there alone, so the sell meets only it.
   const book = await fromExchange(() => exchange.market.depth({ symbol: 'btcusdt', limit: 5 }));
   const bestBid = new Decimal(book.bids[0]![0]);

@@ -14,6 +14,7 @@ import { startSandbox, type WorldInfo } from '../../../electron/sandbox';
 import type { WorldAccount, WorldKey } from '../../../electron/sandbox/world';
 import { repoRoot, startBrowserMode, startChild, type StartedChild } from './child';
 import { WireClient } from '../../support/wire-client';
+import { tokenStorageKey } from '../../../renderer/src/bridge/ws-transport';
 
 export { repoRoot } from './child';
 const tsx = join(repoRoot, 'node_modules/.bin/tsx');
@@ -125,7 +126,7 @@ export function tradingKey(stack: Stack): WorldKey {
  * more: a CI run once saw the bridge never appear while the same journey passes every other time,
  * and the description is what will tell why.
  */
-export async function openApp(page: Page, url: string): Promise<void> {
+export async function openApp(page: Page, url: string, screen?: string): Promise<void> {
   const trouble: string[] = [];
   const onError = (error: Error) => trouble.push(`page error: ${error.message}`);
   const onFailed = (request: Request) =>
@@ -142,7 +143,7 @@ export async function openApp(page: Page, url: string): Promise<void> {
   page.on('console', onConsole);
   try {
     for (let attempt = 1; ; attempt++) {
-      await page.goto(url);
+      await page.goto(screen === undefined ? url : await addressOf(page, url, screen));
       try {
         await page.waitForFunction(() => 'spotfolio' in window, undefined, { timeout: 15_000 });
         return;
@@ -170,6 +171,25 @@ export async function openApp(page: Page, url: string): Promise<void> {
 }
 
 /**
+ * The address of `screen` (e.g. 'orders', 'markets/btcusdt') in the app at `url`: the page keeps
+ * the token the app printed where it keeps one taken from the address (its tab's session
+ * storage), so it opens straight on that screen, as a reload of it would, without drawing the
+ * Portfolio first (the costliest screen: its charts and the ledger's history behind them).
+ */
+async function addressOf(page: Page, url: string, screen: string): Promise<string> {
+  const address = new URL(url);
+  const token = new URLSearchParams(address.hash.slice(1)).get('token');
+  if (!token) throw new Error(`The app's address has no token: ${url}`);
+  await page.addInitScript(
+    ({ key, token }) => {
+      if (window.sessionStorage.getItem(key) === null) window.sessionStorage.setItem(key, token);
+    },
+    { key: tokenStorageKey, token },
+  );
+  return `${address.origin}/#/${screen}`;
+}
+
+/**
  * Adds a key of the sandbox (by default the parent account's trading key) as the active profile
  * through the real bridge, then opens the app on it. The worker makes the two calls over the
  * bridge's WebSocket as the page would (token, Host and Origin included), so the page is loaded
@@ -178,9 +198,14 @@ export async function openApp(page: Page, url: string): Promise<void> {
 export async function openWithSandboxProfile(
   page: Page,
   stack: Stack,
-  name = 'Sandbox',
-  key: { apiKey: string; secretKey: string } = tradingKey(stack),
+  options: {
+    name?: string;
+    key?: { apiKey: string; secretKey: string };
+    /** The screen to open on (as goTo names it), instead of the Portfolio. */
+    screen?: string;
+  } = {},
 ): Promise<void> {
+  const { name = 'Sandbox', key = tradingKey(stack), screen } = options;
   const bridge = await connectBridge(stack.url);
   try {
     const profile = await bridge.ok<{ id: string }>('profiles.add', {
@@ -194,8 +219,9 @@ export async function openWithSandboxProfile(
   } finally {
     bridge.close();
   }
-  await openApp(page, stack.url);
+  await openApp(page, stack.url, screen);
   await page.getByTestId('active-profile').filter({ hasText: name }).waitFor();
+  if (screen !== undefined) await page.getByTestId(`screen-${screen.split('/')[0]}`).waitFor();
 }
 
 /** A bridge client of the app at `url` (the address it printed, with its token). */
@@ -225,7 +251,7 @@ export async function openSandboxProfileAgain(
     await page.getByTestId('screen-portfolio').waitFor();
     return;
   }
-  await openWithSandboxProfile(page, stack, name);
+  await openWithSandboxProfile(page, stack, { name });
 }
 
 /**
