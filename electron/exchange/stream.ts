@@ -858,14 +858,14 @@ export class StreamClient extends EventEmitter {
     const previous = this.state;
     this.state = next;
     this.emit('state', next);
-    // Back to live after a loss (every stream resubscribed): the app re-reads what it may have missed.
+    // Back to live after a loss (every stream resubscribed): the app re-reads what it may have
+    // missed. A first connection that failed first is one too: its users read over REST when
+    // they started, and what happened while it could not connect was missed all the same.
     if (next === 'live' && (previous === 'reconnecting' || this.lostSinceLive)) {
       this.lostSinceLive = false;
       this.emit('reconnected');
     }
-    if (next === 'reconnecting' || (next === 'offline' && previous !== 'connecting')) {
-      this.lostSinceLive = !this.closed;
-    }
+    if (next === 'reconnecting' || next === 'offline') this.lostSinceLive = !this.closed;
   }
 
   private assertOpen(): void {

@@ -2,6 +2,7 @@
  * StreamClient against the real sandbox's WebSocket server: typed events, state changes, the
  * server dropping every connection, auth token expiry, and 2,000 streams over two connections.
  */
+import { createServer, connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExchangeClient } from '../../electron/exchange/client';
 import { ManualClock } from '../../electron/core/clock';
@@ -66,6 +67,18 @@ function waitForState(
       resolve();
     };
     streams.on('state', listener);
+  });
+}
+
+/** A port nothing listens on (yet): connections to it are refused. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
   });
 }
 
@@ -189,6 +202,36 @@ describe('StreamClient', () => {
     await waitForState(streams, 'live', 5000);
     expect(states).toEqual(['reconnecting', 'live']);
     await streams.close();
+  });
+
+  it('says reconnected when it first goes live after the exchange could not be reached', async () => {
+    // The users of the stream read what they need over REST when they start (an alert its
+    // window, the live session the funds); while the first connection could not be made, what
+    // happened is missed the same as during a drop, so going live then is a reconnect too.
+    const port = await freePort();
+    const streams = new StreamClient({
+      streamUrl: `ws://127.0.0.1:${port}${new URL(sandbox.streamUrl).pathname}`,
+      timing: { backoffBaseMs: 20, backoffMaxMs: 100, offlineAfterAttempts: 2 },
+    });
+    let reconnects = 0;
+    streams.on('reconnected', () => reconnects++);
+    const subscribed = streams.subscribe([`${symbol}@trades`]);
+    const relay = createServer((socket) => {
+      const upstream = connect(Number(new URL(sandbox.streamUrl).port), '127.0.0.1');
+      socket.pipe(upstream).pipe(socket);
+      socket.on('error', () => upstream.destroy());
+      upstream.on('error', () => socket.destroy());
+    });
+    try {
+      await waitForState(streams, 'offline', 5000);
+      await new Promise<void>((resolve) => relay.listen(port, '127.0.0.1', resolve));
+      await subscribed;
+      await waitForState(streams, 'live', 5000);
+      expect(reconnects).toBe(1);
+    } finally {
+      await streams.close();
+      relay.close();
+    }
   });
 
   it('after the token expired at the exchange, a reconnect gets 401, renews the token and resyncs', async () => {
