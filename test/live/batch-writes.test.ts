@@ -9,6 +9,7 @@ import { startSandbox, type TestSandbox as Sandbox } from '../../electron/sandbo
 import { openStore, type Store } from '../../electron/store';
 import { eventually } from '../api/helpers';
 import { startLiveApp, type LiveApp } from './helpers';
+import { parentOf } from '../exchange/helpers';
 
 let sandbox: Sandbox;
 let live: LiveApp;
@@ -16,11 +17,7 @@ let reader: Store;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ seed: 52 });
-  const parent = sandbox.world.accounts.find((a) => a.role === 'parent')!;
-  live = await startLiveApp(
-    sandbox,
-    parent.keys.find((k) => k.canTrade)!,
-  );
+  live = await startLiveApp(sandbox, parentOf(sandbox).trade);
   ({ store: reader } = openStore({ dataDir: live.dataDir }));
 });
 

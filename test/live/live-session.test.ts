@@ -11,6 +11,7 @@ import { JOBS } from '../../electron/sync/engine';
 import type { ProfileView } from '../../shared/types';
 import { eventually } from '../api/helpers';
 import { startLiveApp, type LiveApp } from './helpers';
+import { parentOf } from '../exchange/helpers';
 
 let sandbox: Sandbox;
 let live: LiveApp;
@@ -19,11 +20,7 @@ let profile: ProfileView;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ seed: 51 });
-  const parent = sandbox.world.accounts.find((a) => a.role === 'parent')!;
-  live = await startLiveApp(
-    sandbox,
-    parent.keys.find((k) => k.canTrade)!,
-  );
+  live = await startLiveApp(sandbox, parentOf(sandbox).trade);
   ({ app, profile } = live);
 });
 

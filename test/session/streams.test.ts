@@ -12,6 +12,7 @@ import { marketStreams } from '../../electron/live/market-watch';
 import { startSandbox, type TestSandbox } from '../../electron/sandbox/testing';
 import { eventually } from '../api/helpers';
 import { startLiveApp, type LiveApp } from '../live/helpers';
+import { parentOf } from '../exchange/helpers';
 
 const PRIVATE = [...PRIVATE_STREAMS];
 const TICKERS = '!ticker@arr';
@@ -24,11 +25,7 @@ let app: SpotfolioApp;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ seed: 81 });
-  const parent = sandbox.world.accounts.find((a) => a.role === 'parent')!;
-  live = await startLiveApp(
-    sandbox,
-    parent.keys.find((k) => k.canTrade)!,
-  );
+  live = await startLiveApp(sandbox, parentOf(sandbox).trade);
   ({ app } = live);
 });
 
