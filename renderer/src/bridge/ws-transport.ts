@@ -53,7 +53,10 @@ export function bridgeUrl(location: { protocol: string; host: string }): string 
 /** Where a reload of the same tab finds the token again: this origin's (and port's) own storage. */
 export const tokenStorageKey = 'spotfolio.token';
 
-const tokenFragment = /^#token=([0-9a-f]{16,128})$/;
+/** The token in the address browser mode prints (`#token=…`), or undefined. */
+export function tokenOfFragment(hash: string): string | undefined {
+  return /^#token=([0-9a-f]{16,128})$/.exec(hash)?.[1];
+}
 
 export interface PageAddress {
   readonly hash: string;
@@ -72,7 +75,7 @@ export function takePageToken(
   history: Pick<History, 'replaceState' | 'state'>,
   storage: Pick<Storage, 'getItem' | 'setItem'> | null,
 ): string | null {
-  const fromAddress = tokenFragment.exec(location.hash)?.[1];
+  const fromAddress = tokenOfFragment(location.hash);
   if (fromAddress !== undefined) {
     history.replaceState(history.state, '', `${location.pathname}${location.search}`);
     try {

@@ -14,7 +14,7 @@ import { startSandbox, type WorldInfo } from '../../../electron/sandbox';
 import type { WorldAccount, WorldKey } from '../../../electron/sandbox/world';
 import { repoRoot, startBrowserMode, startChild, type StartedChild } from './child';
 import { WireClient } from '../../support/wire-client';
-import { tokenStorageKey } from '../../../renderer/src/bridge/ws-transport';
+import { tokenOfFragment, tokenStorageKey } from '../../../renderer/src/bridge/ws-transport';
 
 export { repoRoot } from './child';
 const tsx = join(repoRoot, 'node_modules/.bin/tsx');
@@ -177,9 +177,7 @@ export async function openApp(page: Page, url: string, screen?: string): Promise
  * Portfolio first (the costliest screen: its charts and the ledger's history behind them).
  */
 async function addressOf(page: Page, url: string, screen: string): Promise<string> {
-  const address = new URL(url);
-  const token = new URLSearchParams(address.hash.slice(1)).get('token');
-  if (!token) throw new Error(`The app's address has no token: ${url}`);
+  const { address, token } = printedAddress(url);
   await page.addInitScript(
     ({ key, token }) => {
       if (window.sessionStorage.getItem(key) === null) window.sessionStorage.setItem(key, token);
@@ -226,10 +224,16 @@ export async function openWithSandboxProfile(
 
 /** A bridge client of the app at `url` (the address it printed, with its token). */
 export function connectBridge(url: string): Promise<WireClient> {
-  const address = new URL(url);
-  const token = new URLSearchParams(address.hash.slice(1)).get('token');
-  if (!token) throw new Error(`The app's address has no token: ${url}`);
+  const { address, token } = printedAddress(url);
   return WireClient.connect(Number(address.port), token);
+}
+
+/** The address the app printed, and its token read as the page reads it. */
+function printedAddress(url: string): { address: URL; token: string } {
+  const address = new URL(url);
+  const token = tokenOfFragment(address.hash);
+  if (!token) throw new Error(`The app's address has no token: ${url}`);
+  return { address, token };
 }
 
 /**
