@@ -139,60 +139,77 @@ KEYTAR_OP_RESULT FindCredentials(const std::string& service,
                                  std::string* errStr) {
   GError* error = NULL;
 
-  GHashTable* attributes = g_hash_table_new(NULL, NULL);
-  g_hash_table_replace(attributes,
-                       (gpointer) "service",
-                       (gpointer) service.c_str());
-
-  // An item deleted between the search and the reading of its properties fails the whole
-  // search with NoSuchObject: the search is made again (the item no longer matches), a few times.
-  GList* items = NULL;
-  for (int attempt = 1; ; attempt++) {
-    items = secret_service_search_sync(
-      NULL,
-      &schema,                            // The schema.
-      attributes,
-      static_cast<SecretSearchFlags>(SECRET_SEARCH_ALL | SECRET_SEARCH_UNLOCK |
-                                     SECRET_SEARCH_LOAD_SECRETS),
-      NULL,                               // Cancellable. (unneeded)
-      &error);                            // Reference to the error.
-    if (error == NULL || attempt == 5 || !ItemGone(error))
-      break;
-    g_clear_error(&error);
-  }
-
-  g_hash_table_destroy(attributes);
-
+  SecretService* secretService =
+    secret_service_get_sync(SECRET_SERVICE_OPEN_SESSION, NULL, &error);
   if (error != NULL) {
     *errStr = std::string(error->message);
     g_error_free(error);
     return FAIL_ERROR;
   }
 
-  // The search and the loading of the secrets are separate calls to the Secret Service: an item
-  // deleted in between, by this process or any other, comes back without its secret (and an item
-  // of the service stored by another program may lack the account or hold no text). Such an
-  // item is left out. keytar 7.9.0 passed the NULLs to strdup, and the process died of SIGSEGV.
-  for (GList* current = items; current != NULL; current = current->next) {
-    SecretItem* item = reinterpret_cast<SecretItem*>(current->data);
+  GHashTable* attributes = g_hash_table_new(NULL, NULL);
+  g_hash_table_replace(attributes,
+                       (gpointer) "service",
+                       (gpointer) service.c_str());
 
-    GHashTable* itemAttrs = secret_item_get_attributes(item);
-    const gchar* account = itemAttrs == NULL ? NULL :
-      reinterpret_cast<const gchar*>(g_hash_table_lookup(itemAttrs, "account"));
+  // The search answers paths only, in one call: an item deleted meanwhile, by this process or
+  // any other, cannot fail it. keytar 7.9.0 searched with SECRET_SEARCH_LOAD_SECRETS, which
+  // reads every item's properties and secret as part of the search: one item gone in between
+  // failed the whole listing (or came back without its secret, passed to strdup: SIGSEGV).
+  gchar** unlockedPaths = NULL;
+  gchar** lockedPaths = NULL;
+  secret_service_search_for_dbus_paths_sync(secretService, &schema, attributes, NULL,
+                                            &unlockedPaths, &lockedPaths, &error);
+  g_hash_table_destroy(attributes);
 
-    SecretValue* secret = secret_item_get_secret(item);
-    const gchar* password = secret == NULL ? NULL : secret_value_get_text(secret);
-
-    if (account != NULL && password != NULL)
-      credentials->push_back(Credentials(account, password));
-
-    if (secret != NULL)
-      secret_value_unref(secret);
-    if (itemAttrs != NULL)
-      g_hash_table_unref(itemAttrs);
+  gchar** newlyUnlocked = NULL;
+  if (error == NULL && lockedPaths != NULL && lockedPaths[0] != NULL) {
+    secret_service_unlock_dbus_paths_sync(secretService, (const gchar**) lockedPaths, NULL,
+                                          &newlyUnlocked, &error);
   }
-  g_list_free_full(items, g_object_unref);
 
+  // Each item is then read on its own; one that is gone by now is left out, as is an item of
+  // the service stored by another program without an account or a text secret.
+  gchar** pathLists[] = { unlockedPaths, newlyUnlocked };
+  for (gchar** paths : pathLists) {
+    for (gchar** path = paths; error == NULL && path != NULL && *path != NULL; path++) {
+      GError* itemError = NULL;
+      SecretItem* item = secret_item_new_for_dbus_path_sync(secretService, *path,
+                                                            SECRET_ITEM_NONE, NULL, &itemError);
+      SecretValue* secret = itemError != NULL ? NULL :
+        secret_service_get_secret_for_dbus_path_sync(secretService, *path, NULL, &itemError);
+      if (itemError != NULL) {
+        if (!ItemGone(itemError))
+          error = g_error_copy(itemError);
+        g_error_free(itemError);
+      } else {
+        GHashTable* itemAttrs = secret_item_get_attributes(item);
+        const gchar* account = itemAttrs == NULL ? NULL :
+          reinterpret_cast<const gchar*>(g_hash_table_lookup(itemAttrs, "account"));
+        const gchar* password = secret == NULL ? NULL : secret_value_get_text(secret);
+        if (account != NULL && password != NULL)
+          credentials->push_back(Credentials(account, password));
+        if (itemAttrs != NULL)
+          g_hash_table_unref(itemAttrs);
+      }
+      if (secret != NULL)
+        secret_value_unref(secret);
+      if (item != NULL)
+        g_object_unref(item);
+    }
+  }
+
+  g_strfreev(unlockedPaths);
+  g_strfreev(lockedPaths);
+  g_strfreev(newlyUnlocked);
+  g_object_unref(secretService);
+
+  if (error != NULL) {
+    credentials->clear();
+    *errStr = std::string(error->message);
+    g_error_free(error);
+    return FAIL_ERROR;
+  }
   return SUCCESS;
 }
 
