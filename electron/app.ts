@@ -23,6 +23,7 @@ import { AlertEditor } from './alerts/editor';
 import { ExchangeLimiters } from './exchange/limits';
 import { Activity } from './live/activity';
 import { CandleScheduler, LedgerService } from './ledger';
+import { AllProfiles } from './ledger/all-profiles';
 import { LedgerFigures } from './ledger/figures';
 import { AppLock, followScreenLock, SensitiveActions } from './lock';
 import { MarketCache } from './market/cache';
@@ -256,6 +257,17 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
     clock,
     retryMs: timings.priceRetryMs,
   });
+  const ledgerFigures = new LedgerFigures({ store, ledger, candles, emit, log, settings, now });
+  const allProfiles = new AllProfiles({
+    store,
+    ledger,
+    candles,
+    currency: () => settings().quoteAsset,
+    methodOf: (profileId) => ledgerFigures.settingsOf(profileId).method,
+    active: () => session.current(),
+    marketClient: (profileId) => session.marketClient(profileId),
+    now,
+  });
   const orders = new OrderDesk({ store, rules, emit, log, settings });
   const ctx: ApiContext = {
     mode: options.mode,
@@ -266,7 +278,8 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
     session,
     marketCache: new MarketCache({ store, port: syncPort, emit, log, clock }),
     syncPort,
-    ledgerFigures: new LedgerFigures({ store, ledger, candles, emit, log, settings, now }),
+    ledgerFigures,
+    allProfiles,
     rules,
     orders,
     orderHistory: new OrderHistory({ store }),

@@ -461,6 +461,8 @@ export const methodSchemas = {
     })
     .strict(),
   'ledger.history': z.object({ range: z.enum(HISTORY_RANGES) }).strict(),
+  'ledger.allProfiles': z.object({ range: z.enum(HISTORY_RANGES).optional() }).strict(),
+  'ledger.allProfilesHistory': z.object({ range: z.enum(HISTORY_RANGES) }).strict(),
   'ledger.inferred': none,
   'ledger.annotate': z
     .object({

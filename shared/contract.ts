@@ -12,6 +12,8 @@
 import type { AlertView } from './alerts';
 import type { MethodInputs, MethodParsedInputs, MethodSchemas } from './contract-schemas';
 import type {
+  AllProfilesHistoryView,
+  AllProfilesView,
   AssetLedgerView,
   InferredEntryView,
   LedgerHistoryView,
@@ -232,6 +234,13 @@ export const methods = {
     koinlyExport: returns<ReportFileView>(),
     /** Opens the folder reports are written to in the system's file manager. */
     openExportsFolder: returns<{ folder: string }>(),
+    /**
+     * Every profile together (each its every account): net worth, allocation, the P&L card's
+     * figures and each profile's share, in the Settings' quote asset; who is left out and why.
+     */
+    allProfiles: returns<AllProfilesView>(),
+    /** The value history of every profile together. */
+    allProfilesHistory: returns<AllProfilesHistoryView>(),
   },
 } as const;
 

@@ -329,3 +329,88 @@ export interface LedgerSettingsView {
   method: CostMethodName;
   currency: string;
 }
+
+// ---- Every profile together -------------------------------------------------------------------
+
+/** One profile's part of the whole: its every account, valued in the whole's currency. */
+export interface ProfileShareView {
+  profileId: string;
+  name: string;
+  /** The exchange the profile's key is on (its REST address). */
+  exchange: string;
+  active: boolean;
+  isDemo: boolean;
+  /** The profile's own cost method: its P&L figures are by it. */
+  method: CostMethodName;
+  /** The accounts covered, in words ("Every account together (main account and 1 sub-account)"). */
+  covers: string;
+  /** 'main' and the sub-accounts' e-mails. */
+  accounts: string[];
+  /** Its every account's value now. */
+  value: string;
+  /**
+   * Its part of the whole's total, a ratio: value / total, rounded half-even to 6 places ('0'
+   * when the total is zero).
+   */
+  share: string;
+  /** When its balances were last read from its exchange (an inactive profile's stay as read then). */
+  balancesAt: number;
+  /** When its prices were last read from its exchange; null when none are kept. */
+  pricesAt: number | null;
+  totals: LedgerTotalsView;
+  /** The range's figures over (from, to], when a range was asked for. */
+  range: RangePnlView | null;
+  /** Assets it holds that no market of its exchange prices in the currency: left out of values. */
+  unpriced: string[];
+  /** What its figures built on the past still wait for; null when nothing. */
+  computing: LedgerComputingView | null;
+}
+
+/** A profile the whole leaves out, and why (never silently). */
+export interface ProfileLeftOutView {
+  profileId: string;
+  name: string;
+  reason: string;
+}
+
+/**
+ * Every profile together: net worth, allocation and the P&L card's figures in one currency (the
+ * Settings' quote asset), each profile valued at its own exchange's prices, with each one's share.
+ * Every figure covers the same profiles: `profiles`; `leftOut` names the others and why.
+ */
+export interface AllProfilesView {
+  currency: string;
+  at: number;
+  /** The sum of the profiles' values. */
+  total: string;
+  profiles: ProfileShareView[];
+  leftOut: ProfileLeftOutView[];
+  /**
+   * Each asset over every profile: its quantity, its value (each profile's quantity at its own
+   * exchange's price, summed) and its part of the total (rounded half-even to 6 places).
+   */
+  allocation: { asset: string; quantity: string; value: string; share: string }[];
+  /** The sums of the profiles' P&L figures. */
+  totals: LedgerTotalsView;
+  /** The sums of the profiles' range figures, when a range was asked for. */
+  range: RangePnlView | null;
+  /** Assets some profile holds that its exchange does not price in the currency. */
+  unpriced: string[];
+  /** The profiles whose figures built on the past still wait; null when none does. */
+  computing: { profileId: string; name: string; trades: boolean; prices: string[] }[] | null;
+  /** What the whole includes, in words. */
+  includes: string;
+}
+
+/** The value of every profile together over a range; the last point equals the total now. */
+export interface AllProfilesHistoryView {
+  currency: string;
+  /** The candles whose closes value the past points: the coarsest of the profiles'. */
+  interval: string;
+  points: { time: number; value: string; onInferred: boolean }[];
+  /** The profiles drawn (every account of each). */
+  profiles: { profileId: string; name: string }[];
+  leftOut: ProfileLeftOutView[];
+  /** The profiles whose drawn points still leave something out (as LedgerHistoryView.pending). */
+  pending: { profileId: string; name: string; import: boolean; prices: string[] }[];
+}

@@ -101,6 +101,8 @@ export const readsOf: Readonly<Record<MethodName, readonly DataKind[]>> = {
   'ledger.taxReport': [],
   'ledger.koinlyExport': [],
   'ledger.openExportsFolder': [],
+  'ledger.allProfiles': [...ledgerFigures, 'profiles'],
+  'ledger.allProfilesHistory': [...ledgerFigures, 'profiles'],
 };
 
 const readers = new Map<DataKind, MethodName[]>();

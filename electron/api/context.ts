@@ -11,6 +11,7 @@ import type { Logger } from '../core/logger';
 import type { Notifier } from '../core/notifier';
 import type { AlertEditor } from '../alerts/editor';
 import type { Activity } from '../live/activity';
+import type { AllProfiles } from '../ledger/all-profiles';
 import type { LedgerFigures } from '../ledger/figures';
 import type { MarketCache } from '../market/cache';
 import type { OrderDesk } from '../orders/desk';
@@ -38,6 +39,8 @@ export interface ApiContext {
   readonly marketCache: MarketCache;
   /** The ledger's figures, settings and reports as the screens ask for them. */
   readonly ledgerFigures: LedgerFigures;
+  /** Every profile together: net worth, allocation, P&L and the value history. */
+  readonly allProfiles: AllProfiles;
   /** Checks against what the exchange lists, made before a request is sent. */
   readonly rules: ExchangeRules;
   /** Orders tested, placed and canceled, and their value against the Settings' threshold. */

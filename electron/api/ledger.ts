@@ -1,6 +1,6 @@
 /**
  * ledger.*: profit and loss, net worth, an asset's page, the value history, the inferred entries,
- * the cost method and the reports, from the ledger's figures (electron/ledger/figures.ts: the
+ * the cost method and the reports, and every profile together (ledger/all-profiles.ts), from the ledger's figures (electron/ledger/figures.ts: the
  * ledger built out of the store, candles for the prices of the time fetched in the background).
  */
 import type { ApiContext, HandlerGroup } from './context';
@@ -21,5 +21,7 @@ export function ledgerHandlers(ctx: ApiContext) {
     'ledger.taxReport': async (input) => figures.taxReport(ctx.session.require(), input),
     'ledger.koinlyExport': async () => figures.koinlyExport(ctx.session.require()),
     'ledger.openExportsFolder': async () => figures.openExportsFolder(),
+    'ledger.allProfiles': async (input) => ctx.allProfiles.summary(input),
+    'ledger.allProfilesHistory': async (input) => ctx.allProfiles.history(input),
   } satisfies HandlerGroup<'ledger'>;
 }

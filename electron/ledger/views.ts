@@ -534,10 +534,20 @@ export interface HistoryInput {
   coverage?: CloseCoverage;
   /** Finer candles for the range: used when kept for every market it needs from its start. */
   finer?: KeptCandles;
+  /**
+   * The first point's time when several ledgers are drawn at the same times (every profile
+   * together): the earliest of their starts. Left out, the later of `from` and the first entry.
+   */
+  start?: number;
 }
 
 /** Prices within this span of now are today's, as the ledger's own (service.ts). */
 const PRESENT_MS = 60_000;
+
+/** Where a ledger's value history over [from, at] starts: not before its first entry. */
+export function historyStart(built: BuiltLedger, from: number, at: number): number {
+  return Math.min(at, Math.max(from, built.entries[0]?.time ?? at));
+}
 
 /**
  * The value of the account's holdings over [from, at], replayed from the ledger and valued at the
@@ -564,7 +574,7 @@ export function historyView(built: BuiltLedger, input: HistoryInput): LedgerHist
   const resting = new Set<InferredEntry>();
   let next = 0;
   const samples: { time: number; held: [string, Amount][]; onInferred: boolean }[] = [];
-  const start = Math.min(at, Math.max(input.from, entries[0]?.time ?? at));
+  const start = input.start ?? historyStart(built, input.from, at);
   for (const time of sampleTimes(start, at, HISTORY_POINTS)) {
     while (next < entries.length && entries[next]!.time <= time) {
       eachBalanceChange(entries[next]!, apply);

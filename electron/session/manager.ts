@@ -138,6 +138,8 @@ export class SessionManager {
   private active: ActiveSession | null = null;
   private demo: DemoExchange | null = null;
   private readonly clients = new Map<string, ExchangeClient>();
+  /** Clients without a key, for the public market data of profiles never active in this run. */
+  private readonly marketClients = new Map<string, ExchangeClient>();
   private queue: Promise<unknown> = Promise.resolve();
   private connection: { state: ConnectionState; since: number };
   private closed = false;
@@ -501,11 +503,34 @@ export class SessionManager {
     });
   }
 
+  /**
+   * A client for a profile's public market data (the candles its ledger's prices of the time
+   * need), whether or not it is active: its own client when it has one, else one without a key
+   * for its exchange, kept for the app's lifetime and pacing through the exchange's one limiter.
+   * Null for a profile no longer listed, and for the demo's while it is not active (its exchange
+   * runs only then).
+   */
+  marketClient(profileId: string): Pick<ExchangeClient, 'market'> | null {
+    const own = this.clients.get(profileId);
+    if (own) return own;
+    const row = this.deps.store.profiles.get(profileId);
+    if (!row || (row.isDemo && this.active?.profile.id !== profileId) || this.closed) return null;
+    let client = this.marketClients.get(profileId);
+    if (!client) {
+      client = new ExchangeClient({ baseUrl: row.baseUrl, limiters: this.deps.limiters });
+      this.marketClients.set(profileId, client);
+    }
+    return client;
+  }
+
   async close(): Promise<void> {
     await this.serial(async () => {
       this.closed = true;
       await this.stopSession();
       await Promise.all([...this.clients.keys()].map((id) => this.closeClient(id)));
+      const keyless = [...this.marketClients.values()];
+      this.marketClients.clear();
+      await Promise.all(keyless.map((client) => client.close()));
       await this.stopDemo();
     });
   }
