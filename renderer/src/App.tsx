@@ -300,7 +300,7 @@ function Screen({ route }: { route: Route }) {
     case 'settings':
       return <SettingsScreen key={route.profile} editProfile={route.profile} />;
     default:
-      return <Portfolio />;
+      return <Portfolio all={route.all === true} />;
   }
 }
 

@@ -14,8 +14,9 @@ import { formatDateTime, formatPercent, formatPrice, formatValue } from '../../s
 import { HISTORY_SPAN_MS, type HistoryRange } from '../../shared/types';
 import { KLINE_INTERVAL_MS, withdrawStatusOf, type KlineInterval } from '../../shared/market';
 import { ExchangeClient } from '../../electron/exchange';
+import { startSandbox, type TestSandbox } from '../../electron/sandbox/testing';
 import { startAdminStack, type AdminStack, type PublicTicker } from './support/admin-stack';
-import { goTo, openSandboxProfileAgain, screenshot } from './support/stack';
+import { goTo, openSandboxProfileAgain, screenshot, worldSeed } from './support/stack';
 
 let stack: AdminStack;
 test.beforeAll(async () => {
@@ -549,4 +550,103 @@ test('sub-account values follow the quote asset: BTC after switching in Settings
   await page.getByRole('button', { name: 'Refresh' }).click();
   await checkSubAccounts(page, 'btc');
   await screenshot(page, 'sub-accounts-btc');
+});
+
+/**
+ * The value of every account of an exchange's parent (the parent and its sub-accounts), from the
+ * exchange's own balances (its admin surface) and its own tickers.
+ */
+async function exchangeWorth(sandbox: TestSandbox, quote: string): Promise<Decimal> {
+  const response = await fetch(`${sandbox.baseUrl}/sapi/v1/tickers/24hr`);
+  const tickers = (await response.json()) as PublicTicker[];
+  const accounts = sandbox.world.accounts.filter((a) => a.role === 'parent' || a.role === 'sub');
+  let worth = new Exact(0);
+  for (const account of accounts) {
+    for (const balance of sandbox.admin.balances(account.email)) {
+      const price = priceOf(tickers, quote, balance.asset, 'lastPrice');
+      if (price) worth = worth.plus(new Exact(balance.free).plus(balance.locked).mul(price));
+    }
+  }
+  return worth;
+}
+
+test('every profile together: the net worth is the sum of both exchanges’ own, in USDT and in BTC', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  // A second exchange of its own (another seed: other keys), its parent's key a second profile.
+  const other = await startSandbox({
+    port: 0,
+    seed: worldSeed() + 500,
+    simulation: false,
+    rateLimits: false,
+  });
+  try {
+    // Its parent takes the best offer of BTC: a last price of its own, so each profile is valued
+    // at its own exchange's prices.
+    const mover = other.world.accounts.find((a) => a.role === 'parent')!;
+    other.admin.placeOrderAt(mover.email, Date.now(), {
+      symbol: 'btcusdt',
+      side: 'buy',
+      quantity: '0.01',
+      price: '70000',
+    });
+    await openSandboxProfileAgain(page, stack);
+    const key = mover.keys[0]!;
+    // The second profile is read once while active (its funds and sub-accounts), then the first
+    // is active again: the second's figures are those its cache keeps.
+    await page.evaluate(
+      async ({ key, baseUrl, streamUrl, subs }) => {
+        const api = (window as unknown as { spotfolio: SpotfolioBridge }).spotfolio;
+        const first = (await api.profiles.list()).find((p) => p.active)!;
+        const second = await api.profiles.add({
+          name: 'Second exchange',
+          apiKey: key.apiKey,
+          secretKey: key.secretKey,
+          baseUrl,
+          streamUrl,
+        });
+        await api.profiles.activate({ id: second.id });
+        for (let i = 0; i < 600; i++) {
+          const worth = await api.ledger.netWorth({}).catch(() => null);
+          if (worth && worth.accounts.length === 1 + subs) break;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        await api.profiles.activate({ id: first.id });
+      },
+      {
+        key: { apiKey: key.apiKey, secretKey: key.secretKey },
+        baseUrl: other.baseUrl,
+        streamUrl: other.streamUrl,
+        subs: other.world.accounts.filter((a) => a.role === 'sub').length,
+      },
+    );
+    await page.getByTestId('active-profile').filter({ hasText: 'Sandbox' }).waitFor();
+    for (const quote of ['usdt', 'btc']) {
+      await setQuote(page, quote);
+      await page.getByTestId('profile-switcher').click();
+      await page.getByTestId('profile-menu-all').click();
+      await page.getByTestId('screen-portfolio-all').waitFor();
+      await expect(async () => {
+        const first = await exchangeWorth(stack.sandbox, quote);
+        const second = await exchangeWorth(other, quote);
+        const total = first.plus(second);
+        const shown = page.getByTestId('all-net-worth');
+        await expect(shown).toHaveText(text(total, quote), { timeout: 1000 });
+        await expect(shown).toHaveAttribute('title', exactText(total, quote), { timeout: 1000 });
+        const rows = page.locator('[data-testid^=all-profile-value-]');
+        await expect(rows).toHaveCount(2, { timeout: 1000 });
+        const values = await rows.evaluateAll((nodes) =>
+          nodes.map((node) => node.getAttribute('data-exact')),
+        );
+        expect(values.sort()).toEqual([first.toFixed(), second.toFixed()].sort());
+      }).toPass({ timeout: 60_000 });
+      await expect(page.getByTestId('all-includes')).toContainText('2 profiles');
+      await expect(page.getByTestId('all-left-out')).toHaveCount(0);
+    }
+    await screenshot(page, 'portfolio-all-profiles');
+    await setQuote(page, 'usdt');
+  } finally {
+    await other.close();
+  }
 });

@@ -19,6 +19,7 @@ describe('hash routes', () => {
       profile: 'p-1_a',
     });
     expect(parseRoute('#/settings/profile/bad id!')).toEqual({ screen: 'settings' });
+    expect(parseRoute('#/portfolio/all')).toEqual({ screen: 'portfolio', all: true });
   });
 
   it('round-trips', () => {
@@ -26,6 +27,7 @@ describe('hash routes', () => {
       { screen: 'withdrawals' as const },
       { screen: 'markets' as const, symbol: 'ethbtc' },
       { screen: 'settings' as const, profile: 'abc-123' },
+      { screen: 'portfolio' as const, all: true as const },
     ]) {
       expect(parseRoute(routeHash(route))).toEqual(route);
     }

@@ -30,7 +30,7 @@ function tone(value: string): string {
  * One figure of the P&L card; a P&L (signed) is shown with its sign and coloured by it. A figure
  * the ledger is still computing (null) shows no number: a number shown would silently change.
  */
-function Figure(props: {
+export function Figure(props: {
   label: string;
   value: string | null;
   currency: string;
@@ -91,7 +91,7 @@ function ImportProgress(props: { progress: TradeImportView }) {
 }
 
 /** What the figures still wait for, in words: "the trade import and past prices of BTCUSDT". */
-function computingWords(computing: LedgerComputingView): string {
+export function computingWords(computing: LedgerComputingView): string {
   const waits: string[] = [];
   if (computing.trades) waits.push('the import of your trades');
   if (computing.prices.length > 0) {
@@ -102,11 +102,11 @@ function computingWords(computing: LedgerComputingView): string {
 }
 
 /** How a range's figures are named: "this week", "over all history". */
-function rangeWords(range: HistoryRange): string {
+export function rangeWords(range: HistoryRange): string {
   return range === 'all' ? 'over all history' : `this ${range}`;
 }
 
-const RANGES: { value: HistoryRange; label: string }[] = [
+export const RANGES: { value: HistoryRange; label: string }[] = [
   { value: 'day', label: 'Day' },
   { value: 'week', label: 'Week' },
   { value: 'month', label: 'Month' },

@@ -175,6 +175,21 @@ export function ProfileSwitcher() {
               <span className="muted small-text">May {capabilities(profile)}</span>
             </button>
           ))}
+          {profiles.length > 1 && (
+            <button
+              type="button"
+              role="menuitem"
+              tabIndex={-1}
+              className="profile-menu-item"
+              onClick={() => {
+                close(false);
+                navigate({ screen: 'portfolio', all: true });
+              }}
+              data-testid="profile-menu-all"
+            >
+              All profiles together…
+            </button>
+          )}
           <button
             type="button"
             role="menuitem"

@@ -24,6 +24,8 @@ export interface Route {
   asset?: string;
   /** The profile whose editor Settings opens ("#/settings/profile/<id>"). */
   profile?: string;
+  /** The Portfolio of every profile together ("#/portfolio/all"). */
+  all?: true;
 }
 
 export function parseRoute(hash: string): Route {
@@ -32,6 +34,7 @@ export function parseRoute(hash: string): Route {
   const screen = (screens as readonly string[]).includes(first ?? '')
     ? (first as ScreenName)
     : 'portfolio';
+  if (screen === 'portfolio' && second === 'all') return { screen, all: true };
   if (screen === 'markets' && second && /^[a-z0-9]{2,24}$/i.test(second)) {
     return { screen, symbol: second.toLowerCase() };
   }
@@ -46,6 +49,7 @@ export function parseRoute(hash: string): Route {
 
 export function routeHash(route: Route): string {
   if (route.profile) return `#/${route.screen}/profile/${route.profile}`;
+  if (route.all) return `#/${route.screen}/all`;
   const detail = route.symbol ?? route.asset;
   return detail ? `#/${route.screen}/${detail}` : `#/${route.screen}`;
 }

@@ -1,4 +1,4 @@
-import { lazy, memo, Suspense, useMemo, useState } from 'react';
+import { lazy, memo, Suspense, useMemo, useState, type ReactNode } from 'react';
 import { Decimal } from '../../../shared/exact-decimal';
 import { HISTORY_SPAN_MS, type HistoryRange } from '../../../shared/types';
 import { formatPercent, privacyMask } from '../../../shared/format';
@@ -19,6 +19,7 @@ import {
   QueryStatus,
 } from '../components/common';
 import { NetWorthCard, PnlCard } from '../components/LedgerCards';
+import { PortfolioAllProfiles } from './PortfolioAllProfiles';
 
 // The charts (recharts) load in their own chunk, after the numbers are on screen.
 const AllocationDonut = lazy(() =>
@@ -34,7 +35,37 @@ const ranges: { range: HistoryRange; label: string }[] = [
   { range: 'all', label: 'All' },
 ];
 
-export function Portfolio() {
+const views = [
+  { value: 'one', label: 'This profile' },
+  { value: 'all', label: 'All profiles' },
+] as const;
+
+/**
+ * The active profile's portfolio, or every profile's together (`all`, "#/portfolio/all"); the
+ * choice between them is shown once there is more than one profile.
+ */
+export function Portfolio(props: { all: boolean }) {
+  const { profiles, navigate } = useApp();
+  const choice =
+    profiles.length > 1 || props.all ? (
+      <Segmented
+        label="Portfolio of"
+        options={views}
+        value={props.all ? 'all' : 'one'}
+        onChange={(view) =>
+          navigate(view === 'all' ? { screen: 'portfolio', all: true } : { screen: 'portfolio' })
+        }
+        testIdPrefix="portfolio-view"
+      />
+    ) : null;
+  return props.all ? (
+    <PortfolioAllProfiles choice={choice} charts={{ AllocationDonut, ValueChart }} />
+  ) : (
+    <OneProfile choice={choice} />
+  );
+}
+
+function OneProfile(props: { choice: ReactNode }) {
   const { settings, updateSettings } = useApp();
   const summary = useBridgeQuery('portfolio.summary');
   // A profile whose funds were never fetched has no value yet: a 0 would be a false statement.
@@ -55,6 +86,7 @@ export function Portfolio() {
   return (
     <section className="page" data-testid="screen-portfolio">
       <PageHeader title="Portfolio">
+        {props.choice}
         {data && <AsOf asOf={data.asOf} />}
         <label className="toggle">
           <input
