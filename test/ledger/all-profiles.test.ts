@@ -3,7 +3,7 @@
  * each synced by the app's own sync over real HTTP into one SQLite file, on exchanges whose prices
  * differ. The whole's net worth, allocation and each profile's share equal, exactly, what this test
  * computes from each exchange's own balances and prices, in USDT and in BTC; a profile never read
- * is named as left out.
+ * and a demo beside real profiles are named as left out.
  */
 import Decimal from 'decimal.js';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -19,6 +19,7 @@ import { traderAndCounterparty, takeTrade } from '../sync/own-trades';
 
 const SECOND = 'profile-2';
 const NEVER_READ = 'profile-3';
+const DEMO = 'profile-demo';
 const SAVINGS = 'savings@example.test';
 
 let current: { s: Scenario; other: TestSandbox } | undefined;
@@ -85,9 +86,10 @@ async function twoExchanges() {
     ['xrpusdt', '500', '0.5231'],
   ]);
 
-  for (const [id, name, sandbox] of [
-    [SECOND, 'Second exchange', other],
-    [NEVER_READ, 'Never read', other],
+  for (const [id, name, sandbox, isDemo] of [
+    [SECOND, 'Second exchange', other, false],
+    [NEVER_READ, 'Never read', other, false],
+    [DEMO, 'Demo', other, true],
   ] as const) {
     s.store.profiles.create({
       id,
@@ -97,7 +99,7 @@ async function twoExchanges() {
       apiKeyMasked: 'abcd…wxyz',
       canTrade: false,
       canWithdraw: false,
-      isDemo: false,
+      isDemo,
       createdAt: Date.now(),
     });
   }
@@ -105,6 +107,8 @@ async function twoExchanges() {
   for (const [profileId, client] of [
     [PROFILE, s.client()],
     [SECOND, secondClient],
+    // The demo's cache holds the second exchange's figures: left out all the same.
+    [DEMO, secondClient],
   ] as const) {
     const sync = new SyncEngine({ store: s.store, client, profileId, emit: s.emit, pacing: false });
     for (const kind of ['symbols', 'prices', 'funds', 'subAccounts'] as const) {
@@ -243,8 +247,13 @@ describe('every profile together', () => {
           reason:
             'Its balances were never read from its exchange: switch to it once while the exchange answers.',
         },
+        {
+          profileId: DEMO,
+          name: 'Demo',
+          reason: 'A demo profile: its practice exchange holds no real funds.',
+        },
       ]);
-      expect(view.includes).toContain('left out: Never read');
+      expect(view.includes).toContain('left out: Never read, Demo');
       expect(view.unpriced).toEqual([]);
 
       // The allocation: each asset's quantity over both exchanges, valued at each one's price.
@@ -277,7 +286,7 @@ describe('every profile together', () => {
       // The value history of the whole ends at the total now.
       const history = await together.history({ range: 'day' });
       expect(history.profiles.map((p) => p.profileId)).toEqual([PROFILE, SECOND]);
-      expect(history.leftOut.map((p) => p.profileId)).toEqual([NEVER_READ]);
+      expect(history.leftOut.map((p) => p.profileId)).toEqual([NEVER_READ, DEMO]);
       expect(history.points.at(-1)?.value).toBe(total.toFixed());
     }
   });

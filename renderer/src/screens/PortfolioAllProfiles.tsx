@@ -168,8 +168,8 @@ export function PortfolioAllProfiles(props: { choice: ReactNode; charts: Portfol
             {data.computing && (
               <p className="small-text" role="status" data-testid="all-pnl-computing">
                 Computing: waiting for{' '}
-                {data.computing.map((wait) => `${wait.name}: ${computingWords(wait)}`).join('; ')}.
-                The figures appear once they are final; the value now is already.
+                {data.computing.map((wait) => waitWords(wait, data.profiles)).join('; ')}. The
+                figures appear once they are final; the value now is already.
               </p>
             )}
             <dl className="facts">
@@ -226,6 +226,20 @@ export function PortfolioAllProfiles(props: { choice: ReactNode; charts: Portfol
       )}
     </section>
   );
+}
+
+/**
+ * What one profile's figures wait for: an inactive profile's trade import goes on only while it
+ * is the active profile (its past prices are fetched either way).
+ */
+function waitWords(
+  wait: { profileId: string; name: string; trades: boolean; prices: string[] },
+  profiles: readonly { profileId: string; active: boolean }[],
+): string {
+  const active = profiles.some((p) => p.profileId === wait.profileId && p.active);
+  const resumes =
+    wait.trades && !active ? ` (the import goes on while ${wait.name} is the active profile)` : '';
+  return `${wait.name}: ${computingWords(wait)}${resumes}`;
 }
 
 /** The value of every profile together over the chosen range. */
