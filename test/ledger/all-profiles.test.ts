@@ -111,7 +111,7 @@ async function twoExchanges() {
     [DEMO, secondClient],
   ] as const) {
     const sync = new SyncEngine({ store: s.store, client, profileId, emit: s.emit, pacing: false });
-    for (const kind of ['symbols', 'prices', 'funds', 'subAccounts'] as const) {
+    for (const kind of ['symbols', 'prices', 'funds', 'subAccounts', 'trades'] as const) {
       await sync.refresh(kind, { force: true });
       expect(sync.jobStatus(kind).error, `${profileId} ${kind}`).toBeNull();
     }
@@ -139,6 +139,8 @@ async function twoExchanges() {
   await secondClient.close();
 
   let currency = 'usdt';
+  /** Keyless clients for the profiles' public market data: none until the test gives them. */
+  const marketClients = new Map<string, ExchangeClient>();
   const ledger = new LedgerService(s.store);
   const clock = new SystemClock();
   const log = createLogger(() => undefined);
@@ -150,7 +152,7 @@ async function twoExchanges() {
     currency: () => currency,
     methodOf: () => 'fifo',
     active: () => null,
-    marketClient: () => null,
+    marketClient: (profileId) => marketClients.get(profileId) ?? null,
     now: () => Date.now(),
   });
   return {
@@ -158,6 +160,7 @@ async function twoExchanges() {
     other,
     prices,
     together,
+    marketClients,
     setCurrency: (next: string) => {
       currency = next;
     },
@@ -187,8 +190,8 @@ function held(sandbox: TestSandbox, emails: string[]): Map<string, Decimal> {
 }
 
 describe('every profile together', () => {
-  it('values each profile at its own exchange’s prices, in USDT and in BTC, and names who is left out', async () => {
-    const { s, other, prices, together, setCurrency } = await twoExchanges();
+  it('values each profile at its own exchange’s prices, in USDT and in BTC, names who is left out, and completes inactive profiles’ P&L', async () => {
+    const { s, other, prices, together, marketClients, setCurrency } = await twoExchanges();
     const first = held(s.sandbox, [PARENT, SAVINGS]);
     const second = held(other, [PARENT]);
     expect(Object.fromEntries([...first].map(([a, q]) => [a, q.toFixed()]))).toEqual({
@@ -289,5 +292,63 @@ describe('every profile together', () => {
       expect(history.leftOut.map((p) => p.profileId)).toEqual([NEVER_READ, DEMO]);
       expect(history.points.at(-1)?.value).toBe(total.toFixed());
     }
+
+    // Neither profile is active, and their past prices are not kept: the P&L waits for them,
+    // named per profile, until the candles are fetched over each exchange's public interface
+    // (a client without a key), with no profile made active.
+    setCurrency('usdt');
+    const waiting = await together.summary({ range: 'week' });
+    expect(waiting.computing).toEqual([
+      { profileId: PROFILE, name: 'Test', trades: false, prices: ['btcusdt', 'ethusdt'] },
+      { profileId: SECOND, name: 'Second exchange', trades: false, prices: ['btcusdt', 'xrpusdt'] },
+    ]);
+    for (const [profileId, sandbox] of [
+      [PROFILE, s.sandbox],
+      [SECOND, other],
+    ] as const) {
+      marketClients.set(
+        profileId,
+        new ExchangeClient({ baseUrl: sandbox.baseUrl, rateLimits: false }),
+      );
+    }
+    let done = waiting;
+    try {
+      await until(
+        () => done.computing === null,
+        'the candles of both profiles',
+        20_000,
+        async () => {
+          done = await together.summary({ range: 'week' });
+        },
+      );
+    } finally {
+      await Promise.all([...marketClients.values()].map((client) => client.close()));
+    }
+    // Each figure of the card is the two profiles' added up.
+    const sum = (pick: (p: (typeof done.profiles)[number]) => string) =>
+      done.profiles.reduce((acc, p) => acc.plus(pick(p)), new Exact(0)).toFixed();
+    expect(done.totals.value).toBe(done.total);
+    for (const field of ['costBasis', 'realizedPnl', 'unrealizedPnl', 'feesPaid'] as const) {
+      expect(done.totals[field], field).toBe(sum((p) => p.totals[field]));
+    }
+    for (const field of ['realizedPnl', 'feesPaid', 'unrealizedChange', 'pnl'] as const) {
+      expect(done.range?.[field], field).toBe(sum((p) => p.range![field]));
+    }
+    expect(new Exact(done.totals.costBasis).gt(0)).toBe(true);
   });
 });
+
+/** Polls `step` (real time, 25 ms apart) until `condition` holds; fails after `limitMs`. */
+async function until(
+  condition: () => boolean,
+  what: string,
+  limitMs: number,
+  step: () => Promise<void>,
+): Promise<void> {
+  const started = Date.now();
+  while (!condition()) {
+    if (Date.now() - started > limitMs) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    await step();
+  }
+}
