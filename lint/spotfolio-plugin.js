@@ -1,6 +1,6 @@
 /**
  * The project's own lint rules, an ESLint-style plugin that oxlint loads (oxlint.config.js,
- * jsPlugins). test/lint/timers.test.ts shows what they catch.
+ * jsPlugins). test/lint/rules.test.ts shows what they catch.
  */
 
 /**
