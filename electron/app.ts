@@ -38,6 +38,7 @@ import {
   SecretStoreUnavailableError,
   type Keychain,
 } from './secrets';
+import { SubAccountLinks } from './session/sub-account-links';
 import { SessionManager, type ActiveSession, type DemoOptions } from './session/manager';
 import { SettingsEditor } from './settings/editor';
 import { readSettings } from './settings/stored';
@@ -232,6 +233,15 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
   // The exchanges' rate limiters: one per exchange for every client the app makes (the exchange
   // counts per key and per IP, not per client), built here once.
   const limiters = new ExchangeLimiters();
+  // The sub-accounts linked to their own key: checked, kept and read with it (one per app).
+  const subAccountLinks = new SubAccountLinks({
+    store,
+    port: syncPort,
+    limiters,
+    clock,
+    emit,
+    log,
+  });
   const session = new SessionManager({
     port: syncPort,
     store,
@@ -246,6 +256,7 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
     clock,
     timings,
     describeError: (error) => toBridgeError(error).message,
+    subAccountLinks,
   });
   const ledger = new LedgerService(store, now);
   const rules = new ExchangeRules(clock);
@@ -285,6 +296,7 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
     orderHistory: new OrderHistory({ store }),
     alerts: new AlertEditor({ store, rules, port: syncPort, emit, log, now }),
     transfers: new Transfers({ store, rules, emit, log, settings, now, notifier }),
+    subAccountLinks,
     activity: new Activity({ store, emit }),
     settingsEditor: new SettingsEditor({ record: store.settings, rules, sessions: session, emit }),
     notifier,

@@ -340,6 +340,24 @@ export const methodSchemas = {
       limit: limitInput(1000, 100),
     })
     .strict(),
+  'subAccounts.link': z
+    .object({
+      email: emailInput,
+      apiKey: z
+        .string()
+        .trim()
+        .min(1, "Enter the sub-account's API key")
+        .min(8, 'The API key looks too short')
+        .max(256),
+      secretKey: z
+        .string()
+        .trim()
+        .min(1, "Enter the sub-account's secret key")
+        .min(8, 'The secret key looks too short')
+        .max(256),
+    })
+    .strict(),
+  'subAccounts.unlink': z.object({ email: emailInput }).strict(),
 
   'orders.open': z.object({ symbol: symbolInput.optional() }).strict(),
   'orders.history': z

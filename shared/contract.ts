@@ -131,6 +131,13 @@ export const methods = {
     /** Main to sub, sub to main, or sub to sub as two transfers through the main account. */
     transfer: returns<TransferOutcome>(),
     history: returns<Page<SubTransferView>>(),
+    /**
+     * Links a sub-account to its own API key (read-only is enough), checked with the exchange to
+     * be that sub-account's; kept in the OS keychain. The ledger then reads its trades.
+     */
+    link: returns<SubAccountsView>(),
+    /** Removes the link and its keychain entry; labels and cost bases stay. */
+    unlink: returns<SubAccountsView>(),
   },
   orders: {
     open: returns<Page<OrderView>>(),

@@ -94,6 +94,12 @@ export interface LedgerSummaryView {
   account: string | null;
   /** The profile's sub-accounts (e-mails): with any, "main account" and "every account" differ. */
   subAccounts: string[];
+  /**
+   * The sub-accounts in scope whose trades the ledger cannot see (no key of their own linked):
+   * their balances count and their trades are inferred deposits and debits; the screen offers
+   * the link.
+   */
+  unseenTrades: string[];
   at: number;
   totals: LedgerTotalsView;
   /** The chosen range's figures, over (from, to]: each the ledger's for that interval. */
@@ -144,6 +150,8 @@ export interface LedgerScopeView {
   subAccounts: string[];
   /** The accounts covered, in words ("Main account and 1 sub-account", "Main account only"). */
   covers: string;
+  /** The sub-accounts in scope whose trades the ledger cannot see (see LedgerSummaryView). */
+  unseenTrades: string[];
 }
 
 export interface NetWorthView extends LedgerScopeView {

@@ -303,6 +303,11 @@ export interface SubAccountView {
   unpriced: string[];
   createdAt: number;
   balances: { asset: string; balance: DecimalText }[];
+  /**
+   * The sub-account's own API key, when the user linked one (the ledger then reads its trades);
+   * null when only its balances are known.
+   */
+  link: { apiKeyMasked: string; linkedAt: number } | null;
 }
 
 export interface SubAccountsView {

@@ -48,6 +48,8 @@ export const readsOf: Readonly<Record<MethodName, readonly DataKind[]>> = {
   'subAccounts.refresh': [],
   'subAccounts.transfer': [],
   'subAccounts.history': ['subAccounts'],
+  'subAccounts.link': [],
+  'subAccounts.unlink': [],
   'orders.open': ['orders'],
   'orders.history': ['orders'],
   'orders.trades': ['trades'],

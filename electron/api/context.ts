@@ -22,6 +22,7 @@ import type { AppLock, SensitiveActions } from '../lock';
 import type { ActiveSession, SessionManager } from '../session/manager';
 import type { SettingsEditor } from '../settings/editor';
 import type { Transfers } from '../transfers';
+import type { SubAccountLinks } from '../session/sub-account-links';
 
 /** The handlers of one contract area, e.g. HandlerGroup<'orders'> for orders.*. */
 export type HandlerGroup<N extends Namespace> = {
@@ -51,6 +52,8 @@ export interface ApiContext {
   readonly alerts: AlertEditor;
   /** Transfers between the main account and its sub-accounts, and the sub-accounts' views. */
   readonly transfers: Transfers;
+  /** Sub-accounts linked to their own key: linking (checked with the exchange) and unlinking. */
+  readonly subAccountLinks: SubAccountLinks;
   /** The recent-activity feed and the notifications. */
   readonly activity: Activity;
   /** Changes the user's preferences (settings() reads them). */

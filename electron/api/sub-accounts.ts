@@ -1,6 +1,7 @@
 /**
  * subAccounts.*: the cached sub-accounts and transfer history, and transfers between the main
- * account and its sub-accounts (the routing, the checks and the journal: electron/transfers/).
+ * account and its sub-accounts (the routing, the checks and the journal: electron/transfers/), and
+ * a sub-account's own key linked or unlinked (session/sub-account-links.ts).
  */
 import type { ApiContext, HandlerGroup } from './context';
 import { syncFailure } from './errors';
@@ -30,6 +31,16 @@ export function subAccountsHandlers(ctx: ApiContext) {
       sync.focus(['transfers']);
       const page = ctx.transfers.history(profile.id, { asset: filter.asset, offset, limit });
       return { ...page, asOf: sync.jobStatus('transfers').lastSuccessAt };
+    },
+    'subAccounts.link': async (input) => {
+      const session = ctx.session.require();
+      await ctx.subAccountLinks.link(session, ctx.session.secretsFor(session.profile), input);
+      return ctx.transfers.view(session.profile.id);
+    },
+    'subAccounts.unlink': async ({ email }) => {
+      const session = ctx.session.require();
+      await ctx.subAccountLinks.unlink(session, ctx.session.secretsFor(session.profile), email);
+      return ctx.transfers.view(session.profile.id);
     },
   } satisfies HandlerGroup<'subAccounts'>;
 }

@@ -13,6 +13,7 @@ import {
   MAIN_ACCOUNT,
   type CostMethodName,
   type LedgerSettingsView,
+  type TradeImportView,
 } from '../../shared/ledger';
 import type { Settings } from '../../shared/types';
 import { AppError } from '../core/app-error';
@@ -22,6 +23,7 @@ import type { Logger } from '../core/logger';
 import type { ExchangeClient } from '../exchange/client';
 import type { Store } from '../store';
 import { HISTORY_RANGES, type SyncEngine } from '../sync';
+import type { TradeImportProgress } from '../sync/trade-import';
 import type { CandleScheduler } from './candle-scheduler';
 import { MissingPriceError } from './cost-basis';
 import { movementsNeeding } from './entries';
@@ -50,6 +52,30 @@ export interface LedgerSession {
   readonly profile: { readonly id: string };
   readonly client: Pick<ExchangeClient, 'market'>;
   readonly sync: Pick<SyncEngine, 'focus' | 'tradeImportProgress'>;
+  /** The linked sub-accounts' trade imports: the figures wait for them as for the main one's. */
+  readonly subAccountImports?: () => TradeImportProgress[];
+}
+
+/** The imports of the main account and the linked sub-accounts as one: complete when each is. */
+function importOf(session: LedgerSession): Omit<TradeImportView, 'storedTrades'> {
+  const main = session.sync.tradeImportProgress();
+  const subs = session.subAccountImports?.() ?? [];
+  if (subs.length === 0) return main;
+  const all = [main, ...subs];
+  const error = all.find((p) => p.error !== undefined)?.error;
+  return {
+    state: all.some((p) => p.state === 'running')
+      ? 'running'
+      : all.some((p) => p.state === 'error')
+        ? 'error'
+        : main.state,
+    symbolsDone: all.reduce((n, p) => n + p.symbolsDone, 0),
+    symbolsTotal: all.reduce((n, p) => n + p.symbolsTotal, 0),
+    pages: all.reduce((n, p) => n + p.pages, 0),
+    trades: all.reduce((n, p) => n + p.trades, 0),
+    complete: all.every((p) => p.complete),
+    ...(error !== undefined ? { error } : {}),
+  };
 }
 
 export interface LedgerFiguresDeps {
@@ -77,7 +103,7 @@ export class LedgerFigures {
     const view = summaryView(ledger, {
       at: now,
       ...(account !== undefined ? { account } : {}),
-      importProgress: session.sync.tradeImportProgress(),
+      importProgress: importOf(session),
       pricesLacking,
     });
     if (range === undefined) return view;
@@ -118,7 +144,7 @@ export class LedgerFigures {
       from,
       at: now,
       account: MAIN_ACCOUNT,
-      importProgress: session.sync.tradeImportProgress(),
+      importProgress: importOf(session),
       coverage: closeCoverage(store, profileId),
       ...(interval ? { finer: keptCandles(store, profileId, interval, choice.currency) } : {}),
     });

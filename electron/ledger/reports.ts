@@ -246,9 +246,11 @@ function koinlyTime(ms: number): string {
 /**
  * The whole ledger as rows of Koinly's universal format, in ledger order. Sent and received are
  * gross amounts and the fee is its own column, as Koinly reads them (balance change = received −
- * sent − fee). Transfers between the user's own accounts are left out: the file describes the
- * exchange as one wallet, where they change nothing. Withdrawals that failed or were cancelled are
- * left out too. The net worth is the trade's value (or an inferred credit's basis) as the ledger
+ * sent − fee). A transfer between the user's own accounts (the main account and a sub-account)
+ * is a transfer between own wallets: two rows, what left one account and what reached the other,
+ * each saying so, under one TxHash of the transfer's id, by which Koinly pairs them as a move of
+ * the user's own (never a disposal or an income). Withdrawals that failed or were cancelled are
+ * left out. The net worth is the trade's value (or an inferred credit's basis) as the ledger
  * computed it, in the reporting asset.
  */
 export function koinlyCells(entries: readonly LedgerEntry[], ledger: Ledger): string[][] {
@@ -293,8 +295,16 @@ export function koinlyCells(entries: readonly LedgerEntry[], ledger: Ledger): st
           entry.txId ?? '',
         ]);
         break;
-      case 'transfer':
+      case 'transfer': {
+        const move = `Transfer between own wallets: ${walletName(entry.fromAccount)} to ${walletName(entry.toAccount)} (sub-account transfer #${entry.id})`;
+        const hash = `subaccount-transfer-${entry.id}`;
+        const time = koinlyTime(entry.time);
+        rows.push(
+          [time, entry.amount, entry.asset, '', '', '', '', '', '', '', `${move}: sent`, hash],
+          [time, '', '', entry.amount, entry.asset, '', '', '', '', '', `${move}: received`, hash],
+        );
         break;
+      }
       case 'inferred': {
         const credit = !entry.amount.startsWith('-');
         const quantity = credit ? entry.amount : entry.amount.slice(1);
@@ -321,6 +331,10 @@ export function koinlyCells(entries: readonly LedgerEntry[], ledger: Ledger): st
     }
   }
   return rows;
+}
+
+function walletName(account: string): string {
+  return account === MAIN_ACCOUNT ? 'main account' : `sub-account ${account}`;
 }
 
 function accountNote(account: string): string {

@@ -33,6 +33,11 @@ export interface LedgerInputs {
   annotationRows: AnnotationRow[];
   /** Sub-account e-mails as the cache lists them. */
   subAccounts: string[];
+  /**
+   * The sub-accounts whose trades the ledger cannot see (no key of their own linked): their
+   * balances count, their trades are inferred from them.
+   */
+  unseenSubAccounts: string[];
   /** Own trades on a symbol whose assets are unknown (left out until exchangeInfo is read). */
   unknownSymbols: string[];
 }
@@ -55,7 +60,8 @@ export function symbolPairs(
 const TRADES_PER_SLICE = 5000;
 
 /**
- * Own trades of the cache up to `last` as ledger entries (main account: the key's own), a page
+ * Own trades of the cache up to `last` as ledger entries (the main account's, read with the
+ * profile's key, and each linked sub-account's, read with its own), a page
  * per slice; those on a symbol with unknown assets are named in `unknown` and left out.
  */
 function* readTrades(
@@ -71,7 +77,19 @@ function* readTrades(
   let after: TradeCursor | null = null;
   for (;;) {
     const page = store.ledger.trades(profileId, after, TRADES_PER_SLICE);
-    for (const [id, symbol, side, price, qty, quoteQty, fee, feeCurrency, time, orderId] of page) {
+    for (const [
+      id,
+      symbol,
+      side,
+      price,
+      qty,
+      quoteQty,
+      fee,
+      feeCurrency,
+      time,
+      orderId,
+      account,
+    ] of page) {
       after = { time, id, orderId };
       // Rows written since the marks were read are the next update's.
       if (!tradeBefore(after, last)) return trades;
@@ -87,7 +105,7 @@ function* readTrades(
       trades.push({
         kind: 'trade',
         id: String(id),
-        account: MAIN_ACCOUNT,
+        account,
         symbol,
         base: pair.base,
         quote: pair.quote,
@@ -164,6 +182,10 @@ export function* readLedgerParts(store: Store, profileId: string): Slices<Ledger
       annotations,
       annotationRows,
       subAccounts: subs.map((s) => s.email.toLowerCase()),
+      unseenSubAccounts: unseenOf(
+        subs.map((s) => s.email.toLowerCase()),
+        q.linkedSubAccounts(profileId),
+      ),
       unknownSymbols: [...unknown].sort(),
     },
     withdrawals,
@@ -175,6 +197,11 @@ export function* readLedgerParts(store: Store, profileId: string): Slices<Ledger
     marks,
     lastTrade,
   };
+}
+
+function unseenOf(subs: readonly string[], linked: readonly string[]): string[] {
+  const seen = new Set(linked);
+  return subs.filter((sub) => !seen.has(sub));
 }
 
 export function readMarks(store: Store, profileId: string): LedgerMarks {
@@ -268,7 +295,7 @@ export function readAppends(
       trades.push({
         kind: 'trade',
         id: String(row.id),
-        account: MAIN_ACCOUNT,
+        account: row.account,
         symbol: row.symbol,
         base: pair.base,
         quote: pair.quote,

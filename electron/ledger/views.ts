@@ -215,6 +215,7 @@ export function summaryView(
     method: built.choice.method,
     account,
     subAccounts: [...built.inputs.subAccounts],
+    unseenTrades: unseenIn(built, account),
     at: input.at,
     totals: {
       value: text(figures.total.value),
@@ -294,7 +295,13 @@ function scopeView(built: BuiltLedger, account: string | undefined): LedgerScope
     account: account ?? null,
     subAccounts: [...built.inputs.subAccounts],
     covers: coversText(built, account ?? null),
+    unseenTrades: unseenIn(built, account ?? null),
   };
+}
+
+/** The sub-accounts of the scope whose trades are not read (no key of their own linked). */
+function unseenIn(built: BuiltLedger, account: string | null): string[] {
+  return built.inputs.unseenSubAccounts.filter((sub) => account === null || sub === account);
 }
 
 /**

@@ -129,6 +129,29 @@ interface FillGroup {
   timer: TimerHandle;
 }
 
+/** An own trade of the private stream as the store keeps it. */
+export function ownTradeRow(event: OwnTradeEvent, update = toOwnTradeUpdate(event)): OwnTradeInput {
+  return {
+    id: update.tradeId,
+    symbol: update.symbol,
+    orderId: update.orderId,
+    side: update.side,
+    price: update.price,
+    qty: update.qty,
+    // "w" is the trade's funds (quote amount); computed when a deployment leaves it out.
+    quoteQty:
+      event.w ??
+      formatDecimal(
+        parseDecimal(update.price, 'price').times(parseDecimal(update.qty, 'quantity')),
+      ),
+    fee: update.fee,
+    feeCurrency: update.feeCurrency,
+    // "m" says whether this account was the maker; the table records whether the buyer was.
+    isBuyerMaker: update.side === 'buy' ? event.m : !event.m,
+    time: update.time,
+  };
+}
+
 export class LiveSession {
   private readonly stream: StreamUser;
   private readonly coalescer: BatchCoalescer;
@@ -321,25 +344,7 @@ export class LiveSession {
 
   private onOwnTrade(event: OwnTradeEvent): void {
     const update = toOwnTradeUpdate(event);
-    const trade: OwnTradeInput = {
-      id: update.tradeId,
-      symbol: update.symbol,
-      orderId: update.orderId,
-      side: update.side,
-      price: update.price,
-      qty: update.qty,
-      // "w" is the trade's funds (quote amount); computed when a deployment leaves it out.
-      quoteQty:
-        event.w ??
-        formatDecimal(
-          parseDecimal(update.price, 'price').times(parseDecimal(update.qty, 'quantity')),
-        ),
-      fee: update.fee,
-      feeCurrency: update.feeCurrency,
-      // "m" says whether this account was the maker; the table records whether the buyer was.
-      isBuyerMaker: update.side === 'buy' ? event.m : !event.m,
-      time: update.time,
-    };
+    const trade = ownTradeRow(event, update);
     // The trade may be stored already (the trades sync read it over REST a moment earlier); the
     // stream sends each trade once, so it is still news for the live feed and the notification.
     this.writes.trades.push(trade);

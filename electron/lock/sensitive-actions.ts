@@ -36,6 +36,8 @@ export class SensitiveActions<Session> {
         return 'move funds';
       case 'profiles.reattachKey':
         return 're-attach a key';
+      case 'subAccounts.link':
+        return "link a sub-account's key";
       case 'profiles.remove':
         return 'remove a profile';
       case 'export.csv':

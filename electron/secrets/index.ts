@@ -9,12 +9,16 @@
  *   are both.
  * - KeyVault: a data folder's key pairs on a Keychain, under its install id, sealed with the lock
  *   password's key when one is set (SecretsSealedError until it is given).
+ * - subAccountKeyId(profileId, email): the entry id of a linked sub-account's key (an entry beside
+ *   its profile's, sealed and removed like it); subAccountOfKeyId(id) reads one back.
  * - redact(text, secrets): strips secrets from log lines.
  */
 export {
   SecretFormatError,
   SecretsSealedError,
   SecretStoreUnavailableError,
+  subAccountKeyId,
+  subAccountOfKeyId,
   type ApiSecret,
   type Keychain,
   type SecretEntry,

@@ -87,6 +87,27 @@ export function checkSecret(profileId: string, secret: ApiSecret): void {
   }
 }
 
+/**
+ * A linked sub-account's key is an entry of its own beside its profile's: its id is the
+ * profile's id, this mark and the sub-account's e-mail (lower case). A profile id never holds a
+ * slash, so such an id is never a profile's.
+ */
+const SUB_ACCOUNT_MARK = '/sub/';
+
+export function subAccountKeyId(profileId: string, email: string): string {
+  if (profileId === '' || profileId.includes('/')) {
+    throw new SecretFormatError('profile id must be non-empty text without a slash');
+  }
+  return `${profileId}${SUB_ACCOUNT_MARK}${email.trim().toLowerCase()}`;
+}
+
+/** The profile and sub-account of a sub-account key's entry id; null for a profile's own. */
+export function subAccountOfKeyId(id: string): { profileId: string; email: string } | null {
+  const at = id.indexOf(SUB_ACCOUNT_MARK);
+  if (at <= 0) return null;
+  return { profileId: id.slice(0, at), email: id.slice(at + SUB_ACCOUNT_MARK.length) };
+}
+
 /** A key pair as a keychain entry holds it when it is not sealed. */
 export function encodeKeyPair(secret: ApiSecret): string {
   return JSON.stringify({ apiKey: secret.apiKey, secretKey: secret.secretKey });

@@ -5,7 +5,12 @@
  * deletes it. Adding a key the keychain already holds reuses its entry instead of making another.
  */
 import type { OrphanedKeyView } from '../../shared/types';
-import { SecretFormatError, type SecretEntry, type SecretStore } from '../secrets';
+import {
+  SecretFormatError,
+  subAccountOfKeyId,
+  type SecretEntry,
+  type SecretStore,
+} from '../secrets';
 import type { Store } from '../store';
 import { maskApiKey } from '../store/profiles';
 import type { ProfileRow } from '../store/types';
@@ -21,8 +26,13 @@ export interface KeptKey {
   duplicates: string[];
 }
 
+/**
+ * Profile entries whose profile is gone. A linked sub-account's key is never one: it is not a
+ * profile's key (re-attached, it would make a profile of the sub-account), and it goes with its
+ * profile's removal or its unlinking.
+ */
 function orphansOf(store: Store, entries: SecretEntry[]): SecretEntry[] {
-  return entries.filter((entry) => !store.profiles.get(entry.id));
+  return entries.filter((entry) => !subAccountOfKeyId(entry.id) && !store.profiles.get(entry.id));
 }
 
 export async function keptKey(
@@ -92,6 +102,13 @@ export async function deleteOrphanedKey(
 }
 
 function refuseIfUsed(store: Store, id: string): void {
+  if (subAccountOfKeyId(id)) {
+    throw new AppError(
+      'invalid-input',
+      "That keychain entry is a linked sub-account's key; unlink it on the Sub-accounts screen.",
+      'id',
+    );
+  }
   const profile = store.profiles.get(id);
   if (profile) {
     throw new AppError(

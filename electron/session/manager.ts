@@ -40,6 +40,8 @@ import { PARENT_EMAIL_KEY } from '../transfers';
 import { storedAccountInfo } from '../sync/store-port';
 import { deleteOrphanedKey, keptKey, orphanedKeys, orphanedSecret } from './key-entries';
 import { verifyPrivateStream } from './stream-check';
+import type { SubAccountLinks } from './sub-account-links';
+import type { TradeImportProgress } from '../sync/trade-import';
 
 /**
  * Refuses, before any connection, a base or stream address that would carry the key unencrypted
@@ -111,6 +113,8 @@ export interface ActiveSession {
   readonly market: MarketWatch;
   /** Transfers and orders written to the record before they are sent; see journal/money-journal. */
   readonly journal: MoneyJournal;
+  /** The trade imports of the linked sub-accounts (session/sub-account-links.ts), as they stand. */
+  readonly subAccountImports: () => TradeImportProgress[];
 }
 
 export interface SessionDeps {
@@ -132,6 +136,8 @@ export interface SessionDeps {
   timings?: Timings;
   /** A failure in the words the user sees (the bridge's mapping), for the money journal's rows. */
   describeError: (error: unknown) => string;
+  /** The linked sub-accounts' keys and feeds, built in app.ts; started with each session. */
+  subAccountLinks: SubAccountLinks;
 }
 
 export class SessionManager {
@@ -412,6 +418,7 @@ export class SessionManager {
       const wasActive = this.active?.profile.id === id;
       if (wasActive) await this.stopSession();
       await this.closeClient(id);
+      await this.deps.subAccountLinks.forget(id, this.secretsFor(row));
       await this.secretsFor(row).delete(id);
       // The demo's rows belong to its built-in exchange, which is gone; the user's are archived,
       // restorable from Settings.
@@ -527,6 +534,7 @@ export class SessionManager {
     await this.serial(async () => {
       this.closed = true;
       await this.stopSession();
+      await this.deps.subAccountLinks.close();
       await Promise.all([...this.clients.keys()].map((id) => this.closeClient(id)));
       const keyless = [...this.marketClients.values()];
       this.marketClients.clear();
@@ -654,10 +662,26 @@ export class SessionManager {
       describeError: this.deps.describeError,
     });
     const market = new MarketWatch(streams, emit);
-    this.active = { profile: row, client, sync, streams, live, journal, alerts, market };
+    const links = this.deps.subAccountLinks;
+    this.active = {
+      profile: row,
+      client,
+      sync,
+      streams,
+      live,
+      journal,
+      alerts,
+      market,
+      subAccountImports: () => links.importProgress(row.id),
+    };
     store.settings.set(ACTIVE_PROFILE_KEY, row.id);
     sync.start();
     live.start();
+    inBackground(
+      links.start(row, this.secretsFor(row)),
+      'sub-accounts: starting the linked feeds',
+      this.deps.log.error,
+    );
     inBackground(alerts.start(), 'alerts: starting', this.deps.log.error);
     this.checkJournal(journal);
     emit('data.changed', { profileId: row.id, kinds: ['profiles'] });
@@ -671,6 +695,7 @@ export class SessionManager {
     // The stream client first: its sockets and timers go, and no message reaches the parts
     // closing after it (which then have no stream to let go one by one).
     await session.streams.close();
+    await this.deps.subAccountLinks.stop();
     await session.market.close();
     await session.live.close();
     await session.alerts.close();
@@ -724,7 +749,8 @@ export class SessionManager {
     return client;
   }
 
-  private secretsFor(row: ProfileRow): SecretStore {
+  /** Where a profile's keys are kept: the keychain, or memory for the demo's sandbox keys. */
+  secretsFor(row: ProfileRow): SecretStore {
     return row.isDemo ? this.deps.demoSecrets : this.deps.secrets;
   }
 

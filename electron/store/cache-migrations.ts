@@ -234,4 +234,33 @@ export const CACHE_MIGRATIONS: readonly Migration[] = [
       DROP INDEX IF EXISTS own_trades_by_time;
     `,
   },
+  {
+    version: 5,
+    name: "linked sub-accounts' own trades",
+    // A sub-account linked to its own API key has its trades read with that key (myTrades and
+    // its private stream): the parent's key cannot read them. Kept apart from own_trades, whose
+    // rows are the main account's (the Orders screen, the alerts' past trades), keyed by the
+    // sub-account's e-mail (lower case); the ledger reads both in one order.
+    up: `
+      CREATE TABLE sub_account_trades (
+        profile_id     TEXT NOT NULL,
+        account        TEXT NOT NULL,
+        id             INTEGER NOT NULL,
+        symbol         TEXT NOT NULL,
+        order_id       INTEGER NOT NULL,
+        side           TEXT NOT NULL CHECK (side IN ('buy', 'sell')),
+        price          TEXT NOT NULL,
+        qty            TEXT NOT NULL,
+        quote_qty      TEXT NOT NULL,
+        fee            TEXT NOT NULL,
+        fee_currency   TEXT NOT NULL,
+        is_buyer_maker INTEGER NOT NULL CHECK (is_buyer_maker IN (0, 1)),
+        time           INTEGER NOT NULL,
+        PRIMARY KEY (profile_id, account, id, order_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX sub_account_trades_in_ledger_order
+        ON sub_account_trades (profile_id, time, id, order_id);
+      CREATE INDEX sub_account_trades_by_symbol ON sub_account_trades (profile_id, account, symbol);
+    `,
+  },
 ];

@@ -49,6 +49,8 @@
  * store.subAccounts   replaceAll(pid, wireRecords, fetchedAt) list(pid) -> {rows (+balances), asOf}
  *                     upsertTransfers(pid, wireRecords) transfers(pid, {asset, email, from, to, ...paging})
  *                     getTransfer(pid, txnId)
+ * store.subAccountKeys links(pid) link(pid, email, masked, at) unlink(pid, email, cursorPrefix)
+ *                     insertTrades(pid, email, trades) tradeCount(pid, email) tradedSymbols(pid, email)
  * store.orders        upsertOrders(pid, orders) getOrder getOrderByClientId openOrders(pid, symbol?)
  *                     ordersPage(pid, query) maxOrderId(pid, symbol)
  *                     insertTrades(pid, trades) tradesPage(pid, {symbol, side, orderId, from, to, ...paging})
@@ -98,6 +100,7 @@ import { PricesRepository } from './prices';
 import { ProfilesRepository } from './profiles';
 import { SettingsRepository } from './settings';
 import { SubAccountsRepository } from './subaccounts';
+import { SubAccountKeysRepository } from './sub-account-keys';
 import { SyncStateRepository } from './sync-state';
 import { WalletRepository } from './wallet';
 import { WithdrawsRepository } from './withdraws';
@@ -136,6 +139,7 @@ export {
   type NewJournalEntry,
 } from './journal';
 export { StoreInputError } from './util';
+export type { SubAccountLinkRow } from './sub-account-keys';
 export type { AnswerKind, KeptAnswer } from './answers';
 export type { AlertObservation, AlertRecord, AlertSide, AlertState } from './alerts';
 export {
@@ -183,6 +187,8 @@ export interface Store {
   readonly withdraws: WithdrawsRepository;
   readonly wallet: WalletRepository;
   readonly subAccounts: SubAccountsRepository;
+  /** Sub-accounts linked to their own key (record) and the trades read with it (cache). */
+  readonly subAccountKeys: SubAccountKeysRepository;
   readonly orders: OrdersRepository;
   readonly notifications: NotificationsRepository;
   readonly syncState: SyncStateRepository;
@@ -256,6 +262,7 @@ function assemble(opened: OpenedStoreFiles, options: OpenStoreOptions): OpenStor
     withdraws: new WithdrawsRepository(db),
     wallet: new WalletRepository(db),
     subAccounts: new SubAccountsRepository(db),
+    subAccountKeys: new SubAccountKeysRepository(db),
     orders: new OrdersRepository(db),
     notifications: new NotificationsRepository(db),
     syncState: new SyncStateRepository(db),

@@ -26,6 +26,8 @@ export type LedgerTradeColumns = [
   feeCurrency: string,
   time: number,
   orderId: number,
+  /** 'main', or the linked sub-account's e-mail whose key read it. */
+  account: string,
 ];
 
 export interface LedgerTradeRow {
@@ -39,6 +41,8 @@ export interface LedgerTradeRow {
   feeCurrency: string;
   time: number;
   orderId: number;
+  /** 'main', or the linked sub-account's e-mail whose key read it. */
+  account: string;
 }
 
 /** The newest own trade read, in the order trades are read (time, id, order). */
@@ -155,17 +159,38 @@ export class LedgerRepository {
    */
   trades(profileId: string, after: TradeCursor | null, limit: number): LedgerTradeColumns[] {
     const last = after ?? { time: -1, id: -1, orderId: -1 };
-    return this.statements.trades.all(profileId, last.time, last.id, last.orderId, limit);
+    const { time, id, orderId } = last;
+    return this.statements.trades.all(
+      profileId,
+      time,
+      id,
+      orderId,
+      profileId,
+      time,
+      id,
+      orderId,
+      limit,
+    );
   }
 
   /** Own trades after `after` in ledger order (all of them with null). */
   tradesAfter(profileId: string, after: TradeCursor | null): LedgerTradeRow[] {
     const last = after ?? { time: -1, id: -1, orderId: -1 };
-    return this.statements.tradesAfter.all(profileId, last.time, last.id, last.orderId);
+    const { time, id, orderId } = last;
+    return this.statements.tradesAfter.all(
+      profileId,
+      time,
+      id,
+      orderId,
+      profileId,
+      time,
+      id,
+      orderId,
+    );
   }
 
   lastTrade(profileId: string): TradeCursor | null {
-    return this.statements.lastTrade.get(profileId) ?? null;
+    return this.statements.lastTrade.get(profileId, profileId) ?? null;
   }
 
   withdrawals(profileId: string): LedgerWithdrawalRow[] {
@@ -188,6 +213,11 @@ export class LedgerRepository {
 
   subAccounts(profileId: string): { email: string; fetchedAt: number }[] {
     return this.statements.subAccounts.all(profileId);
+  }
+
+  /** The sub-accounts linked to their own key (lower-case e-mails): their trades are read. */
+  linkedSubAccounts(profileId: string): string[] {
+    return this.statements.linked.all(profileId).map((row) => row.email);
   }
 
   /** The value snapshots' holdings (main account, complete), oldest first; one per time. */
@@ -259,6 +289,40 @@ export class LedgerRepository {
     if (last && (last.balances === text || last.time >= current.time)) return false;
     this.statements.addObservation.run(profileId, current.account, current.time, text, 1);
     return true;
+  }
+
+  /**
+   * Balances of a linked sub-account read with its own key (account: its lower-case e-mail), by
+   * asset as totals: its full funds (`complete`, kept only when they differ from the last kept and
+   * are newer), or the assets a stream event names (merged with a partial one of the same time).
+   * Returns whether anything was kept.
+   */
+  observeAccount(profileId: string, observation: BalanceObservation): boolean {
+    const { account, time, complete } = observation;
+    if (account === '' || account === MAIN_ACCOUNT) {
+      throw new StoreInputError(
+        `observeAccount is for a sub-account, not ${JSON.stringify(account)}`,
+      );
+    }
+    integerMs(time, 'observation time');
+    const balances: Record<string, string> = {};
+    for (const [asset, amount] of Object.entries(observation.balances)) {
+      balances[assetKey(asset)] = checkDecimal(amount, `balance of ${asset}`);
+    }
+    if (complete) return this.keepObservation(profileId, { account, time, balances, complete });
+    return this.writeTransaction(() => {
+      const earlier = this.statements.partialAt.get(profileId, account, time);
+      const merged = earlier ? { ...(JSON.parse(earlier.balances) as Record<string, string>) } : {};
+      Object.assign(merged, balances);
+      this.statements.addObservation.run(
+        profileId,
+        account,
+        time,
+        JSON.stringify(sortedBalances(merged)),
+        0,
+      );
+      return true;
+    });
   }
 
   marks(profileId: string): LedgerMarks {
@@ -350,23 +414,46 @@ export class LedgerRepository {
 
 function prepare(db: Database.Database) {
   return {
+    // The main account's trades and those of the linked sub-accounts, merged in one order: each
+    // side is a range of its ledger-order index, so a page costs its rows, not a sort of all.
     trades: db
-      .prepare<[string, number, number, number, number], LedgerTradeColumns>(
-        `SELECT id, symbol, side, price, qty, quote_qty, fee, fee_currency, time, order_id
-           FROM own_trades
-           WHERE profile_id = ? AND (time, id, order_id) > (?, ?, ?)
-           ORDER BY time, id, order_id LIMIT ?`,
+      .prepare<
+        [string, number, number, number, string, number, number, number, number],
+        LedgerTradeColumns
+      >(
+        `SELECT * FROM (SELECT id, symbol, side, price, qty, quote_qty, fee, fee_currency, time,
+             order_id, 'main' AS account FROM own_trades
+             WHERE profile_id = ? AND (time, id, order_id) > (?, ?, ?)
+             ORDER BY time, id, order_id)
+         UNION ALL
+         SELECT * FROM (SELECT id, symbol, side, price, qty, quote_qty, fee, fee_currency, time,
+             order_id, account FROM sub_account_trades
+             WHERE profile_id = ? AND (time, id, order_id) > (?, ?, ?)
+             ORDER BY time, id, order_id)
+         ORDER BY time, id, order_id LIMIT ?`,
       )
       .raw(),
-    tradesAfter: db.prepare<[string, number, number, number], LedgerTradeRow>(
+    tradesAfter: db.prepare<
+      [string, number, number, number, string, number, number, number],
+      LedgerTradeRow
+    >(
       `SELECT id, symbol, side, price, qty, quote_qty AS quoteQty, fee, fee_currency AS feeCurrency,
-         time, order_id AS orderId FROM own_trades
+         time, order_id AS orderId, 'main' AS account FROM own_trades
          WHERE profile_id = ? AND (time, id, order_id) > (?, ?, ?)
-         ORDER BY time, id, order_id`,
+       UNION ALL
+       SELECT id, symbol, side, price, qty, quote_qty AS quoteQty, fee,
+         fee_currency AS feeCurrency, time, order_id AS orderId, account FROM sub_account_trades
+         WHERE profile_id = ? AND (time, id, order_id) > (?, ?, ?)
+       ORDER BY time, id, order_id`,
     ),
-    lastTrade: db.prepare<[string], TradeCursor>(
-      `SELECT time, id, order_id AS orderId FROM own_trades WHERE profile_id = ?
-         ORDER BY time DESC, id DESC, order_id DESC LIMIT 1`,
+    lastTrade: db.prepare<[string, string], TradeCursor>(
+      `SELECT time, id, orderId FROM (
+         SELECT * FROM (SELECT time, id, order_id AS orderId FROM own_trades WHERE profile_id = ?
+           ORDER BY time DESC, id DESC, order_id DESC LIMIT 1)
+         UNION ALL
+         SELECT * FROM (SELECT time, id, order_id AS orderId FROM sub_account_trades
+           WHERE profile_id = ? ORDER BY time DESC, id DESC, order_id DESC LIMIT 1))
+       ORDER BY time DESC, id DESC, orderId DESC LIMIT 1`,
     ),
     withdrawals: db.prepare<[string], LedgerWithdrawalRow>(
       `SELECT ${WITHDRAWAL_COLUMNS} FROM withdraws WHERE profile_id = ? ORDER BY created_at, id`,
@@ -384,6 +471,9 @@ function prepare(db: Database.Database) {
     ),
     subAccounts: db.prepare<[string], { email: string; fetchedAt: number }>(
       'SELECT email, fetched_at AS fetchedAt FROM sub_accounts WHERE profile_id = ? ORDER BY email',
+    ),
+    linked: db.prepare<[string], { email: string }>(
+      'SELECT email FROM sub_account_links WHERE profile_id = ? ORDER BY email',
     ),
     subBalances: db.prepare<[string], { email: string; asset: string; balance: string }>(
       'SELECT email, asset, balance FROM sub_account_balances WHERE profile_id = ?',
@@ -410,13 +500,18 @@ function prepare(db: Database.Database) {
       `SELECT time, balances FROM balance_observations
          WHERE profile_id = ? AND account = ? AND complete = 1 ORDER BY time DESC LIMIT 1`,
     ),
+    partialAt: db.prepare<[string, string, number], { balances: string }>(
+      `SELECT balances FROM balance_observations
+         WHERE profile_id = ? AND account = ? AND time = ? AND complete = 0`,
+    ),
     addObservation: db.prepare<[string, string, number, string, number]>(
       `INSERT OR REPLACE INTO balance_observations (profile_id, account, time, balances, complete)
          VALUES (?, ?, ?, ?, ?)`,
     ),
     marks: db.prepare<{ id: string }, LedgerMarks>(
       `SELECT
-         (SELECT count(*) FROM own_trades WHERE profile_id = @id) AS trades,
+         (SELECT count(*) FROM own_trades WHERE profile_id = @id)
+           + (SELECT count(*) FROM sub_account_trades WHERE profile_id = @id) AS trades,
          (SELECT count(*) FROM withdraws WHERE profile_id = @id) AS withdrawals,
          (SELECT ifnull(max(last_updated), 0) FROM withdraws WHERE profile_id = @id) AS withdrawalsUpdated,
          (SELECT count(*) FROM sub_transfers WHERE profile_id = @id) AS transfers,
@@ -428,7 +523,8 @@ function prepare(db: Database.Database) {
          (SELECT ifnull(max(rowid), 0) FROM balance_observations WHERE profile_id = @id) AS observationsRow,
          (SELECT count(*) || ':' || ifnull(max(updated_at), 0) FROM ledger_annotations WHERE profile_id = @id) AS annotations,
          (SELECT count(*) || ':' || ifnull(max(updated_at), 0) FROM funds WHERE profile_id = @id) AS funds,
-         (SELECT count(*) || ':' || ifnull(max(fetched_at), 0) FROM sub_accounts WHERE profile_id = @id) AS subAccounts,
+         (SELECT count(*) || ':' || ifnull(max(fetched_at), 0) FROM sub_accounts WHERE profile_id = @id)
+           || ':' || (SELECT count(*) || ':' || ifnull(max(linked_at), 0) FROM sub_account_links WHERE profile_id = @id) AS subAccounts,
          (SELECT count(*) || ':' || ifnull(max(at), 0) FROM prices WHERE profile_id = @id) AS prices`,
     ),
     annotations: db.prepare<[string], AnnotationColumns>(
@@ -491,6 +587,12 @@ function annotationRow(row: AnnotationColumns): AnnotationRow {
       ? { account, asset, amount, from: entryFrom, to: entryTo, time: entryTime }
       : null;
   return { ...kept, facts };
+}
+
+function checkDecimal(amount: string, what: string): string {
+  if (!/^\d+(\.\d+)?$/.test(amount))
+    throw new StoreInputError(`${what} is not a decimal: ${amount}`);
+  return formatDecimal(new Decimal(amount));
 }
 
 function checkFacts(facts: InferredFacts): void {

@@ -64,7 +64,8 @@ function checkOrder(order: OrderInput): Record<string, unknown> {
   };
 }
 
-function checkTrade(trade: OwnTradeInput): unknown[] {
+/** A trade's columns after its checks, in the order of the trade tables' inserts. */
+export function checkTrade(trade: OwnTradeInput): unknown[] {
   const what = `trade ${trade.id}`;
   integer(trade.id, 'trade id');
   integer(trade.orderId, `${what} orderId`);

@@ -201,4 +201,20 @@ export const RECORD_MIGRATIONS: readonly Migration[] = [
       ALTER TABLE ledger_annotations ADD COLUMN entry_time INTEGER;
     `,
   },
+  {
+    version: 7,
+    name: 'sub-accounts linked to their own API key',
+    up: `
+      -- A sub-account the user linked to its own key (checked with the exchange to be that
+      -- sub-account's): the key pair itself is in the OS keychain only, never here; the masked
+      -- key is what the screen shows. The e-mail is kept in lower case.
+      CREATE TABLE sub_account_links (
+        profile_id     TEXT NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+        email          TEXT NOT NULL,
+        api_key_masked TEXT NOT NULL,
+        linked_at      INTEGER NOT NULL,
+        PRIMARY KEY (profile_id, email)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];

@@ -97,6 +97,10 @@ export interface SyncStorePort {
   /** Symbols the account has had orders or trades on (allOrders needs a symbol). */
   orderSymbols(profileId: string): string[];
   upsertTrades(profileId: string, trades: OwnTrade[], at: number): void;
+  /** Trades read with a linked sub-account's key, stored as its own; returns how many were new. */
+  insertSubAccountTrades(profileId: string, account: string, trades: OwnTrade[]): number;
+  /** The symbols a linked sub-account has trades on. */
+  subAccountTradeSymbols(profileId: string, account: string): string[];
   maxTradeId(profileId: string): number | null;
   trades(profileId: string, query: OwnTradeQuery): { rows: OwnTradeRow[]; total: number };
 

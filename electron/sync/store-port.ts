@@ -185,6 +185,10 @@ export function storePort(store: Store): SyncStorePort {
       if (known === null || newest > known)
         state.set(profileId, STATE_KEYS.tradeCursor, newest, at);
     },
+    insertSubAccountTrades: (profileId, account, trades) =>
+      trades.length === 0 ? 0 : store.subAccountKeys.insertTrades(profileId, account, trades),
+    subAccountTradeSymbols: (profileId, account) =>
+      store.subAccountKeys.tradedSymbols(profileId, account),
     maxTradeId: (profileId) =>
       store.syncState.get<number>(profileId, STATE_KEYS.tradeCursor)?.cursor ?? null,
     trades: (profileId, query) => store.orders.tradesPage(profileId, query),

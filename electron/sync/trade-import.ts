@@ -34,6 +34,14 @@ function whyPaused(error: unknown): string {
 const CURSOR_PREFIX = 'trades.import.';
 const IMPORT_STATE_KEY = 'trades.import';
 
+/**
+ * Where a linked sub-account's import keeps its cursors: every key of it starts with this, so an
+ * unlink removes them all (and no other sub-account's: the e-mail ends at the slash).
+ */
+export function subAccountCursorPrefix(account: string): string {
+  return `trades.import@${account.toLowerCase()}/`;
+}
+
 /** Where a symbol's walk resumes, kept in sync state. */
 export interface TradeCursor {
   /** The next page asks for ids from this one on. */
@@ -61,6 +69,11 @@ export interface TradeImportDeps {
   client: Pick<ExchangeClient, 'trading'>;
   port: SyncStorePort;
   profileId: string;
+  /**
+   * A linked sub-account's e-mail when `client` holds that sub-account's key: its trades are
+   * stored as its own (never as the main account's), under cursors of its own.
+   */
+  account?: string;
   now: () => number;
   /** After each page that stored something (the screens re-read their trades). */
   onPage?: (progress: TradeImportProgress) => void;
@@ -75,22 +88,31 @@ export class TradeImportStopped extends Error {
   }
 }
 
-export function tradeCursorKey(symbol: string): string {
-  return CURSOR_PREFIX + symbol;
+export function tradeCursorKey(symbol: string, account?: string): string {
+  return (account === undefined ? CURSOR_PREFIX : subAccountCursorPrefix(account)) + symbol;
+}
+
+function importStateKey(account: string | undefined): string {
+  return account === undefined ? IMPORT_STATE_KEY : subAccountCursorPrefix(account);
 }
 
 export function readTradeCursor(
   port: SyncStorePort,
   profileId: string,
   symbol: string,
+  account?: string,
 ): TradeCursor | null {
-  const cursor = port.state.get<JsonValue>(profileId, tradeCursorKey(symbol))?.cursor;
+  const cursor = port.state.get<JsonValue>(profileId, tradeCursorKey(symbol, account))?.cursor;
   return (cursor as unknown as TradeCursor | undefined) ?? null;
 }
 
-/** Whether a full import has ever finished for the profile. */
-export function tradeHistoryComplete(port: SyncStorePort, profileId: string): boolean {
-  const state = port.state.get<JsonValue>(profileId, IMPORT_STATE_KEY)?.cursor;
+/** Whether a full import has ever finished for the profile (or its linked sub-account). */
+export function tradeHistoryComplete(
+  port: SyncStorePort,
+  profileId: string,
+  account?: string,
+): boolean {
+  const state = port.state.get<JsonValue>(profileId, importStateKey(account))?.cursor;
   return (state as { complete?: boolean } | undefined)?.complete === true;
 }
 
@@ -106,7 +128,7 @@ export class TradeImporter {
       symbolsTotal: 0,
       pages: 0,
       trades: 0,
-      complete: tradeHistoryComplete(deps.port, deps.profileId),
+      complete: tradeHistoryComplete(deps.port, deps.profileId, deps.account),
       startedAt: null,
       finishedAt: null,
     };
@@ -128,12 +150,16 @@ export class TradeImporter {
   }
 
   private async walk(listed: readonly string[]): Promise<TradeImportProgress> {
-    const { port, profileId, now } = this.deps;
-    const complete = tradeHistoryComplete(port, profileId);
-    const traded = new Set(port.orderSymbols(profileId));
+    const { port, profileId, now, account } = this.deps;
+    const complete = tradeHistoryComplete(port, profileId, account);
+    const traded = new Set(
+      account === undefined
+        ? port.orderSymbols(profileId)
+        : port.subAccountTradeSymbols(profileId, account),
+    );
     const symbols = listed.filter((symbol) => {
       if (traded.has(symbol)) return true;
-      const cursor = readTradeCursor(port, profileId, symbol);
+      const cursor = readTradeCursor(port, profileId, symbol, account);
       return !complete && !cursor?.reachedEnd;
     });
     // Symbols with trades first: what the screens show arrives before the empty walks.
@@ -158,10 +184,10 @@ export class TradeImporter {
     try {
       await Promise.all(Array.from({ length: PARALLEL_SYMBOLS }, worker));
       const everyListed = listed.every(
-        (symbol) => readTradeCursor(port, profileId, symbol)?.reachedEnd === true,
+        (symbol) => readTradeCursor(port, profileId, symbol, account)?.reachedEnd === true,
       );
       if (everyListed && !complete) {
-        port.state.set(profileId, IMPORT_STATE_KEY, { complete: true }, now());
+        port.state.set(profileId, importStateKey(account), { complete: true }, now());
       }
       this.current = {
         ...this.current,
@@ -183,8 +209,11 @@ export class TradeImporter {
   }
 
   private async walkSymbol(symbol: string): Promise<void> {
-    const { client, port, profileId, now } = this.deps;
-    let cursor = readTradeCursor(port, profileId, symbol) ?? { fromId: 0, reachedEnd: false };
+    const { client, port, profileId, now, account } = this.deps;
+    let cursor = readTradeCursor(port, profileId, symbol, account) ?? {
+      fromId: 0,
+      reachedEnd: false,
+    };
     for (;;) {
       if (this.deps.stopped?.()) throw new TradeImportStopped();
       const page = await client.trading.myTrades({
@@ -198,10 +227,21 @@ export class TradeImporter {
       const next = nextCursor(cursor, fresh, full);
       const at = now();
       const stored = port.transaction(() => {
-        const before = fresh.length > 0 ? port.trades(profileId, { symbol, limit: 1 }).total : 0;
-        if (fresh.length > 0) port.upsertTrades(profileId, fresh, at);
-        port.state.set(profileId, tradeCursorKey(symbol), next as unknown as JsonValue, at);
-        return fresh.length > 0 ? port.trades(profileId, { symbol, limit: 1 }).total - before : 0;
+        let added = 0;
+        if (account !== undefined) {
+          added = port.insertSubAccountTrades(profileId, account, fresh);
+        } else if (fresh.length > 0) {
+          const before = port.trades(profileId, { symbol, limit: 1 }).total;
+          port.upsertTrades(profileId, fresh, at);
+          added = port.trades(profileId, { symbol, limit: 1 }).total - before;
+        }
+        port.state.set(
+          profileId,
+          tradeCursorKey(symbol, account),
+          next as unknown as JsonValue,
+          at,
+        );
+        return added;
       });
       cursor = next;
       this.current.trades += stored;

@@ -12,6 +12,7 @@ import { formatAmount, formatAmountWithUnit } from '../../shared/format';
 import type {
   Settings,
   SubAccountsView,
+  SubAccountView,
   SubTransferView,
   TransferLeg,
   TransferOutcome,
@@ -93,6 +94,12 @@ export function transferOutcome(entry: JournalEntryRow): TransferOutcome {
   };
 }
 
+function linkView(
+  link: { apiKeyMasked: string; linkedAt: number } | undefined,
+): SubAccountView['link'] {
+  return link ? { apiKeyMasked: link.apiKeyMasked, linkedAt: link.linkedAt } : null;
+}
+
 export class Transfers {
   constructor(private readonly deps: TransfersDeps) {}
 
@@ -124,6 +131,7 @@ export class Transfers {
     const { store } = this.deps;
     const { quoteAsset } = this.deps.settings();
     const { rows, asOf } = store.subAccounts.list(profileId);
+    const links = new Map(store.subAccountKeys.links(profileId).map((l) => [l.email, l]));
     return {
       quoteAsset,
       parentEmail: this.parentEmail(profileId, rows),
@@ -141,6 +149,7 @@ export class Transfers {
           unpriced,
           createdAt: row.createdAt,
           balances: row.balances.map((b) => ({ asset: b.asset, balance: b.balance })),
+          link: linkView(links.get(row.email.toLowerCase())),
         };
       }),
       asOf,

@@ -61,6 +61,8 @@ let apiKey = '';
 let secretKey = '';
 let parentEmail = '';
 let subEmails: string[] = [];
+/** A sub-account's own key, linked over the bridge: it must never reach the page or the log. */
+let subKey = { apiKey: '', secretKey: '' };
 
 async function ok<T>(method: MethodName, input: unknown = {}): Promise<T> {
   called.add(method);
@@ -76,6 +78,8 @@ beforeAll(async () => {
   secretKey = key.secretKey;
   parentEmail = parent.email;
   subEmails = sandbox.world.accounts.filter((a) => a.role === 'sub').map((a) => a.email);
+  const sub = sandbox.world.accounts.find((a) => a.email === subEmails[1])!;
+  subKey = { apiKey: sub.keys[0]!.apiKey, secretKey: sub.keys[0]!.secretKey };
   app = await createApp({
     dataDir: dir.path,
     mode: 'browser',
@@ -242,6 +246,17 @@ describe('the whole contract over browser mode', () => {
     });
     expect(history.rows[0]!.qty).toMatch(DECIMAL);
     expect((await ok<SubAccountsView>('subAccounts.list')).parentEmail).toBe(parentEmail);
+  });
+
+  it('links a sub-account to its own key and unlinks it', async () => {
+    const linked = await ok<SubAccountsView>('subAccounts.link', {
+      email: subEmails[1],
+      ...subKey,
+    });
+    const account = linked.accounts.find((a) => a.email === subEmails[1])!;
+    expect(account.link?.apiKeyMasked).toContain('…');
+    const unlinked = await ok<SubAccountsView>('subAccounts.unlink', { email: subEmails[1] });
+    expect(unlinked.accounts.every((a) => a.link === null)).toBe(true);
   });
 
   it('keeps a journal of money movements and answers for keychain entries without a profile', async () => {
@@ -743,6 +758,8 @@ describe('the whole contract over browser mode', () => {
     for (const text of [...client.raw, ...logLines]) {
       expect(text).not.toContain(secretKey);
       expect(text).not.toContain(apiKey);
+      expect(text).not.toContain(subKey.secretKey);
+      expect(text).not.toContain(subKey.apiKey);
     }
   });
 });

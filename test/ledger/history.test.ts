@@ -145,6 +145,7 @@ function built(): BuiltLedger {
       annotations: new Map(),
       annotationRows: [],
       subAccounts: [SUB],
+      unseenSubAccounts: [SUB],
       unknownSymbols: [],
     },
     inferred,

@@ -115,7 +115,10 @@ describe('Koinly universal export', () => {
       '2024-01-04 00:00:00 UTC,1200,USDT,0.6,ETH,0.0006,ETH,1200,USDT,,"ETHUSDT buy at 2000, trade #2",',
       '2024-01-05 00:00:00 UTC,2500,USDT,1,ETH,0.5,BNB,2500,USDT,,"ETHUSDT buy at 2500, trade #3",',
       '2024-01-06 00:00:00 UTC,0.6993,ETH,0.034965,BTC,,,3496.5,USDT,,"ETHBTC sell at 0.05, trade #4",',
-      // The transfer to the sub-account is within the exchange: no row. The failed withdrawal: none.
+      // The transfer to the sub-account: a move between own wallets, out and in under one hash.
+      '2024-01-07 00:00:00 UTC,0.01,BTC,,,,,,,,Transfer between own wallets: main account to sub-account sub1@example.com (sub-account transfer #t1): sent,subaccount-transfer-t1',
+      '2024-01-07 00:00:00 UTC,,,0.01,BTC,,,,,,Transfer between own wallets: main account to sub-account sub1@example.com (sub-account transfer #t1): received,subaccount-transfer-t1',
+      // The failed withdrawal: no row.
       '2024-01-08 00:00:00 UTC,0.1998,ETH,,,0.0999,ETH,,,,Withdrawal w1,',
       '2024-01-09 00:00:00 UTC,0.01,BTC,1100,USDT,1.1,USDT,1100,USDT,,"BTCUSDT sell at 110000, trade #5 (sub-account sub1@example.com)",',
       '',

@@ -69,6 +69,7 @@ describe('freeBalance', () => {
         status: 'enabled',
         value: '7.5',
         unpriced: [],
+        link: null,
         createdAt: 0,
         balances: [{ asset: 'usdt', balance: '7.5' }],
       },

@@ -23,6 +23,7 @@ const VIEW: SubAccountsView = {
       status: 'enabled',
       value: '0',
       unpriced: [],
+      link: null,
       createdAt: 0,
       balances: [],
     },

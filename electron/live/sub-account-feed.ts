@@ -1,0 +1,204 @@
+/**
+ * A linked sub-account's own data, read with its own key, while the profile's session runs: its
+ * trades (the myTrades import, walked as the main account's is, at the start, after each
+ * reconnect and every minute), its balances (its funds, read at the same times) and its private
+ * stream (own trades and balance events, as they happen). What it reads goes where the ledger
+ * reads the main account's: its trades into the cache's sub-account trades, its balances into the
+ * record's balance observations under its e-mail; then `data.changed` says the trades and funds
+ * changed, at most every 250 ms.
+ *
+ * The sub-account's private stream travels over a stream client of its own: the stream's auth
+ * key is made with the key of the account whose events it carries, and one client holds one.
+ */
+import { assetKey } from '../../shared/market';
+import { inBackground } from '../core/background';
+import { Repeater, Throttle, type Clock } from '../core/clock';
+import { formatDecimal, parseDecimal } from '../core/decimal';
+import type { Emit } from '../core/events';
+import type { Logger } from '../core/logger';
+import type { ExchangeClient } from '../exchange/client';
+import { SharedStream, type StreamUser } from '../exchange/shared-stream';
+import { StreamClient } from '../exchange/stream';
+import type { AccountPositionEvent, OwnTradeEvent } from '../exchange/wire';
+import type { Store } from '../store';
+import type { SyncStorePort } from '../sync/port';
+import { ownTradeRow } from './live-session';
+import { TradeImporter, TradeImportStopped, type TradeImportProgress } from '../sync/trade-import';
+
+export interface SubAccountFeedDeps {
+  store: Store;
+  port: SyncStorePort;
+  profileId: string;
+  /** The sub-account's e-mail, lower case: its account in the ledger. */
+  account: string;
+  /** A client holding the sub-account's own key. */
+  client: ExchangeClient;
+  streamUrl: string;
+  clock: Clock;
+  emit: Emit;
+  log: Logger;
+}
+
+/** The import and the funds are read again this often (the main account's trades job's pace). */
+export const SUB_ACCOUNT_REFRESH_MS = 60_000;
+const DATA_CHANGED_EVERY_MS = 250;
+
+export class SubAccountFeed {
+  private readonly streams: SharedStream;
+  private readonly stream: StreamUser;
+  private readonly importer: TradeImporter;
+  private readonly dataChanged: Throttle;
+  private repeater: Repeater | null = null;
+  private closed = false;
+  private readonly work = new Set<Promise<unknown>>();
+
+  constructor(private readonly deps: SubAccountFeedDeps) {
+    const { client, clock } = deps;
+    this.streams = new SharedStream(
+      new StreamClient({
+        streamUrl: deps.streamUrl,
+        clock,
+        authKeyProvider: () => client.auth.createAuthToken(),
+      }),
+    );
+    this.stream = this.streams.user(`sub-account ${deps.account}`);
+    this.stream.on('account', (event) => this.guard('balance update', () => this.onAccount(event)));
+    this.stream.on('ownTrade', (event) => this.guard('own trade', () => this.onOwnTrade(event)));
+    this.stream.on('reconnected', () => this.refresh('after a reconnect'));
+    this.importer = new TradeImporter({
+      client,
+      port: deps.port,
+      profileId: deps.profileId,
+      account: deps.account,
+      now: () => clock.now(),
+      stopped: () => this.closed,
+      onPage: () => this.changed(),
+    });
+    this.dataChanged = new Throttle(clock, DATA_CHANGED_EVERY_MS, () => {
+      this.deps.emit('data.changed', {
+        profileId: this.deps.profileId,
+        kinds: ['trades', 'funds', 'subAccounts'],
+      });
+    });
+  }
+
+  get account(): string {
+    return this.deps.account;
+  }
+
+  /** The import's latest run (complete once every market was walked to its end). */
+  importProgress(): TradeImportProgress {
+    return this.importer.progress();
+  }
+
+  /** Subscribes the sub-account's private streams, then reads its trades and funds. */
+  start(): void {
+    this.stream.subscribe(['outboundAccountPosition', 'ownTrade']).then(
+      () => {
+        this.deps.log.info(`private stream live for sub-account ${this.deps.account}`);
+        this.refresh('once its stream is live');
+      },
+      (error: unknown) => {
+        if (!this.closed) {
+          this.deps.log.error(`The stream of sub-account ${this.deps.account} failed`, error);
+        }
+      },
+    );
+    this.refresh('at the start');
+    this.repeater = new Repeater(this.deps.clock, SUB_ACCOUNT_REFRESH_MS, () =>
+      this.refresh('every minute'),
+    );
+  }
+
+  /** Reads the sub-account's trades (what the import has not stored) and funds now. */
+  async readNow(): Promise<void> {
+    await this.readFunds();
+    await this.importTrades();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.repeater?.stop();
+    this.dataChanged.cancel();
+    await this.streams.close();
+    await Promise.allSettled([...this.work]);
+  }
+
+  private refresh(when: string): void {
+    if (this.closed) return;
+    const run = this.readNow();
+    this.work.add(run);
+    void run.finally(() => this.work.delete(run)).catch(() => undefined);
+    inBackground(run, `sub-account ${this.deps.account}: reading ${when}`, this.deps.log.error);
+  }
+
+  private async importTrades(): Promise<void> {
+    const listed = this.deps.port.symbolAssets(this.deps.profileId).map((s) => s.symbol);
+    if (listed.length === 0) return;
+    try {
+      const progress = await this.importer.run(listed);
+      if (progress.trades > 0) this.changed();
+    } catch (error) {
+      if (error instanceof TradeImportStopped || this.closed) return;
+      throw error;
+    }
+  }
+
+  /** Its full funds, as a complete observation of the sub-account (zero balances left out). */
+  private async readFunds(): Promise<void> {
+    const funds = await this.deps.client.account.funds();
+    if (this.closed) return;
+    const balances: Record<string, string> = {};
+    for (const fund of funds) {
+      const total = parseDecimal(fund.free, `${fund.asset} free`).plus(
+        parseDecimal(fund.locked, `${fund.asset} locked`),
+      );
+      if (!total.isZero()) balances[assetKey(fund.asset)] = formatDecimal(total);
+    }
+    const kept = this.deps.store.ledger.observeAccount(this.deps.profileId, {
+      account: this.deps.account,
+      time: this.deps.clock.now(),
+      balances,
+      complete: true,
+    });
+    if (kept) this.changed();
+  }
+
+  private onAccount(event: AccountPositionEvent): void {
+    const balances: Record<string, string> = {};
+    for (const b of event.B) {
+      balances[assetKey(b.a)] = formatDecimal(
+        parseDecimal(b.b, `${b.a} free`).plus(parseDecimal(b.l, `${b.a} locked`)),
+      );
+    }
+    this.deps.store.ledger.observeAccount(this.deps.profileId, {
+      account: this.deps.account,
+      time: event.E,
+      balances,
+      complete: false,
+    });
+    this.changed();
+  }
+
+  private onOwnTrade(event: OwnTradeEvent): void {
+    this.deps.store.subAccountKeys.insertTrades(this.deps.profileId, this.deps.account, [
+      ownTradeRow(event),
+    ]);
+    this.changed();
+  }
+
+  private changed(): void {
+    if (!this.closed) this.dataChanged.trigger();
+  }
+
+  /** A bad event or a store failure is logged; it must never break the stream's handlers. */
+  private guard(what: string, fn: () => void): void {
+    if (this.closed) return;
+    try {
+      fn();
+    } catch (error) {
+      this.deps.log.error(`sub-account ${this.deps.account}: could not handle a ${what}`, error);
+    }
+  }
+}
