@@ -1,9 +1,9 @@
 /**
  * Formatting of amounts, percentages and times for people. Amounts arrive as decimal strings and
- * are handled with decimal.js only: a JavaScript float would show 0.1 + 0.2 as 0.30000000000000004
- * and silently drop digits of large balances.
+ * are handled with the project's Decimal (shared/exact-decimal.ts) only: a JavaScript float would
+ * show 0.1 + 0.2 as 0.30000000000000004 and silently drop digits of large balances.
  */
-import { Decimal } from './exact-decimal';
+import { Decimal, divide } from './exact-decimal';
 
 export type Rounding = 'down' | 'half-up';
 
@@ -220,8 +220,10 @@ export function formatPrice(
   const decimal = toDecimal(value);
   if (decimal === null) return '—';
   const quote = quotePrecision(quoteAsset);
-  // decimal.e is the power of ten of the first significant digit (0.5229 -> -1, 60123 -> 4).
-  const places = decimal.isZero() ? quote : Math.max(quote, PRICE_SIGNIFICANT - 1 - decimal.e);
+  // decimal.exponent() is the power of ten of the first significant digit (0.5229 -> -1, 60123 -> 4).
+  const places = decimal.isZero()
+    ? quote
+    : Math.max(quote, PRICE_SIGNIFICANT - 1 - decimal.exponent());
   const text = formatAmount(value, {
     precision: places,
     minFraction: quote === 2 ? 2 : 0,
@@ -263,7 +265,7 @@ export function formatCompact(value: string | number | null | undefined): string
   const magnitude = decimal.abs();
   for (const [unit, suffix] of compactUnits) {
     if (magnitude.gte(unit)) {
-      const scaled = decimal.div(unit);
+      const scaled = divide(decimal, unit);
       const digitsBeforeDot = scaled.abs().trunc().toString().length;
       const fractionDigits = Math.max(0, 3 - digitsBeforeDot);
       return `${formatAmount(scaled.toString(), { precision: fractionDigits, rounding: 'half-up' })}${suffix}`;
@@ -294,7 +296,7 @@ export function formatAxisTick(value: number, span: number): string {
     8,
     Math.max(0, 3 - digitsBeforeDot, Math.ceil(-Math.log10(step))),
   );
-  const scaled = new Decimal(value).div(unit);
+  const scaled = divide(value, unit);
   return `${formatAmount(scaled.toString(), { precision: fractionDigits, rounding: 'half-up' })}${suffix}`;
 }
 
@@ -319,7 +321,7 @@ export function percentChange(from: string, to: string): string | null {
   const start = toDecimal(from);
   const end = toDecimal(to);
   if (start === null || end === null || start.isZero()) return null;
-  return end.minus(start).div(start).times(100).toString();
+  return divide(end.minus(start).times(100), start).toString();
 }
 
 function pad(n: number, width = 2): string {

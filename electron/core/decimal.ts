@@ -1,8 +1,8 @@
 /**
  * Arithmetic on amounts: decimal text in, the project's Decimal (shared/exact-decimal.ts) out, and
  * back. The one parser and the one formatter of the main process; what counts as decimal text is
- * the pattern of shared/decimal.ts, which the renderer checks by too. decimal.js alone would also
- * take "1e3", "0x1f" or "NaN".
+ * the pattern of shared/decimal.ts, which the renderer checks by too. The Decimal constructor alone
+ * would also take "1e3" or "+.5".
  */
 import { Decimal } from '../../shared/exact-decimal';
 import { isSignedDecimalText } from '../../shared/decimal';
@@ -16,14 +16,14 @@ export class DecimalTextError extends Error {
   }
 }
 
-/** Decimal text ("12.5", "-0.01") as a decimal.js value; anything else throws naming `what`. */
+/** Decimal text ("12.5", "-0.01") as a Decimal; anything else throws naming `what`. */
 export function parseDecimal(text: unknown, what = 'amount'): Decimal {
   if (!isSignedDecimalText(text)) throw new DecimalTextError(what, text);
   return new Decimal(text);
 }
 
 /**
- * A decimal.js value as decimal text: never exponent notation, no trailing zeros in the fraction,
+ * A Decimal as decimal text: never exponent notation, no trailing zeros in the fraction,
  * rounded half up to `places` fraction digits when given.
  */
 export function formatDecimal(value: Decimal, places?: number): DecimalText {

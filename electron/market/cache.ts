@@ -99,7 +99,7 @@ export function withQuoteVolumeValues(tickers: TickerView[], quoteAsset: string)
   return tickers.map((ticker) => {
     const price = book.price(quoteAsset, ticker.quoteAsset);
     const volume = parseDecimal(ticker.quoteVolume, `${ticker.symbol} quote volume`);
-    return { ...ticker, quoteVolumeValue: price ? formatDecimal(volume.mul(price)) : null };
+    return { ...ticker, quoteVolumeValue: price ? formatDecimal(volume.times(price)) : null };
   });
 }
 

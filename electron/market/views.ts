@@ -40,7 +40,7 @@ function quoteVolumeOf(ticker: Ticker): { quoteVolume: string; estimated: boolea
   if (typeof sent === 'string' && isDecimalText(sent))
     return { quoteVolume: sent, estimated: false };
   return {
-    quoteVolume: formatDecimal(parseDecimal(ticker.volume, 'volume').mul(ticker.lastPrice)),
+    quoteVolume: formatDecimal(parseDecimal(ticker.volume, 'volume').times(ticker.lastPrice)),
     estimated: true,
   };
 }

@@ -73,9 +73,7 @@ function listed(market: SymbolInfo, name: string): Decimal | null {
 /** What a market allows, from the exchange's symbol information. */
 export function marketRules(market: SymbolInfo): MarketRules {
   // Without a listed step, a quantity's step is its last allowed decimal.
-  const stepSize =
-    listed(market, 'stepSize') ??
-    new Decimal(1).div(new Decimal(10).pow(market.baseAssetPrecision));
+  const stepSize = listed(market, 'stepSize') ?? new Decimal(`1e-${market.baseAssetPrecision}`);
   return {
     baseAsset: market.baseAsset.toUpperCase(),
     quoteAsset: market.quoteAsset.toUpperCase(),

@@ -95,8 +95,8 @@ export function priceAlong(
   for (const hop of hops) {
     const pair = priceOf(hop.symbol);
     if (!pair || !pair.gt(0)) return null;
-    if (hop.inverse) denominator = denominator.mul(pair);
-    else numerator = numerator.mul(pair);
+    if (hop.inverse) denominator = denominator.times(pair);
+    else numerator = numerator.times(pair);
   }
   return denominator.eq(1) ? numerator : divide(numerator, denominator);
 }

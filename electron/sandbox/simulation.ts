@@ -9,7 +9,7 @@
  * the simulation sets its own clientOrderIds: the same seed and the same clock steps give the same
  * trade sequence.
  */
-import { Decimal } from '../../shared/exact-decimal';
+import { Decimal, divide } from '../../shared/exact-decimal';
 import type { Clock, TimerHandle } from '../core/clock';
 import { addressFor } from './addresses';
 import type { MarketConfig, MatchingEngine, Order } from './engine';
@@ -155,18 +155,18 @@ class MarketSimulation {
   private initialState(config: MarketConfig): MarketState {
     const { engine } = this.deps;
     const tick = new Decimal(config.tickSize);
-    const minTicks = Math.max(1, new Decimal(config.minPrice).div(tick).ceil().toNumber());
+    const minTicks = Math.max(1, divide(config.minPrice, tick).ceil().toNumber());
     const book = engine.depth(config.symbol, 20);
     const bestBid = book.bids[0]?.[0];
     const bestAsk = book.asks[0]?.[0];
     const last = engine.lastPrice(config.symbol);
     let reference: Decimal;
-    if (bestBid && bestAsk) reference = new Decimal(bestBid).plus(bestAsk).div(2);
+    if (bestBid && bestAsk) reference = new Decimal(bestBid).plus(bestAsk).times('0.5');
     else if (last) reference = new Decimal(last);
     else reference = Decimal.max(new Decimal(config.minPrice).times(1000), 1);
     const midTicks = Math.max(
       minTicks + 4 * QUOTE_LEVELS,
-      reference.div(tick).toDecimalPlaces(0).toNumber(),
+      divide(reference, tick).toDecimalPlaces(0).toNumber(),
     );
     const quantityDecimals = Math.min(config.baseAssetPrecision, MAX_QUANTITY_DECIMALS);
     const sizes = [...book.bids, ...book.asks]
@@ -183,10 +183,10 @@ class MarketSimulation {
 
   /** lot x tenths / 10, at the market's precision (at least its smallest unit). */
   private quantity(market: MarketState, tenths: number): string {
-    const smallest = new Decimal(1).div(new Decimal(10).pow(market.quantityDecimals));
+    const smallest = new Decimal(`1e-${market.quantityDecimals}`);
     const value = market.lot
       .times(tenths)
-      .div(10)
+      .times('0.1')
       .toDecimalPlaces(market.quantityDecimals, Decimal.ROUND_DOWN);
     return Decimal.max(value, smallest).toFixed();
   }
@@ -258,7 +258,7 @@ class MarketSimulation {
       this.requote(market);
       return;
     }
-    const ticks = new Decimal(best).div(market.tick).toNumber();
+    const ticks = divide(best, market.tick).toNumber();
     this.placeAndCancelRest(market, side, ticks, this.quantity(market, random.int(1, 10)));
   }
 
@@ -268,7 +268,7 @@ class MarketSimulation {
   private fundMaker(): void {
     const { makerAccountId } = this.deps;
     const free = this.freeBalances(makerAccountId);
-    const floor = new Decimal(MAKER_FUNDS).div(1000);
+    const floor = new Decimal(MAKER_FUNDS).times('0.001');
     const assets = new Set(this.markets.flatMap((m) => [m.config.baseAsset, m.config.quoteAsset]));
     for (const asset of assets) {
       if ((free.get(asset) ?? new Decimal(0)).lt(floor))
@@ -306,10 +306,10 @@ class MarketSimulation {
       const [price, available] = book[side][0]!;
       const part = new Decimal(available)
         .times(random.int(2, 6))
-        .div(10)
+        .times('0.1')
         .toDecimalPlaces(market.quantityDecimals, Decimal.ROUND_DOWN);
       const quantity = part.isZero() ? new Decimal(available) : part;
-      const ticks = new Decimal(price).div(market.tick).toNumber();
+      const ticks = divide(price, market.tick).toNumber();
       this.placeAndCancelRest(market, side === 'bids' ? 'sell' : 'buy', ticks, quantity.toFixed());
     }
     this.requote(market);
@@ -348,7 +348,7 @@ class MarketSimulation {
       // A tenth of the balance must reach the network's minimum and cover the fee.
       return (
         balance !== undefined &&
-        balance.div(10).gte(Decimal.max(network.withdrawMin, network.withdrawFee))
+        balance.times('0.1').gte(Decimal.max(network.withdrawMin, network.withdrawFee))
       );
     });
     if (candidates.length === 0) return;
@@ -356,7 +356,7 @@ class MarketSimulation {
     const balance = free.get(network.coin)!;
     const amount = Decimal.max(
       network.withdrawMin,
-      balance.times(random.int(1, 5)).div(100).toDecimalPlaces(6, Decimal.ROUND_DOWN),
+      balance.times(random.int(1, 5)).times('0.01').toDecimalPlaces(6, Decimal.ROUND_DOWN),
     );
     const { id } = wallet.requestWithdrawal(demoAccountId, {
       coin: network.coin,

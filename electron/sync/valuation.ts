@@ -124,10 +124,10 @@ export function portfolioSummary(
       unpriced.push(fund.asset);
       continue;
     }
-    const value = fund.total.mul(fund.price);
+    const value = fund.total.times(fund.price);
     total = total.plus(value);
     // Without a 24h open price the asset counts as unchanged rather than distorting the change.
-    openTotal = openTotal.plus(fund.openPrice ? fund.total.mul(fund.openPrice) : value);
+    openTotal = openTotal.plus(fund.openPrice ? fund.total.times(fund.openPrice) : value);
     valued.push({ asset: fund.asset, value });
   }
   const change = total.minus(openTotal);
@@ -138,7 +138,7 @@ export function portfolioSummary(
     change24hValue: formatDecimal(change),
     change24hPercent: openTotal.isZero()
       ? '0'
-      : formatDecimal(divide(change.mul(100), openTotal, PERCENT_PLACES)),
+      : formatDecimal(divide(change.times(100), openTotal, PERCENT_PLACES)),
     allocation: valued.map(({ asset, value }) => ({
       asset,
       value: formatDecimal(value),
@@ -168,7 +168,7 @@ export function fundsView(
       // A price keeps its digits: 8 places would make INR in BTC (0.000000195716...) read 0.0000002.
       price: fund.price ? formatDecimal(fund.price) : null,
       // Exact: the screen rounds it to the quote's precision and keeps this in its tooltip.
-      value: fund.price ? formatDecimal(fund.total.mul(fund.price)) : null,
+      value: fund.price ? formatDecimal(fund.total.times(fund.price)) : null,
     })),
     asOf,
     stale: asOf === null || now - asOf > 2 * FUNDS_FRESHNESS_MS,
@@ -188,7 +188,7 @@ export function takeValueSnapshot(
   // be recorded as a fall (and, as the first snapshot, a cliff in every range). It waits for them.
   if (funds.some((f) => !f.price) && port.prices(profileId).length === 0) return;
   let total = new Decimal(0);
-  for (const fund of funds) if (fund.price) total = total.plus(fund.total.mul(fund.price));
+  for (const fund of funds) if (fund.price) total = total.plus(fund.total.times(fund.price));
   port.addSnapshot(profileId, {
     takenAt: now,
     quoteAsset,
@@ -197,7 +197,7 @@ export function takeValueSnapshot(
       asset: fund.asset,
       total: formatDecimal(fund.total),
       // Exact: the screen rounds it to the quote's precision and keeps this in its tooltip.
-      value: fund.price ? formatDecimal(fund.total.mul(fund.price)) : null,
+      value: fund.price ? formatDecimal(fund.total.times(fund.price)) : null,
     })),
   });
 }
@@ -227,7 +227,7 @@ export function valueHoldings(
     const amount = parseDecimal(holding.amount, `${holding.asset} amount`);
     if (amount.isZero()) continue;
     const price = book.price(quoteAsset, holding.asset);
-    if (price) total = total.plus(amount.mul(price));
+    if (price) total = total.plus(amount.times(price));
     else unpriced.push(holding.asset);
   }
   return { value: formatDecimal(total), unpriced: unpriced.sort() };

@@ -5,7 +5,7 @@
  */
 import { ExchangeClient } from '../../electron/exchange/client';
 import type { TestSandbox } from '../../electron/sandbox/testing';
-import { Decimal } from '../../shared/exact-decimal';
+import { Decimal, divide } from '../../shared/exact-decimal';
 
 type Key = { apiKey: string; secretKey: string };
 
@@ -44,7 +44,7 @@ export async function hourMove(
     const hourAgo = Date.now() - 3_600_000;
     const reference = trades.filter((t) => t.time < hourAgo).at(-1)!.price;
     const price = trades.at(-1)!.price;
-    const change = new Decimal(price).minus(reference).times(100).div(reference);
+    const change = divide(new Decimal(price).minus(reference).times(100), reference);
     const text = change.toDecimalPlaces(2).toFixed();
     return { change: change.isNegative() ? text : `+${text}`, price };
   } finally {

@@ -6,7 +6,7 @@
  * P&L equal those of buildFromStore exactly.
  */
 import { formatDecimal } from '../../electron/core/decimal';
-import Decimal from 'decimal.js';
+import { Decimal } from '../../shared/exact-decimal';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import {

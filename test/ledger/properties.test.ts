@@ -4,8 +4,7 @@
  * withdrawals, always within what is held. Reported in USDT.
  */
 import { formatDecimal } from '../../electron/core/decimal';
-import type DecimalJs from 'decimal.js';
-import { Decimal } from '../../shared/exact-decimal';
+import { Decimal, divide, type DecimalValue } from '../../shared/exact-decimal';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -57,7 +56,7 @@ const op = (kinds: Op['kind'][]) =>
     price: fc.integer({ min: 1, max: 900 }),
   });
 
-const D = (value: DecimalJs.Value): Amount => new Decimal(value);
+const D = (value: DecimalValue): Amount => new Decimal(value);
 const down8 = (value: Amount): Amount => value.toDecimalPlaces(8, Decimal.ROUND_DOWN);
 
 /** USDT prices by time: deterministic, moving, exact. */
@@ -70,7 +69,7 @@ const priceAt: PriceAt = (asset, quote, time) => {
       D(1).plus(
         D((time * 37) % 101)
           .minus(50)
-          .dividedBy(200),
+          .times('0.005'),
       ),
     )
     .toFixed();
@@ -86,7 +85,7 @@ function history(ops: Op[]): LedgerEntry[] {
   ops.forEach((o, index) => {
     const time = index + 1;
     const account = ACCOUNTS[o.account]!;
-    const share = D(o.share).dividedBy(1000);
+    const share = D(o.share).times('0.001');
     switch (o.kind) {
       case 'deposit': {
         const asset = o.coin === 3 ? 'USDT' : COINS[o.coin]!;
@@ -109,12 +108,12 @@ function history(ops: Op[]): LedgerEntry[] {
         const price =
           market.quote === 'USDT'
             ? D(priceAt(market.base, 'USDT', time)!)
-            : D(o.price).dividedBy(10000);
+            : D(o.price).times('0.0001');
         const sent = o.buy ? market.quote : market.base;
         const received = o.buy ? market.base : market.quote;
         const available = get(account, sent);
         const qty = o.buy
-          ? down8(available.times(share).dividedBy(price))
+          ? down8(divide(available.times(share), price))
           : down8(available.times(share));
         const quoteQty = qty.times(price);
         if (qty.isZero() || quoteQty.isZero()) return;
@@ -373,7 +372,7 @@ describe('ledger properties', () => {
           const entries: LedgerEntry[] = [];
           let held = ZERO;
           buys.forEach((buy, index) => {
-            const qty = D(buy.qty).dividedBy(100);
+            const qty = D(buy.qty).times('0.01');
             const commission = buy.fee ? qty.times('0.001') : ZERO;
             held = held.plus(qty).minus(commission);
             entries.push({
@@ -392,7 +391,7 @@ describe('ledger properties', () => {
               time: index + 1,
             });
           });
-          const sold = down8(held.times(perMille).dividedBy(1000));
+          const sold = down8(held.times(perMille).times('0.001'));
           if (sold.isZero()) return;
           entries.push({
             kind: 'trade',

@@ -9,7 +9,7 @@ import type { SpotfolioApp } from '../../electron/app';
 import { ManualClock } from '../../electron/core/clock';
 import { ExchangeClient } from '../../electron/exchange/client';
 import { sign } from '../../electron/exchange/sign';
-import { Decimal } from '../../shared/exact-decimal';
+import { Decimal, divide } from '../../shared/exact-decimal';
 import { startSandbox, type TestSandbox as Sandbox } from '../../electron/sandbox/testing';
 import { eventually } from '../api/helpers';
 import { startLiveApp, type LiveApp } from './helpers';
@@ -98,7 +98,7 @@ describe('fill notifications', () => {
     // fill; the summary comes when the order is all filled.
     const record = await makerClient.trading.getOrder({ orderId: order.id });
     expect(record.executedQty).toBe('0.005');
-    const firstShare = new Decimal('0.001').times(100).div(record.origQty).toFixed();
+    const firstShare = divide(new Decimal('0.001').times(100), record.origQty).toFixed();
     expect(fills.map((n) => n.title)).toEqual([
       `Sell order ${firstShare} % filled`,
       'Sell order filled',

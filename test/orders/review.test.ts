@@ -1,4 +1,5 @@
-import Decimal from 'decimal.js';
+import DecimalJs from 'decimal.js';
+import { Decimal } from '../../shared/exact-decimal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type SpotfolioApp } from '../../electron/app';
 import { marketRules, reviewOrder, type ReviewedOrder } from '../../electron/orders/review';
@@ -172,14 +173,17 @@ function grouped(value: Decimal): string {
 
 /** |price − last| / last in percent, one decimal, half-even: computed here, not by the app. */
 function percentFrom(price: Decimal, last: Decimal): string {
-  return price
-    .minus(last)
+  return new Wide(price.toString())
+    .minus(last.toString())
     .abs()
     .times(100)
-    .div(last)
-    .toDecimalPlaces(1, Decimal.ROUND_HALF_EVEN)
+    .div(last.toString())
+    .toDecimalPlaces(1, DecimalJs.ROUND_HALF_EVEN)
     .toFixed(1);
 }
+
+/** decimal.js with room for the exact quotient's digits that matter here. */
+const Wide = DecimalJs.clone({ precision: 100 });
 
 describe('the price warning, against the sandbox', () => {
   let sandbox: Sandbox;

@@ -36,7 +36,7 @@ describe('priceIn', () => {
     expect(priceIn('usdt', 'eur', tickers)!.toFixed()).toBe(`1.${expected.slice(1)}`);
     // An inverse price carries 40 significant digits: a round trip is exact far past any digit
     // shown.
-    expect(priceIn('btc', 'usdt', tickers)!.mul('65000.12').toDecimalPlaces(30).toFixed()).toBe(
+    expect(priceIn('btc', 'usdt', tickers)!.times('65000.12').toDecimalPlaces(30).toFixed()).toBe(
       '1',
     );
   });

@@ -6,7 +6,7 @@
 import DecimalJs from 'decimal.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { divide } from '../../shared/exact-decimal';
+import { Decimal, divide } from '../../shared/exact-decimal';
 
 const Wide = DecimalJs.clone({ precision: 400, rounding: DecimalJs.ROUND_DOWN });
 
@@ -59,5 +59,110 @@ describe('divide', () => {
     // A quotient that rounds up into one more digit keeps 40 significant digits.
     expect(divide('9.99999999999999999999999999999999999999999', 1).toFixed()).toBe('10');
     expect(() => divide(1, 0)).toThrow(RangeError);
+  });
+});
+
+/** decimal.js with room for every exact result below, and the old type's rounding. */
+const Exact = DecimalJs.clone({
+  precision: 400,
+  rounding: DecimalJs.ROUND_HALF_EVEN,
+  toExpNeg: -9e15,
+  toExpPos: 9e15,
+});
+
+/** Amount text as the exchange and the forms send it: up to 40 digits, any places, zeros kept. */
+const text = fc
+  .tuple(
+    fc.boolean(),
+    fc.stringMatching(/^[0-9]{1,20}$/),
+    fc.option(fc.stringMatching(/^[0-9]{1,20}$/), { nil: undefined }),
+  )
+  .map(([negative, whole, fraction]) => {
+    const unsigned = fraction === undefined ? whole : `${whole}.${fraction}`;
+    return negative ? `-${unsigned}` : unsigned;
+  });
+
+const rounding = fc.integer({ min: 0, max: 8 }) as fc.Arbitrary<0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8>;
+
+describe('Decimal, against decimal.js at 400 digits', () => {
+  it('adds, subtracts, multiplies, compares and takes remainders exactly', () => {
+    fc.assert(
+      fc.property(text, text, (a, b) => {
+        const [x, y] = [new Decimal(a), new Decimal(b)];
+        const [p, q] = [new Exact(a), new Exact(b)];
+        expect(x.plus(y).toString()).toBe(p.plus(q).toString());
+        expect(x.minus(y).toString()).toBe(p.minus(q).toString());
+        expect(x.times(y).toString()).toBe(p.times(q).toString());
+        expect(x.cmp(y)).toBe(p.cmp(q));
+        expect(x.eq(y)).toBe(p.eq(q));
+        expect(x.gt(y)).toBe(p.gt(q));
+        expect(x.lte(y)).toBe(p.lte(q));
+        if (!q.isZero()) expect(x.mod(y).toString()).toBe(p.mod(q).toString());
+        expect(Decimal.max(x, y).toString()).toBe(Exact.max(p, q).toString());
+        // A sum keeps its longer operand's scale; every reading of it is the normalized value's.
+        const [sum, exact] = [x.plus(y), p.plus(q)];
+        expect(sum.eq(new Decimal(exact.toFixed()))).toBe(true);
+        expect(sum.decimalPlaces()).toBe(exact.decimalPlaces());
+        expect(sum.isInteger()).toBe(exact.isInteger());
+        expect(sum.toFixed(3)).toBe(exact.toFixed(3));
+        expect(sum.exponent()).toBe(exact.isZero() ? 0 : exact.e);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('reads amount text and writes it back in decimal.js forms, rounded by every rule', () => {
+    fc.assert(
+      fc.property(text, fc.integer({ min: -3, max: 24 }), rounding, (a, places, rule) => {
+        const [x, p] = [new Decimal(a), new Exact(a)];
+        expect(x.toString()).toBe(p.toString());
+        expect(x.toFixed()).toBe(p.toFixed());
+        expect(x.decimalPlaces()).toBe(p.decimalPlaces());
+        expect(x.isZero()).toBe(p.isZero());
+        expect(x.isNegative()).toBe(p.isNegative() && !p.isZero());
+        expect(x.isInteger()).toBe(p.isInteger());
+        expect(x.abs().toString()).toBe(p.abs().toString());
+        expect(x.neg().toString()).toBe(p.neg().toString());
+        // decimal.js has a -0, which no amount is (+ 0 makes it 0).
+        expect(x.toNumber() + 0).toBe(p.toNumber() + 0);
+        expect(x.trunc().toString()).toBe(p.trunc().toString());
+        expect(x.floor().toString()).toBe(p.floor().toString());
+        expect(x.ceil().toString()).toBe(p.ceil().toString());
+        if (!p.isZero()) expect(x.exponent()).toBe(p.e);
+        expect(x.toDecimalPlaces(Math.max(0, places), rule).toString()).toBe(
+          p.toDecimalPlaces(Math.max(0, places), rule).toString(),
+        );
+        expect(x.toFixed(Math.max(0, places), rule)).toBe(p.toFixed(Math.max(0, places), rule));
+        expect(x.toSignificantDigits(Math.max(1, places + 4), rule).toString()).toBe(
+          p.toSignificantDigits(Math.max(1, places + 4), rule).toString(),
+        );
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('reads the other forms decimal.js read, and refuses what is no number', () => {
+    expect(new Decimal('0.00000000').toString()).toBe('0');
+    expect(new Decimal('-0.00').toFixed(2)).toBe('0.00');
+    expect(new Decimal('-0.001').toFixed(2)).toBe('-0.00');
+    expect(new Decimal('007.50').toString()).toBe('7.5');
+    expect(new Decimal('+.5').toString()).toBe('0.5');
+    expect(new Decimal('5.').toString()).toBe('5');
+    expect(new Decimal('1e-7').toString()).toBe('0.0000001');
+    expect(new Decimal('1.5E+3').toString()).toBe('1500');
+    expect(new Decimal('1e12').toString()).toBe('1000000000000');
+    expect(new Decimal(1e21).toString()).toBe('1000000000000000000000');
+    expect(new Decimal(0.1).plus(0.2).toString()).toBe('0.3');
+    expect(new Decimal(-0).toString()).toBe('0');
+    expect(new Decimal('123456789012345678901234567890.123456789').plus(1).toString()).toBe(
+      '123456789012345678901234567891.123456789',
+    );
+    expect(JSON.stringify({ a: new Decimal('1.50') })).toBe('{"a":"1.5"}');
+    expect(`${new Decimal('-2.50')}`).toBe('-2.5');
+    for (const bad of ['', '-', '.', 'NaN', 'Infinity', '0x1f', '1,5', ' 1', '1e', 'e5']) {
+      expect(() => new Decimal(bad)).toThrow();
+    }
+    expect(() => new Decimal(Number.NaN)).toThrow();
+    expect(() => new Decimal('1e99999')).toThrow(RangeError);
   });
 });

@@ -3,7 +3,7 @@
  * which account, and each event's payload. An event goes only to the connections subscribed
  * with an auth_key of the account it concerns.
  */
-import { Decimal } from '../../../shared/exact-decimal';
+import { Decimal, divide } from '../../../shared/exact-decimal';
 import { PRIVATE_STREAM_NAMES, type PrivateStream } from '../../../shared/market';
 import type { Clock } from '../../core/clock';
 import type { MarketConfig } from '../engine';
@@ -81,8 +81,7 @@ export function orderUpdatePayload(
     s: order.symbol,
     v: executed.isZero()
       ? '0'
-      : new Decimal(order.executedQuoteQty)
-          .div(executed)
+      : divide(order.executedQuoteQty, executed)
           .toDecimalPlaces(precision, Decimal.ROUND_HALF_UP)
           .toFixed(),
     z: order.executedQty,

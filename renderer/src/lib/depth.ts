@@ -1,5 +1,5 @@
 /** A depth ladder's rows: price, size and the running total that sizes each row's bar. */
-import { Decimal } from '../../../shared/exact-decimal';
+import { Decimal, divide } from '../../../shared/exact-decimal';
 
 export interface LadderRow {
   price: string;
@@ -18,7 +18,7 @@ export function ladder(levels: [string, string][], depth: number): LadderRow[] {
   }
   const max = running;
   for (const row of rows) {
-    row.fill = max.isZero() ? 0 : new Decimal(row.cumulative).div(max).toNumber();
+    row.fill = max.isZero() ? 0 : divide(row.cumulative, max).toNumber();
   }
   return rows;
 }

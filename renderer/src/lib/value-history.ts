@@ -4,7 +4,7 @@
  */
 import type { LedgerHistoryView } from '../../../shared/ledger';
 import type { BackfillProgress } from '../../../shared/types';
-import { Decimal } from '../../../shared/exact-decimal';
+import { divide } from '../../../shared/exact-decimal';
 import { formatAmount, formatAxisTick, formatDateTime, groupingOf } from '../../../shared/format';
 
 /** Why the line is not drawn yet; null when it is. */
@@ -99,6 +99,6 @@ export function valueAxisTick(value: number, span: number, currency: string): st
   const whole = Math.trunc(magnitude / unit).toString().length;
   const apart = span > 0 ? Math.ceil(-Math.log10(span / 4 / unit)) : 0;
   const precision = Math.min(8, Math.max(0, 3 - whole, apart));
-  const scaled = new Decimal(value).div(unit).toString();
+  const scaled = divide(value, unit).toString();
   return `${formatAmount(scaled, { precision, rounding: 'half-up', grouping: 'lakh' })} ${suffix}`;
 }
