@@ -8,6 +8,8 @@ import type { AlertView } from '../../shared/alerts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { methodNames, type MethodName } from '../../shared/contract';
 import type {
+  AllProfilesHistoryView,
+  AllProfilesView,
   AssetLedgerView,
   InferredEntryView,
   LedgerHistoryView,
@@ -635,6 +637,22 @@ describe('the whole contract over browser mode', () => {
         error: { kind: 'invalid-input', field: 'account' },
       });
     }
+    // Every profile together, with one profile: the whole is that profile's every account.
+    const whole = await ok<AllProfilesView>('ledger.allProfiles', { range: 'day' });
+    expect(
+      whole.profiles.map(({ value, share, accounts }) => ({ value, share, accounts })),
+    ).toEqual([{ value: worth.total, share: '1', accounts: ['main', ...[...subEmails].sort()] }]);
+    expect(whole.total).toBe(worth.total);
+    const wholeHistory = await ok<AllProfilesHistoryView>('ledger.allProfilesHistory', {
+      range: 'day',
+    });
+    expect(wholeHistory.profiles.map((profile) => profile.profileId)).toEqual([
+      whole.profiles[0]!.profileId,
+    ]);
+    expect(await client.call('ledger.allProfilesHistory', { range: 'decade' })).toMatchObject({
+      ok: false,
+      error: { kind: 'invalid-input', field: 'range' },
+    });
     // The history is the main account's, as the Portfolio's total is.
     const history = await ok<LedgerHistoryView>('ledger.history', { range: 'year' });
     const mainSummary = await ok<LedgerSummaryView>('ledger.summary', { account: 'main' });
