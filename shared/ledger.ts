@@ -129,8 +129,13 @@ export interface LedgerSummaryView {
 export interface LedgerComputingView {
   /** The import of the account's own trades has not read every market yet. */
   trades: boolean;
-  /** Markets whose past prices (candles) are not kept back to the first entry yet. */
+  /**
+   * Markets whose past prices (candles) are not kept yet: back to the first entry, or at an
+   * entry's own time.
+   */
   prices: string[];
+  /** While the prices at entries' times are fetched: markets' times looked up, of how many. */
+  progress?: { done: number; total: number } | null;
 }
 
 export interface AccountWorthView {

@@ -171,9 +171,9 @@ export class AllProfiles {
     const { included, leftOut, currency } = await this.profiles();
     const at = this.deps.now();
     const from = at - HISTORY_RANGES[range].spanMs;
-    const interval = historyInterval(range);
     // One set of times for every profile: from the earliest start among them.
     const start = Math.min(at, ...included.map((part) => historyStart(part.built, from, at)));
+    const interval = historyInterval(start, at);
     const views = included.map((part) => {
       const profileId = part.row.id;
       const view = historyView(part.built, {

@@ -11,11 +11,13 @@ import type { Emit } from '../core/events';
 import type { Logger } from '../core/logger';
 import type { ExchangeClient } from '../exchange/client';
 import type { Store } from '../store';
-import { fetchCloses } from './prices';
+import { fetchCloses, type EntryPriceProgress } from './prices';
 import type { LedgerChoice, LedgerService } from './service';
 
 /** Candles are looked for again at most this often (what is kept is never fetched twice). */
 export const PRICE_FETCH_EVERY_MS = 10 * 60_000;
+/** While entries' prices are fetched, the screens hear of the progress at most this often. */
+const PROGRESS_EVERY_MS = 1_000;
 
 export interface CandleSchedulerDeps {
   store: Store;
@@ -32,6 +34,8 @@ type Client = Pick<ExchangeClient, 'market'>;
 export class CandleScheduler {
   private readonly lastLook = new Map<string, number>();
   private readonly fetching = new Set<string>();
+  /** Entries' prices being fetched, per profile: how many markets' times are looked up. */
+  private readonly entryProgress = new Map<string, EntryPriceProgress>();
 
   constructor(private readonly deps: CandleSchedulerDeps) {}
 
@@ -45,9 +49,23 @@ export class CandleScheduler {
    */
   prices(profileId: string, client: Client, choice: LedgerChoice, missing = false): void {
     const wait = missing ? this.retryMs : PRICE_FETCH_EVERY_MS;
+    const { clock, emit } = this.deps;
+    let told = clock.now();
     this.inBackground(profileId, wait, 'ledger prices', ['portfolio', 'trades'], () =>
-      this.deps.ledger.fetchPrices(profileId, client, choice),
+      this.deps.ledger
+        .fetchPrices(profileId, client, choice, (progress) => {
+          this.entryProgress.set(profileId, progress);
+          if (clock.now() - told < PROGRESS_EVERY_MS) return;
+          told = clock.now();
+          emit('data.changed', { profileId, kinds: ['portfolio'] });
+        })
+        .finally(() => this.entryProgress.delete(profileId)),
     );
+  }
+
+  /** How far the fetch of entries' prices has come; null when none runs. */
+  progress(profileId: string): EntryPriceProgress | null {
+    return this.entryProgress.get(profileId) ?? null;
   }
 
   /** The finer candles a range of the value history lacks; the history is read again. */

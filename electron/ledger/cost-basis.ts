@@ -81,7 +81,10 @@ export interface LedgerOptions {
   method: CostMethod;
   /** The asset every figure is in ("USDT", "INR", ...). */
   reportingAsset: string;
+  /** The price at an entry's own time, which the entry is valued at. */
   priceAt: PriceAt;
+  /** The price at any other time (a range's start, now) that holdings are valued at; else priceAt. */
+  valueAt?: PriceAt;
   /**
    * An inferred credit of an asset with no price: 'throw' (MissingPriceError, the default), or
    * open its lot with basis 'missing' (cost 0).

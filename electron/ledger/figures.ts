@@ -34,6 +34,7 @@ import {
   closeCoverage,
   exportsFolder,
   historyInterval,
+  historyStart,
   historyView,
   inferredView,
   keptCandles,
@@ -105,6 +106,7 @@ export class LedgerFigures {
       ...(account !== undefined ? { account } : {}),
       importProgress: importOf(session),
       pricesLacking,
+      pricesProgress: this.deps.candles.progress(profileId),
     });
     if (range === undefined) return view;
     // The service's range P&L keeps the ledger before the range's start instead of replaying
@@ -138,9 +140,10 @@ export class LedgerFigures {
     this.pricesInBackground(session, choice);
     const now = this.deps.now();
     const from = now - HISTORY_RANGES[range].spanMs;
-    const interval = historyInterval(range);
+    const built = await this.built(profileId, choice);
+    const interval = historyInterval(historyStart(built, from, now), now);
     // The main account's, as the Portfolio's total is: sub-accounts' own trades are not read.
-    const view = historyView(await this.built(profileId, choice), {
+    const view = historyView(built, {
       from,
       at: now,
       account: MAIN_ACCOUNT,

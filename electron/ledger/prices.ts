@@ -7,6 +7,11 @@
  * At a time T the price is the close of the last candle finished by T (the last price known
  * then); before the first candle kept, the first close; where a pair has no candle at all,
  * today's price (the path exists, its history could not be read).
+ *
+ * An entry's own time is priced finer (`entryPriceAt`): the close of the last 1-minute candle
+ * finished by T, asked of the exchange for the entries' times only (`fetchEntryPrices`); where
+ * the exchange has no 1-minute candle by T (none kept that far back, or no trade since it does),
+ * the last 15-minute one, then hourly, then 4-hourly, and only then the 12-hour candles.
  */
 import { Decimal } from '../../shared/exact-decimal';
 import type { KlineInterval } from '../../shared/market';
@@ -22,6 +27,83 @@ import type { PriceAt } from './cost-basis';
 export const LEDGER_INTERVAL: KlineInterval = '12h';
 const INTERVAL_MS = KLINE_INTERVAL_MS[LEDGER_INTERVAL];
 const PAGE = 1000;
+
+/** The candles an entry's time is priced at, finest first; the ledger's 12-hour ones after them. */
+export const ENTRY_INTERVALS: readonly KlineInterval[] = ['1m', '15m', '1h', '4h'];
+/** The most candles one klines call returns (the interface's bound). */
+const KLINES_LIMIT = 2000;
+/**
+ * The fewest candles asked for at once: a market that trades rarely then answers many entries'
+ * times in one call (its 200 last candles reach far back), one that trades every minute costs
+ * 200 candles around an entry.
+ */
+const KLINES_AT_LEAST = 200;
+
+/** Candles of one interval kept for entries' times, and the spans of open times known whole. */
+export interface EntryLevel {
+  intervalMs: number;
+  /** Open times, ascending, and their closes. */
+  opens: number[];
+  closes: Decimal[];
+  /** [from, to] of open times whose candles are all kept, ascending and apart. */
+  spans: [number, number][];
+}
+
+/** Per symbol, its levels finest first (ENTRY_INTERVALS' order). */
+export type EntryCandles = Map<string, EntryLevel[]>;
+
+/** What the candles of one level say of time T: a close, none by T at all, or not known. */
+type LevelAnswer = Decimal | 'none' | 'unknown';
+
+function levelAnswer(level: EntryLevel, time: number): LevelAnswer {
+  // A candle opening at `open` has finished by T when open + length <= T.
+  const last = time - level.intervalMs;
+  const span = spanAt(level.spans, last);
+  if (!span) return 'unknown';
+  const index = lastAtOrBefore(level.opens, last);
+  if (index >= 0 && level.opens[index]! >= span[0]) return level.closes[index]!;
+  return span[0] === 0 ? 'none' : 'unknown';
+}
+
+function spanAt(spans: readonly [number, number][], time: number): [number, number] | null {
+  let low = 0;
+  let high = spans.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const [from, to] = spans[middle]!;
+    if (time < from) high = middle - 1;
+    else if (time > to) low = middle + 1;
+    else return spans[middle]!;
+  }
+  return null;
+}
+
+/** The index of the last value at or before `time` in an ascending list; -1 when none. */
+function lastAtOrBefore(values: readonly number[], time: number): number {
+  let low = 0;
+  let high = values.length - 1;
+  let found = -1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    if (values[middle]! <= time) {
+      found = middle;
+      low = middle + 1;
+    } else high = middle - 1;
+  }
+  return found;
+}
+
+/** Spans merged: ascending, overlapping or touching ones joined. */
+export function mergeSpans(spans: readonly [number, number][]): [number, number][] {
+  const sorted = [...spans].sort((a, b) => a[0] - b[0]);
+  const merged: [number, number][] = [];
+  for (const [from, to] of sorted) {
+    const last = merged[merged.length - 1];
+    if (last && from <= last[1] + 1) last[1] = Math.max(last[1], to);
+    else merged.push([from, to]);
+  }
+  return merged;
+}
 
 interface Series {
   /** Close times (open + interval), ascending. */
@@ -43,6 +125,8 @@ export class MarketPrices {
     private readonly presentFrom: number,
     /** The candles' length: a close is known at open time + this. */
     intervalMs = INTERVAL_MS,
+    /** Finer candles for entries' own times (entryPriceAt). */
+    private readonly entryCandles: EntryCandles = new Map(),
   ) {
     this.book = new PriceBook(tickers);
     for (const ticker of tickers) this.last.set(ticker.symbol, new Decimal(ticker.lastPrice));
@@ -83,6 +167,46 @@ export class MarketPrices {
     );
   };
 
+  /**
+   * The price at an entry's own time: as priceAt, with each market's price the close of the
+   * finest candle finished by then that the exchange gave for it (see the file's comment).
+   */
+  readonly entryPriceAt: PriceAt = (asset, quote, time) => {
+    if (asset === quote) return new Decimal(1);
+    if (time >= this.presentFrom) return this.current(asset, quote);
+    const hops = this.path(asset, quote);
+    if (!hops) return null;
+    return priceAlong(
+      hops,
+      (symbol) =>
+        this.entryCloseAt(symbol, time) ??
+        this.closeAt(symbol, time) ??
+        this.last.get(symbol) ??
+        null,
+    );
+  };
+
+  /** Whether the finer candles answer for `symbol` at `time` (a close, or none by then at all). */
+  entryAnswered(symbol: string, time: number): boolean {
+    const levels = this.entryCandles.get(symbol);
+    if (!levels) return false;
+    for (const level of levels) {
+      const answer = levelAnswer(level, time);
+      if (answer === 'unknown') return false;
+      if (answer !== 'none') return true;
+    }
+    return true;
+  }
+
+  private entryCloseAt(symbol: string, time: number): Decimal | null {
+    for (const level of this.entryCandles.get(symbol) ?? []) {
+      const answer = levelAnswer(level, time);
+      if (answer === 'unknown') return null;
+      if (answer !== 'none') return answer;
+    }
+    return null;
+  }
+
   private closeAt(symbol: string, time: number): Decimal | null {
     const series = this.series.get(symbol);
     if (!series || series.times.length === 0) return null;
@@ -106,6 +230,11 @@ export class MarketPrices {
       for (const hop of this.path(asset, quote) ?? []) symbols.add(hop.symbol);
     }
     return [...symbols].sort();
+  }
+
+  /** The symbols on the price path of `asset` in `quote`. */
+  symbolsOf(asset: string, quote: string): string[] {
+    return asset === quote ? [] : (this.path(asset, quote) ?? []).map((hop) => hop.symbol);
   }
 }
 
@@ -185,5 +314,122 @@ export async function fetchCloses(
       { from: Math.min(start, covered?.from ?? start), to: lastFinished },
       now,
     );
+  }
+}
+
+/** The candles kept for entries' times, per symbol, every level (no network). */
+export function keptEntryCandles(
+  store: Store,
+  profileId: string,
+  symbols: readonly string[],
+): EntryCandles {
+  const port = storePort(store);
+  return new Map(
+    symbols.map((symbol) => [
+      symbol,
+      ENTRY_INTERVALS.map((interval) => {
+        const kept = port.entryCloses(profileId, { symbol, interval });
+        return {
+          intervalMs: KLINE_INTERVAL_MS[interval],
+          opens: kept.closes.map((row) => row.openTime),
+          closes: kept.closes.map((row) => new Decimal(row.close)),
+          spans: kept.spans,
+        };
+      }),
+    ]),
+  );
+}
+
+/** Progress of a fetch of entries' prices: markets' times looked up of those to look up. */
+export interface EntryPriceProgress {
+  done: number;
+  total: number;
+}
+
+/**
+ * Asks the exchange for the candles that price each entry's time (`wanted`: per symbol, the
+ * times its price is needed at) and keeps them, with the spans they cover. Per symbol and level,
+ * one call answers every time back to its oldest candle: the newest candles that finished by the
+ * latest time still unanswered, as many as the times within reach need (at most 2,000), so a
+ * quiet market costs one call and a busy one a call per cluster of entries, never a whole year of
+ * 1-minute candles. Times the exchange has no candle of a level for go on to the next level.
+ * Calls go at the client's pace. Offline or refused, what is kept so far serves.
+ */
+export async function fetchEntryPrices(
+  store: Store,
+  client: Pick<ExchangeClient, 'market'>,
+  profileId: string,
+  wanted: ReadonlyMap<string, readonly number[]>,
+  now: number,
+  onProgress: (progress: EntryPriceProgress) => void = () => {},
+): Promise<void> {
+  const port = storePort(store);
+  const unique = new Map(
+    [...wanted].map(([symbol, times]) => [symbol, [...new Set(times)].sort((a, b) => b - a)]),
+  );
+  const total = [...unique.values()].reduce((sum, times) => sum + times.length, 0);
+  let done = 0;
+  const kept = keptEntryCandles(store, profileId, [...unique.keys()]);
+  for (const [symbol, times] of unique) {
+    const levels = kept.get(symbol)!;
+    const before = done;
+    // Times no level so far has a candle for: the next level looks them up (latest first).
+    let open = times;
+    try {
+      for (let index = 0; index < ENTRY_INTERVALS.length && open.length > 0; index++) {
+        const interval = ENTRY_INTERVALS[index]!;
+        const level = levels[index]!;
+        const length = level.intervalMs;
+        const none: number[] = [];
+        /** Settles the times this level answers now; the rest are still to ask. */
+        const unsettled = (list: number[]) =>
+          list.filter((time) => {
+            const answer = levelAnswer(level, time);
+            if (answer === 'unknown') return true;
+            if (answer === 'none') none.push(time);
+            else done++;
+            return false;
+          });
+        let pending = unsettled(open);
+        while (pending.length > 0) {
+          const latest = pending[0]!;
+          const end = latest - length;
+          if (end < 0) {
+            none.push(...pending);
+            break;
+          }
+          // The times within one call's reach, and as many candles as they can need (a market
+          // with a candle every minute); fewer trades make the same candles reach further back.
+          const oldest = pending
+            .filter((time) => latest - time <= (KLINES_LIMIT - 1) * length)
+            .at(-1)!;
+          const limit = Math.min(
+            KLINES_LIMIT,
+            Math.max(KLINES_AT_LEAST, Math.floor((latest - oldest) / length) + 1),
+          );
+          const klines = await client.market.klines({ symbol, interval, endTime: end, limit });
+          const page = klines
+            .map((k) => ({ openTime: Number(k[0]), close: String(k[4]) }))
+            .filter((c) => c.openTime <= end)
+            .sort((a, b) => a.openTime - b.openTime);
+          // Fewer than asked: the exchange has none of this interval before them.
+          const from = klines.length < limit || page.length === 0 ? 0 : page[0]!.openTime;
+          level.spans = mergeSpans([...level.spans, [from, end]]);
+          const closes = new Map(level.opens.map((openTime, i) => [openTime, level.closes[i]!]));
+          for (const row of page) closes.set(row.openTime, new Decimal(row.close));
+          level.opens = [...closes.keys()].sort((a, b) => a - b);
+          level.closes = level.opens.map((openTime) => closes.get(openTime)!);
+          port.putEntryCloses(profileId, { symbol, interval }, page, level.spans, now);
+          pending = unsettled(pending);
+          onProgress({ done, total });
+        }
+        open = none.sort((a, b) => b - a);
+      }
+    } catch {
+      // Offline or refused: the 12-hour candles price what is left, and a later look asks again.
+    }
+    // What no finer level has a candle for is priced at the ledger's 12-hour candles.
+    done = before + times.length;
+    onProgress({ done, total });
   }
 }

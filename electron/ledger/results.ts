@@ -199,7 +199,7 @@ export function rangeQuery(
 ): (at: number) => FiguresQuery {
   return (at) => ({
     at,
-    priceAt: options.priceAt,
+    priceAt: options.valueAt ?? options.priceAt,
     ...(range.account !== undefined ? { account: range.account } : {}),
   });
 }

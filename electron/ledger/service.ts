@@ -21,7 +21,17 @@ import { movedAnnotations, resolveAnnotations, type ResolvedAnnotation } from '.
 import { Ledger, type CostMethod, type PriceAt } from './cost-basis';
 import { compareEntries, sortEntries, type InferredEntry, type LedgerEntry } from './entries';
 import { storePort } from '../sync/store-port';
-import { fetchCloses, keptCloses, LEDGER_INTERVAL, MarketPrices, tickersOf } from './prices';
+import {
+  fetchCloses,
+  fetchEntryPrices,
+  keptCloses,
+  keptEntryCandles,
+  LEDGER_INTERVAL,
+  MarketPrices,
+  tickersOf,
+  type EntryCandles,
+  type EntryPriceProgress,
+} from './prices';
 import { Reconciliation, type AddedSnapshots, type BalanceSnapshot } from './reconcile';
 import { ledgerFigures, pnlBetween, pnlForRange, rangeQuery, type RangePnl } from './results';
 import { readAppends, readLedgerParts, type LedgerInputs, type LedgerParts } from './source';
@@ -69,6 +79,10 @@ interface Kept {
   /** Every price the ledger's entries took, to show new prices would give them the same. */
   priceLog: Map<string, { asset: string; quote: string; time: number; value: string | null }>;
   closes: Map<string, { openTime: number; close: string }[]>;
+  /** The finer candles kept for entries' times, per symbol on the ledger's price paths. */
+  entryCandles: EntryCandles;
+  /** The markets whose candles do not answer yet for every entry's time, as of the log's size. */
+  entryLacking: { logged: number; markets: number; symbols: string[] } | null;
   assets: Set<string>;
   reconciliation: Reconciliation;
   /** Ledgers of the entries before a range's start, per range span (see rangePnl). */
@@ -151,7 +165,7 @@ export class LedgerService {
    * start only moves on), the rest is the kept ledger's.
    */
   rangePnl(built: BuiltLedger, range: { from: number; to: number; account?: string }): RangePnl {
-    const kept = [...this.kept.values()].find((candidate) => candidate.built === built);
+    const kept = this.keptOf(built);
     const entries = built.entries;
     const options = built.ledger.options;
     const last = entries[entries.length - 1];
@@ -176,18 +190,50 @@ export class LedgerService {
     );
   }
 
-  /** Fetches the candles the ledger's prices of the time need (once; then kept). */
+  /**
+   * Fetches the candles the ledger's prices of the time need (once; then kept): the 12-hour ones
+   * from the first entry on, then the finer ones at each entry's own time.
+   */
   async fetchPrices(
     profileId: string,
     client: Pick<ExchangeClient, 'market'>,
     choice: LedgerChoice,
+    onProgress?: (progress: EntryPriceProgress) => void,
   ): Promise<void> {
     const built = await this.ledgerInTurns(profileId, choice);
     const first = built.entries[0]?.time;
     if (first === undefined) return;
     const symbols = built.prices.pathSymbols(assetsOf(built.entries), built.ledger.reportingAsset);
     await fetchCloses(this.store, client, profileId, symbols, first, this.now());
+    const wanted = this.entryTimes(built);
+    if (wanted.size > 0) {
+      await fetchEntryPrices(this.store, client, profileId, wanted, this.now(), onProgress);
+    }
     this.forget(profileId);
+  }
+
+  /**
+   * The past times each market's price was taken at by the ledger's entries (the present's are
+   * today's prices): what the finer candles are fetched for.
+   */
+  entryTimes(built: BuiltLedger): Map<string, number[]> {
+    const kept = this.keptOf(built);
+    const wanted = new Map<string, number[]>();
+    if (!kept) return wanted;
+    const presentFrom = built.builtAt - PRESENT_MS;
+    for (const taken of kept.priceLog.values()) {
+      if (taken.time >= presentFrom) continue;
+      for (const symbol of built.prices.symbolsOf(taken.asset, taken.quote)) {
+        const times = wanted.get(symbol) ?? [];
+        times.push(taken.time);
+        wanted.set(symbol, times);
+      }
+    }
+    return wanted;
+  }
+
+  private keptOf(built: BuiltLedger): Kept | undefined {
+    return [...this.kept.values()].find((candidate) => candidate.built === built);
   }
 
   /**
@@ -200,7 +246,9 @@ export class LedgerService {
     if (first === undefined) return [];
     const port = storePort(this.store);
     const symbols = built.prices.pathSymbols(assetsOf(built.entries), built.ledger.reportingAsset);
+    const fine = new Set(this.entryLacking(built));
     return symbols.filter((symbol) => {
+      if (fine.has(symbol)) return true;
       // An empty time range: only the covered span is wanted.
       const covered = port.klineCloses(
         built.profileId,
@@ -210,6 +258,23 @@ export class LedgerService {
       ).covered;
       return !covered || covered.from > first;
     });
+  }
+
+  /** The markets whose kept candles do not price every entry's own time yet (finer candles). */
+  private entryLacking(built: BuiltLedger): string[] {
+    const kept = this.keptOf(built);
+    if (!kept) return [];
+    const cached = kept.entryLacking;
+    // The candles kept change only by a fetch, after which the ledger is built again.
+    const markets = kept.entryCandles.size;
+    if (cached && cached.logged === kept.priceLog.size && cached.markets === markets) {
+      return cached.symbols;
+    }
+    const symbols = [...this.entryTimes(built)]
+      .filter(([symbol, times]) => times.some((time) => !built.prices.entryAnswered(symbol, time)))
+      .map(([symbol]) => symbol);
+    kept.entryLacking = { logged: kept.priceLog.size, markets, symbols };
+    return symbols;
   }
 
   forget(profileId: string): void {
@@ -312,13 +377,18 @@ export class LedgerService {
     for (const [symbol, rows] of keptCloses(this.store, built.profileId, missing)) {
       kept.closes.set(symbol, rows);
     }
+    for (const [symbol, levels] of keptEntryCandles(this.store, built.profileId, missing)) {
+      kept.entryCandles.set(symbol, levels);
+    }
     const prices = new MarketPrices(
       tickers,
       new Map(symbols.map((symbol) => [symbol, kept.closes.get(symbol)!])),
       now - PRESENT_MS,
+      undefined,
+      kept.entryCandles,
     );
     for (const taken of kept.priceLog.values()) {
-      if (priceText(prices.priceAt(taken.asset, taken.quote, taken.time)) !== taken.value) {
+      if (priceText(prices.entryPriceAt(taken.asset, taken.quote, taken.time)) !== taken.value) {
         return false;
       }
     }
@@ -419,11 +489,14 @@ function* buildKept(
   const tickers = tickersOf(store, profileId, assets);
   const symbols = new MarketPrices(tickers, new Map(), now).pathSymbols(assets, currency);
   const closes = keptCloses(store, profileId, symbols);
-  const prices = new MarketPrices(tickers, closes, now - PRESENT_MS);
+  const entryCandles = keptEntryCandles(store, profileId, symbols);
+  const prices = new MarketPrices(tickers, closes, now - PRESENT_MS, undefined, entryCandles);
   const holder = { prices, logging: true };
   const priceLog: Kept['priceLog'] = new Map();
+  // An entry is valued at its own time's finer prices; holdings at a range's start or now, at
+  // the prices any moment has (so a range's figures never depend on where entries lie).
   const priceAt: PriceAt = (asset, quote, time) => {
-    const value = holder.prices.priceAt(asset, quote, time);
+    const value = holder.prices.entryPriceAt(asset, quote, time);
     if (holder.logging) {
       priceLog.set(`${asset}/${quote}@${time}`, { asset, quote, time, value: priceText(value) });
     }
@@ -433,6 +506,7 @@ function* buildKept(
     method: choice.method,
     reportingAsset: currency,
     priceAt,
+    valueAt: (asset, quote, time) => holder.prices.priceAt(asset, quote, time),
     unpricedCredits: 'missing-basis',
   });
   for (let index = 0; index < entries.length; index++) {
@@ -457,6 +531,8 @@ function* buildKept(
     holder,
     priceLog,
     closes,
+    entryCandles,
+    entryLacking: null,
     assets,
     reconciliation,
     ranges: new Map(),

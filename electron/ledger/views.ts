@@ -27,7 +27,12 @@ import type {
 } from '../../shared/ledger';
 import { COST_METHOD_LABELS, MAIN_ACCOUNT } from '../../shared/ledger';
 import { formatStated } from '../../shared/format';
-import { assetKey, KLINE_INTERVAL_MS, type KlineInterval } from '../../shared/market';
+import {
+  assetKey,
+  KLINE_INTERVAL_MS,
+  KLINE_INTERVALS,
+  type KlineInterval,
+} from '../../shared/market';
 import type { HistoryRange } from '../../shared/types';
 import type { Store } from '../store';
 import { Decimal, divide } from '../../shared/exact-decimal';
@@ -192,8 +197,10 @@ export function summaryView(
     account?: string;
     range?: { from: number; to: number };
     importProgress: Omit<TradeImportView, 'storedTrades'> | null;
-    /** Markets whose past candles are not kept back to the first entry yet (service.ts). */
+    /** Markets whose past candles are not kept yet (service.ts candlesLacking). */
     pricesLacking?: string[];
+    /** How far the fetch of entries' prices has come, while it runs. */
+    pricesProgress?: { done: number; total: number } | null;
   },
 ): LedgerSummaryView {
   const figures = figuresAt(built, input.at, input.account);
@@ -246,17 +253,26 @@ export function summaryView(
       ...input.importProgress,
       storedTrades: built.inputs.trades.length,
     },
-    computing: computingView(input.importProgress, input.pricesLacking ?? []),
+    computing: computingView(
+      input.importProgress,
+      input.pricesLacking ?? [],
+      input.pricesProgress ?? null,
+    ),
   };
 }
 
 function computingView(
   importProgress: Omit<TradeImportView, 'storedTrades'> | null,
   pricesLacking: string[],
+  progress: { done: number; total: number } | null,
 ): LedgerComputingView | null {
   const trades = importProgress !== null && !importProgress.complete;
   if (!trades && pricesLacking.length === 0) return null;
-  return { trades, prices: [...pricesLacking].sort() };
+  return {
+    trades,
+    prices: [...pricesLacking].sort(),
+    progress: pricesLacking.length > 0 ? progress : null,
+  };
 }
 
 /** The value of each account the scope covers (every account when it names none), and their sum. */
@@ -493,19 +509,23 @@ export function closeCoverage(
 }
 
 /**
- * Candles finer than the ledger's 12-hour ones for the shorter ranges of the value history: a day
- * valued at 12-hour closes would be two steps and a jump to today's price.
+ * The candles a stretch of the value history is valued at, when finer than the ledger's 12-hour
+ * ones: the longest interval no longer than the time between two of its points, so no two points
+ * share a candle's close where the market moved between them (a day at 5-minute candles, a week
+ * at 30-minute, a month at 2-hour; a year and a long "all" at the ledger's own, a short "all" at
+ * whatever its span needs).
  */
-const FINER_CANDLES: Partial<Record<HistoryRange, KlineInterval>> = {
-  day: '15m',
-  week: '1h',
-  month: '4h',
-};
-
-/** The candles a range of the value history is valued at, when finer than the ledger's. */
-export function historyInterval(range: HistoryRange): KlineInterval | null {
-  return FINER_CANDLES[range] ?? null;
+export function historyInterval(start: number, at: number): KlineInterval | null {
+  const between = (at - start) / (HISTORY_POINTS - 1);
+  const ledgerMs = KLINE_INTERVAL_MS[LEDGER_INTERVAL];
+  let chosen: KlineInterval = '1m';
+  for (const interval of KLINE_INTERVALS) {
+    const length = KLINE_INTERVAL_MS[interval];
+    if (length <= between && length < ledgerMs) chosen = interval;
+  }
+  return between >= ledgerMs ? null : chosen;
 }
+
 
 /** The kept candles of one interval, read only for the markets a history needs. */
 export interface KeptCandles {

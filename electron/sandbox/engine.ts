@@ -235,6 +235,8 @@ export class MatchingEngine {
   private readonly generatedIdPrefix = randomBytes(8).toString('hex');
   /** When set, the engine's time (seeding history in the past). */
   private timeOverride: number | undefined;
+  /** How far back from now the REST klines of an interval reach (ms); unset: to the first trade. */
+  private readonly klineReach = new Map<string, number>();
 
   constructor(
     private readonly clock: Clock,
@@ -281,6 +283,15 @@ export class MatchingEngine {
 
   private now(): number {
     return this.timeOverride ?? this.clock.now();
+  }
+
+  /**
+   * Serves the REST klines of each named interval only from `ms` before now (an exchange that
+   * keeps its finest candles for a while only); the interface states no such limit.
+   */
+  setKlineReach(reach: Readonly<Record<string, number>>): void {
+    this.klineReach.clear();
+    for (const [interval, ms] of Object.entries(reach)) this.klineReach.set(interval, ms);
   }
 
   private market(symbol: string): Market {
@@ -966,16 +977,18 @@ export class MatchingEngine {
     query: { limit: number; startTime?: number; endTime?: number },
   ): Candle[] {
     const minutes = this.market(symbol).candles;
-    const lo =
-      query.startTime === undefined
-        ? 0
-        : lowerBound(
-            minutes,
-            candleStart(span, query.startTime) < query.startTime
-              ? candleBounds(span, query.startTime)[1] + 1
-              : query.startTime,
-            (c) => c.start,
-          );
+    // The first minute of the first whole candle opening at or after `time`.
+    const firstFrom = (time: number) =>
+      lowerBound(
+        minutes,
+        candleStart(span, time) < time ? candleBounds(span, time)[1] + 1 : time,
+        (c) => c.start,
+      );
+    const reach = this.klineReach.get(span.name);
+    const lo = Math.max(
+      query.startTime === undefined ? 0 : firstFrom(query.startTime),
+      reach === undefined ? 0 : firstFrom(this.now() - reach),
+    );
     const hi =
       query.endTime === undefined
         ? minutes.length

@@ -28,6 +28,11 @@ export interface SandboxOptions {
   world?: 'demo' | 'empty';
   rateLimits?: boolean;
   simulation?: boolean | { ratePerSecond: number };
+  /**
+   * How far back (ms before now) the REST klines of an interval reach, e.g. `{ '1m': 7 days }`:
+   * an exchange keeping its finest candles for a while only. Unset: every interval to the first trade.
+   */
+  klineReach?: Record<string, number>;
 }
 
 export interface WorldInfo {
@@ -84,6 +89,7 @@ export async function launchSandbox(
   const events = new SandboxEvents();
   const ledger = new Ledger(clock, events);
   const engine = new MatchingEngine(clock, events, ledger, DEMO_MARKETS);
+  if (options.klineReach) engine.setKlineReach(options.klineReach);
   const accounts = new Accounts(clock, ledger);
   const wallet = new Wallet(clock, ledger, seed);
   const authTokens = new AuthTokens(clock);

@@ -72,6 +72,23 @@ export interface SyncStorePort {
     at: number,
   ): void;
 
+  /**
+   * Candles kept for the prices of entries' times (apart from the candles above, which a range
+   * keeps from its start and prunes before), and the spans [from, to] of open times whose candles
+   * are all kept; a span from 0 means the exchange had none of the interval before `to`.
+   */
+  entryCloses(
+    profileId: string,
+    series: KlineSeries,
+  ): { closes: KlineClose[]; spans: [number, number][] };
+  putEntryCloses(
+    profileId: string,
+    series: KlineSeries,
+    closes: KlineClose[],
+    spans: [number, number][],
+    at: number,
+  ): void;
+
   putAccount(profileId: string, info: AccountInfo, at: number): void;
 
   replaceCoins(profileId: string, coins: CoinInfo[], at: number): void;

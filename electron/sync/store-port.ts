@@ -37,6 +37,7 @@ export const ANSWERS = {
 
 /** The span of candle open times fetched for one symbol and interval (closes in kline_closes). */
 const klinesKey = (symbol: string, interval: string) => `klines.${symbol}.${interval}`;
+const entrySeries = (interval: string) => `${interval}.entries`;
 
 /** The account info sync stored (canTrade, canWithdraw, ...), or null before the first refresh. */
 export function storedAccountInfo(
@@ -114,6 +115,25 @@ export function storePort(store: Store): SyncStorePort {
       store.transaction(() => {
         store.prices.saveCloses(profileId, symbol, interval, closes, covered.from);
         state.set(profileId, klinesKey(symbol, interval), covered, at);
+      }),
+
+    // Under a series name of their own (`1m.entries`), so a range's pruning never takes them.
+    entryCloses: (profileId, { symbol, interval }) => ({
+      closes: store.prices.closes(
+        profileId,
+        symbol,
+        entrySeries(interval),
+        0,
+        Number.MAX_SAFE_INTEGER,
+      ),
+      spans:
+        store.syncState.get<[number, number][]>(profileId, klinesKey(symbol, entrySeries(interval)))
+          ?.cursor ?? [],
+    }),
+    putEntryCloses: (profileId, { symbol, interval }, closes, spans, at) =>
+      store.transaction(() => {
+        store.prices.saveCloses(profileId, symbol, entrySeries(interval), closes, 0);
+        state.set(profileId, klinesKey(symbol, entrySeries(interval)), spans, at);
       }),
 
     putAccount: (profileId, info, at) =>

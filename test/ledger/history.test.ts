@@ -7,8 +7,11 @@
  */
 import Decimal from 'decimal.js';
 import { describe, expect, it } from 'vitest';
+import { KLINE_INTERVAL_MS, KLINE_INTERVALS } from '../../shared/market';
+import { HISTORY_SPAN_MS } from '../../shared/types';
 import {
   buildLedger,
+  historyInterval,
   historyView,
   type KeptCandles,
   MarketPrices,
@@ -403,5 +406,37 @@ describe('historyView: a shorter range at finer candles', () => {
     });
     expect(stale.interval).toBe('4h');
     expect(stale.pending.finer).toEqual(['ethusdt']);
+  });
+});
+
+describe('historyInterval: the candles no coarser than a range needs', () => {
+  /** The history's points: 240 over its span, so this far apart. */
+  const between = (span: number) => span / 239;
+  const LEDGER_MS = 12 * H;
+
+  it('takes the longest interval within the time between two points, the ledger’s beyond', () => {
+    const chosen = Object.fromEntries(
+      Object.entries(HISTORY_SPAN_MS).map(([range, span]) => [
+        range,
+        historyInterval(NOW - span, NOW),
+      ]),
+    );
+    expect(chosen).toEqual({ day: '5m', week: '30m', month: '2h', year: null, all: null });
+    // An "all" as short as its ledger: 20 days at 2-hour candles, 60 days at 6-hour ones.
+    expect(historyInterval(NOW - 20 * 24 * H, NOW)).toBe('2h');
+    expect(historyInterval(NOW - 60 * 24 * H, NOW)).toBe('6h');
+    for (const span of [H, 24 * H, 7 * 24 * H, 30 * 24 * H, 100 * 24 * H, 365 * 24 * H]) {
+      const interval = historyInterval(NOW - span, NOW);
+      if (interval === null) {
+        // The ledger's 12-hour candles are no coarser than the points are apart.
+        expect(LEDGER_MS, `${span}`).toBeLessThanOrEqual(between(span));
+        continue;
+      }
+      const length = KLINE_INTERVAL_MS[interval];
+      expect(length, `${span}`).toBeLessThanOrEqual(Math.max(between(span), 60_000));
+      // The next longer interval would be coarser than the points are apart.
+      const next = KLINE_INTERVALS[KLINE_INTERVALS.indexOf(interval) + 1]!;
+      expect(KLINE_INTERVAL_MS[next], `${span}`).toBeGreaterThan(between(span));
+    }
   });
 });

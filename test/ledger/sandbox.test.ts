@@ -6,7 +6,16 @@
 import { readFileSync } from 'node:fs';
 import Decimal from 'decimal.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LedgerService, summaryView, netWorthView, writeTaxReport } from '../../electron/ledger';
+import {
+  LedgerService,
+  LEDGER_INTERVAL,
+  summaryView,
+  netWorthView,
+  writeTaxReport,
+} from '../../electron/ledger';
+import { KLINE_INTERVAL_MS, type KlineInterval } from '../../shared/market';
+import type { ExchangeClient } from '../../electron/exchange';
+import { quotient } from './independent';
 import { SyncEngine } from '../../electron/sync';
 import type { OwnTrade } from '../../electron/exchange';
 import { SeededRandom } from '../../electron/sandbox/random';
@@ -125,7 +134,7 @@ describe('the ledger against the sandbox', () => {
     expect(
       summaryView(before, { at: Date.now(), importProgress: done, pricesLacking: [...SYMBOLS] })
         .computing,
-    ).toEqual({ trades: false, prices: [...SYMBOLS] });
+    ).toEqual({ trades: false, prices: [...SYMBOLS], progress: null });
 
     await service.fetchPrices(PROFILE, client, choice);
     const after = service.ledger(PROFILE, choice);
@@ -135,6 +144,7 @@ describe('the ledger against the sandbox', () => {
     expect(summaryView(after, { at: Date.now(), importProgress: unfinished }).computing).toEqual({
       trades: true,
       prices: [],
+      progress: null,
     });
   });
 
@@ -186,5 +196,104 @@ describe('the ledger against the sandbox', () => {
     expect(worth.total).toBe(summary.totals.value);
     expect(worth.accounts.map((a) => a.account)).toEqual(['main']);
     await sync.stop();
+  });
+
+  it('values an entry at the finest candle of its time: 1-minute, else the finest kept that far back', async () => {
+    const HOUR = 3_600_000;
+    // The exchange serves 1-minute candles for the last day only; 15-minute ones further back.
+    const s = (current = await scenario({ world: 'demo', klineReach: { '1m': 24 * HOUR } }));
+    const trader = s.sandbox.admin.createApiKey(PARENT, { canTrade: true });
+    const exchange = tradingClient(s.sandbox, trader);
+    const now = Date.now();
+    // Coins that arrive without a record and are sold whole: the ledger infers their credit at
+    // the sale that needs them, valued at the price of that time. Each sale falls between two
+    // candles' closes (the demo world trades every 10 minutes in its last 3 days).
+    // Ten hours into a 12-hour candle, so the finer candle's close is many trades later.
+    const tenHoursIn = (ago: number) =>
+      Math.floor((now - ago) / (12 * HOUR)) * 12 * HOUR + 10 * HOUR + 95_000;
+    const plan = [
+      { symbol: 'xrpusdt', base: 'xrp', at: tenHoursIn(12 * HOUR), quantity: '1000' },
+      { symbol: 'solusdt', base: 'sol', at: tenHoursIn(48 * HOUR), quantity: '20' },
+    ];
+    for (const step of plan) {
+      s.sandbox.admin.credit(PARENT, step.base, step.quantity);
+      const book = await exchange.market.depth({ symbol: step.symbol, limit: 20 });
+      s.sandbox.admin.placeOrderAt(PARENT, step.at, {
+        symbol: step.symbol,
+        side: 'sell',
+        quantity: step.quantity,
+        price: String(book.bids.at(-1)![0]),
+      });
+    }
+    const client = s.client();
+    const sync = new SyncEngine({
+      store: s.store,
+      client,
+      profileId: PROFILE,
+      emit: s.emit,
+      pacing: false,
+    });
+    for (const kind of ['symbols', 'prices', 'funds', 'trades'] as const) {
+      await sync.refresh(kind, { force: true });
+    }
+    const trades: OwnTrade[] = [];
+    for (const step of plan) {
+      trades.push(...(await exchange.trading.myTrades({ symbol: step.symbol, limit: 1000 })));
+    }
+    // Filled at once against the book (a fill per level), at the time each was placed.
+    expect([...new Set(trades.map((trade) => trade.time))].sort()).toEqual(
+      plan.map((step) => step.at).sort(),
+    );
+
+    /** The close of the last candle of `interval` finished by `time`, from the exchange. */
+    const closeAt = async (symbol: string, interval: KlineInterval, time: number) => {
+      const length = KLINE_INTERVAL_MS[interval];
+      const candles = await exchange.market.klines({
+        symbol,
+        interval,
+        startTime: time - 1999 * length,
+        endTime: time,
+        limit: 2000,
+      });
+      const finished = candles.filter((k) => Number(k[0]) + length <= time);
+      return finished.length === 0 ? null : new Exact(String(finished.at(-1)![4]));
+    };
+    // The interval each sale's time is priced at: 1-minute within the exchange's day of them.
+    const intervalOf = (time: number): KlineInterval => (time > now - 24 * HOUR ? '1m' : '15m');
+    expect(await closeAt('solusdt', '1m', plan[1]!.at)).toBeNull();
+
+    const service = new LedgerService(s.store);
+    for (const cash of ['usdt', 'btc']) {
+      const choice = { method: 'fifo', currency: cash } as const;
+      const before = service.ledger(PROFILE, choice);
+      expect(service.candlesLacking(before).length, cash).toBeGreaterThan(0);
+      await service.fetchPrices(PROFILE, client, choice);
+      const built = service.ledger(PROFILE, choice);
+      expect(service.candlesLacking(built), cash).toEqual([]);
+      const summary = summaryView(built, { at: Date.now(), importProgress: null });
+      for (const step of plan) {
+        const interval = intervalOf(step.at);
+        const base = (await closeAt(step.symbol, interval, step.at))!;
+        const coarse = (await closeAt(step.symbol, LEDGER_INTERVAL, step.at))!;
+        // Finer than the ledger's 12-hour candles would have priced it.
+        expect(base.eq(coarse), `${step.symbol} ${interval}`).toBe(false);
+        // In BTC through USDT: the product of the direct pairs over the inverse ones, one division.
+        const btc = (await closeAt('btcusdt', interval, step.at))!;
+        const baseIn = cash === 'usdt' ? base : quotient(base, btc);
+        const usdtIn = cash === 'usdt' ? new Exact(1) : quotient(new Exact(1), btc);
+        // Proceeds: the USDT received less its fee, at the sale's time; cost: the inferred
+        // credit, all of it sold, at its estimated value then.
+        let proceeds = new Exact(0);
+        for (const fill of trades.filter((trade) => trade.symbol === step.symbol)) {
+          expect(fill.feeCurrency).toBe('usdt');
+          proceeds = proceeds.plus(new Exact(fill.quoteQty).minus(fill.fee).times(usdtIn));
+        }
+        const cost = new Exact(step.quantity).times(baseIn);
+        const row = summary.assets.find((asset) => asset.asset === step.base)!;
+        expect(row.quantity).toBe('0');
+        expect(row.realizedPnl, `${cash} ${step.base}`).toBe(proceeds.minus(cost).toFixed());
+      }
+    }
+    await Promise.all([exchange.close(), sync.stop()]);
   });
 });

@@ -23,12 +23,13 @@ export interface Scenario {
 }
 
 export async function scenario(
-  options: { seed?: number; world?: 'demo' | 'empty' } = {},
+  options: { seed?: number; world?: 'demo' | 'empty'; klineReach?: Record<string, number> } = {},
 ): Promise<Scenario> {
   const sandbox = await startSandbox({
     world: options.world ?? 'empty',
     rateLimits: false,
     seed: options.seed ?? 7,
+    ...(options.klineReach ? { klineReach: options.klineReach } : {}),
   });
   sandbox.admin.createAccount({ email: PARENT });
   const keys = sandbox.admin.createApiKey(PARENT);

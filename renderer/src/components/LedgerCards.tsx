@@ -96,7 +96,12 @@ export function computingWords(computing: LedgerComputingView): string {
   if (computing.trades) waits.push('the import of your trades');
   if (computing.prices.length > 0) {
     const markets = computing.prices.map((symbol) => symbol.toUpperCase()).join(', ');
-    waits.push(`past prices of ${markets}`);
+    const progress = computing.progress;
+    waits.push(
+      progress
+        ? `past prices of ${markets} (${progress.done.toLocaleString('en-US')} of ${progress.total.toLocaleString('en-US')} looked up)`
+        : `past prices of ${markets}`,
+    );
   }
   return waits.join(' and ');
 }
