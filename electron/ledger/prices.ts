@@ -287,6 +287,8 @@ export async function fetchCloses(
     if (covered && covered.from <= start && covered.to >= lastFinished) continue;
     const fetchFrom = covered && covered.from <= start ? covered.to + 1 : start;
     const closes = [...kept.closes];
+    // Open times from here on are all kept.
+    let coverFrom = start;
     try {
       for (let next = fetchFrom; next <= lastFinished;) {
         const klines = await client.market.klines({
@@ -303,6 +305,19 @@ export async function fetchCloses(
         if (page.length < PAGE) break;
         next = Math.max(...page.map((c) => c.openTime)) + 1;
       }
+      // No candle at the start (no trade then): the price there is the last candle's before it.
+      if (fetchFrom === start && !closes.some((c) => c.openTime === start)) {
+        const [before] = await client.market.klines({
+          symbol,
+          interval,
+          endTime: start - 1,
+          limit: 1,
+        });
+        if (before && Number(before[0]) < start) {
+          closes.push({ openTime: Number(before[0]), close: String(before[4]) });
+          coverFrom = Number(before[0]);
+        }
+      }
     } catch {
       continue;
     }
@@ -311,7 +326,7 @@ export async function fetchCloses(
       profileId,
       series,
       [...unique.values()],
-      { from: Math.min(start, covered?.from ?? start), to: lastFinished },
+      { from: Math.min(coverFrom, covered?.from ?? coverFrom), to: lastFinished },
       now,
     );
   }
