@@ -12,7 +12,12 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import type { SpotfolioBridge } from '../../shared/contract';
 import { formatDateTime, formatPercent, formatPrice, formatValue } from '../../shared/format';
 import { HISTORY_SPAN_MS, type HistoryRange } from '../../shared/types';
-import { KLINE_INTERVAL_MS, withdrawStatusOf, type KlineInterval } from '../../shared/market';
+import {
+  KLINE_INTERVAL_MS,
+  KLINE_INTERVALS,
+  withdrawStatusOf,
+  type KlineInterval,
+} from '../../shared/market';
 import { ExchangeClient } from '../../electron/exchange';
 import { startSandbox, type TestSandbox } from '../../electron/sandbox/testing';
 import { startAdminStack, type AdminStack, type PublicTicker } from './support/admin-stack';
@@ -253,14 +258,16 @@ interface Movement {
   delta: Decimal;
 }
 
-/** The candles each range is valued at. */
-const INTERVALS: Record<HistoryRange, KlineInterval> = {
-  day: '15m',
-  week: '1h',
-  month: '4h',
-  year: '12h',
-  all: '12h',
-};
+/**
+ * The candles a range from `start` to `at` is valued at: the longest interval no longer than the
+ * time between two of its 240 points, and the ledger's 12-hour ones where those are no longer.
+ */
+function intervalFor(start: number, at: number): KlineInterval {
+  const between = (at - start) / 239;
+  if (between >= KLINE_INTERVAL_MS['12h']) return '12h';
+  const fitting = KLINE_INTERVALS.filter((interval) => KLINE_INTERVAL_MS[interval] <= between);
+  return fitting.at(-1) ?? '1m';
+}
 
 /**
  * The parent's own records, read from the exchange with its read-only key: every trade (a buy
@@ -425,13 +432,19 @@ test('the value history ends on the total in every range and labels what is esti
         timeout: 90_000,
       });
       await expect(page.getByTestId('history-wait')).toHaveCount(0);
-      // The shorter ranges at finer candles (fetched for them), the longer at the ledger's.
-      await expect(chart).toHaveAttribute('data-interval', INTERVALS[range], { timeout: 60_000 });
-      const [pointsText, interval] = await chart.evaluate((element) => [
-        element.getAttribute('data-points'),
-        element.getAttribute('data-interval') as KlineInterval,
-      ]);
-      const points = JSON.parse(pointsText ?? '[]') as [number, string, 0 | 1][];
+      // Each range at candles no coarser than its points are apart (fetched for it).
+      let points: [number, string, 0 | 1][] = [];
+      let interval: KlineInterval = '12h';
+      await expect(async () => {
+        const [pointsText, drawn] = await chart.evaluate((element) => [
+          element.getAttribute('data-points'),
+          element.getAttribute('data-interval') as KlineInterval,
+        ]);
+        points = JSON.parse(pointsText ?? '[]') as [number, string, 0 | 1][];
+        interval = drawn;
+        expect(points.length).toBeGreaterThan(1);
+        expect(drawn).toBe(intervalFor(points[0]![0], points.at(-1)![0]));
+      }).toPass({ timeout: 60_000 });
       expect(points.length).toBeGreaterThan(100);
 
       // The last point is now: the total computed here from the exchange's balances and tickers,
@@ -519,9 +532,9 @@ test('the value history ends on the total in every range and labels what is esti
     }).toPass({ timeout: 30_000 });
   await expect(chart).toHaveAttribute('data-currency', 'inr', { timeout: 120_000 });
   await endsOnTotal();
-  // A day in INR needs 15-minute candles never fetched for its markets: while the exchange
+  // A day in INR needs 5-minute candles never fetched for its markets: while the exchange
   // refuses them the day is drawn at the ledger's 12-hour closes (never today's prices in the
-  // past), and at 15-minute closes once they come.
+  // past), and at 5-minute closes once they come.
   stack.sandbox.admin.faults.inject({ path: '/sapi/v1/klines' }, { kind: 'error-before' }, 100_000);
   try {
     await page.getByTestId('range-day').click();
@@ -532,7 +545,7 @@ test('the value history ends on the total in every range and labels what is esti
   } finally {
     stack.sandbox.admin.faults.clear();
   }
-  await expect(chart).toHaveAttribute('data-interval', '15m', { timeout: 120_000 });
+  await expect(chart).toHaveAttribute('data-interval', '5m', { timeout: 120_000 });
   await endsOnTotal();
   await setQuote(page, 'usdt');
 });

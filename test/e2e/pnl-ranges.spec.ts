@@ -2,8 +2,9 @@
  * The P&L card's ranges: an account's own trades spread over 400 days (placed at past times in
  * the sandbox, against the demo world's market maker); each range button (Day, Week, Month, Year,
  * All) shows that interval's realized P&L, fees, change in unrealized P&L and total change, equal
- * to a FIFO computed here from the sandbox's own trade records, its 12-hour candles (the prices of
- * the time) and its tickers (now), in USDT and in BTC.
+ * to a FIFO computed here from the sandbox's own trade records, its candles (the prices of the
+ * time: at a trade's own time the last 1-minute candle finished by then, elsewhere the 12-hour
+ * ones) and its tickers (now), in USDT and in BTC.
  */
 import { expect, test } from '@playwright/test';
 import type { SpotfolioBridge } from '../../shared/contract';
@@ -103,6 +104,29 @@ test('each P&L range shows the figures of its interval, in USDT and BTC', async 
       }
       candles.set(symbol, rows);
     }
+    // At each trade's own time, the close of the finest candle finished by then (1-minute, else
+    // 15-minute, hourly, 4-hourly); none before the market's first trade.
+    const entryCloses = new Map<string, Exact>();
+    for (const time of new Set(trades.map((trade) => trade.time))) {
+      for (const symbol of ['btcusdt', 'ethusdt', 'ethbtc']) {
+        for (const [interval, length] of [
+          ['1m', 60_000],
+          ['15m', 15 * 60_000],
+          ['1h', HOUR],
+          ['4h', 4 * HOUR],
+        ] as const) {
+          const [last] = await exchange.market.klines({
+            symbol,
+            interval,
+            endTime: time - length,
+            limit: 1,
+          });
+          if (!last) continue;
+          entryCloses.set(`${symbol}@${time}`, new Exact(String(last[4])));
+          break;
+        }
+      }
+    }
     const tickers = await stack.tickers();
     const last = (symbol: string) =>
       new Exact(tickers.find((ticker) => ticker.symbol === symbol)!.lastPrice);
@@ -114,10 +138,12 @@ test('each P&L range shows the figures of its interval, in USDT and BTC', async 
       const of = (symbol: string) =>
         time >= now - PRESENT_MS
           ? last(symbol)
-          : (closeAt(
+          : (entryCloses.get(`${symbol}@${time}`) ??
+            closeAt(
               candles.get(symbol)!.filter(([openTime]) => openTime <= lastFinished),
               time,
-            ) ?? last(symbol));
+            ) ??
+            last(symbol));
       if (cash === 'usdt') return of(`${asset}usdt`);
       // In BTC: USDT through the inverse of BTCUSDT (one division), ETH on ETHBTC.
       return asset === 'usdt' ? quotient(new Exact(1), of('btcusdt')) : of(`${asset}btc`);
