@@ -33,7 +33,6 @@ import {
   KLINE_INTERVALS,
   type KlineInterval,
 } from '../../shared/market';
-import type { HistoryRange } from '../../shared/types';
 import type { Store } from '../store';
 import { Decimal, divide } from '../../shared/exact-decimal';
 import { reviewsByEntry, reviewView } from './annotations';
@@ -525,7 +524,6 @@ export function historyInterval(start: number, at: number): KlineInterval | null
   }
   return between >= ledgerMs ? null : chosen;
 }
-
 
 /** The kept candles of one interval, read only for the markets a history needs. */
 export interface KeptCandles {

@@ -14,7 +14,6 @@ import {
   writeTaxReport,
 } from '../../electron/ledger';
 import { KLINE_INTERVAL_MS, type KlineInterval } from '../../shared/market';
-import type { ExchangeClient } from '../../electron/exchange';
 import { quotient } from './independent';
 import { SyncEngine } from '../../electron/sync';
 import type { OwnTrade } from '../../electron/exchange';
