@@ -266,7 +266,20 @@ describe('the ledger against the sandbox', () => {
       const choice = { method: 'fifo', currency: cash } as const;
       const before = service.ledger(PROFILE, choice);
       expect(service.candlesLacking(before).length, cash).toBeGreaterThan(0);
-      await service.fetchPrices(PROFILE, client, choice);
+      // The markets' times to look up, and how far the fetch has come, told as it goes.
+      const times = service.entryTimes(before);
+      const wanted = [...times.values()].reduce((sum, times) => sum + new Set(times).size, 0);
+      expect(wanted, cash).toBeGreaterThan(0);
+      const told: { done: number; total: number }[] = [];
+      const calls = s.sandbox.admin.faults.count({ path: '/sapi/v1/klines' });
+      await service.fetchPrices(PROFILE, client, choice, (progress) => told.push(progress));
+      expect(told.at(-1), cash).toEqual({ done: wanted, total: wanted });
+      expect(told.every((p, i) => i === 0 || p.done >= told[i - 1]!.done)).toBe(true);
+      // Only around the entries' times: a call per market and interval here, no year of candles.
+      expect(s.sandbox.admin.faults.count({ path: '/sapi/v1/klines' }) - calls).toBeLessThanOrEqual(
+        // The 12-hour candles (and the one before their start) of each market, then its levels.
+        2 * before.prices.pathSymbols(['xrp', 'sol', 'usdt'], cash).length + 4 * times.size,
+      );
       const built = service.ledger(PROFILE, choice);
       expect(service.candlesLacking(built), cash).toEqual([]);
       const summary = summaryView(built, { at: Date.now(), importProgress: null });
