@@ -87,9 +87,12 @@ test('the top bar switches profiles from the keyboard', async ({ page }) => {
   await expect(menu).toHaveCount(0);
   expect(await focusedElement(page)).toContain('profile-switcher');
 
-  // And back, with the arrow keys wrapping around (past "Manage profiles").
+  // And back, with the arrow keys wrapping around (past the view of every profile together and
+  // "Manage profiles").
   await page.keyboard.press('ArrowDown');
   expect(await focusedElement(page)).toContain('Read-only');
+  await page.keyboard.press('ArrowDown');
+  expect(await focusedElement(page)).toContain('All profiles together');
   await page.keyboard.press('ArrowDown');
   expect(await focusedElement(page)).toContain('Manage profiles');
   await page.keyboard.press('ArrowDown');
