@@ -62,18 +62,21 @@ describe('live batches', () => {
     // In the same turn as the batch: no pacing timer between a lone fill and its announcement.
     expect(seen[1]!.at - seen[0]!.at).toBeLessThan(50);
 
-    const observed = reader.db
-      .prepare<[string], { balances: string }>(
-        `SELECT balances FROM balance_observations
-           WHERE profile_id = ? AND complete = 0 ORDER BY time DESC LIMIT 1`,
-      )
-      .get(profile.id);
-    const funds = new Map(
-      reader.funds.list(profile.id).rows.map((row) => [row.asset.toLowerCase(), row]),
-    );
-    const eth = funds.get('eth')!;
-    expect(JSON.parse(observed!.balances)).toMatchObject({
-      eth: new Decimal(eth.free).plus(eth.locked).toFixed(),
+    // The observation the batch wrote and the funds agree once the balance update that follows
+    // the fill is in (under load it can come after the batch's announcement).
+    await eventually('the latest observation holding the funds ETH', () => {
+      const observed = reader.db
+        .prepare<[string], { balances: string }>(
+          `SELECT balances FROM balance_observations
+             WHERE profile_id = ? AND complete = 0 ORDER BY time DESC LIMIT 1`,
+        )
+        .get(profile.id);
+      const funds = new Map(
+        reader.funds.list(profile.id).rows.map((row) => [row.asset.toLowerCase(), row]),
+      );
+      const eth = funds.get('eth')!;
+      const held = (JSON.parse(observed!.balances) as Record<string, string>).eth;
+      return held === new Decimal(eth.free).plus(eth.locked).toFixed() ? true : undefined;
     });
 
     const after = await eventually('the ledger counting the fill', async () => {
