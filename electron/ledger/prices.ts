@@ -264,8 +264,12 @@ export function keptCloses(
 }
 
 /**
- * Fetches the finished candles of each symbol from `from` on that are not kept yet (1,000 a call,
- * at the client's pace) and keeps them. Offline or refused, the closes kept so far serve.
+ * Fetches the finished candles of each symbol from `from` on that are not kept yet (at the
+ * client's pace) and keeps them, with the last one before `from` where no candle opens at the
+ * start (a quiet market: the price there is an older candle's). A span of up to 2,000 candles is
+ * one call for the newest ones, which reach back past the start by themselves when the market is
+ * quiet; a longer one goes 1,000 a call from the start. Offline or refused, the closes kept so far
+ * serve.
  */
 export async function fetchCloses(
   store: Store,
@@ -289,8 +293,25 @@ export async function fetchCloses(
     const closes = [...kept.closes];
     // Open times from here on are all kept.
     let coverFrom = start;
+    const count = Math.floor((lastFinished - start) / intervalMs) + 1;
+    const oneCall = fetchFrom === start && count <= KLINES_LIMIT;
     try {
-      for (let next = fetchFrom; next <= lastFinished;) {
+      if (oneCall) {
+        const klines = await client.market.klines({
+          symbol,
+          interval,
+          endTime: lastFinished,
+          limit: count,
+        });
+        const page = klines
+          .map((k) => ({ openTime: Number(k[0]), close: String(k[4]) }))
+          .filter((c) => c.openTime <= lastFinished);
+        closes.push(...page);
+        // As many as asked: all kept from the oldest (before the start where it was quiet).
+        const oldest = Math.min(...page.map((c) => c.openTime));
+        if (klines.length >= count && oldest < start) coverFrom = oldest;
+      }
+      for (let next = fetchFrom; next <= lastFinished && !oneCall;) {
         const klines = await client.market.klines({
           symbol,
           interval,
@@ -306,7 +327,7 @@ export async function fetchCloses(
         next = Math.max(...page.map((c) => c.openTime)) + 1;
       }
       // No candle at the start (no trade then): the price there is the last candle's before it.
-      if (fetchFrom === start && !closes.some((c) => c.openTime === start)) {
+      if (fetchFrom === start && !oneCall && !closes.some((c) => c.openTime === start)) {
         const [before] = await client.market.klines({
           symbol,
           interval,
