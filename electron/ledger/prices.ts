@@ -11,7 +11,9 @@
  * An entry's own time is priced finer (`entryPriceAt`): the close of the last 1-minute candle
  * finished by T, asked of the exchange for the entries' times only (`fetchEntryPrices`); where
  * the exchange has no 1-minute candle by T (none kept that far back, or no trade since it does),
- * the last 15-minute one, then hourly, then 4-hourly, and only then the 12-hour candles.
+ * the last 15-minute one, then hourly, then 4-hourly, and only then the 12-hour candles. An entry
+ * of the present (a fill a moment ago) is priced so too; until its candle is fetched, at today's
+ * price (and the ledger says it waits for it).
  */
 import { Decimal } from '../../shared/exact-decimal';
 import type { KlineInterval } from '../../shared/market';
@@ -173,14 +175,16 @@ export class MarketPrices {
    */
   readonly entryPriceAt: PriceAt = (asset, quote, time) => {
     if (asset === quote) return new Decimal(1);
-    if (time >= this.presentFrom) return this.current(asset, quote);
     const hops = this.path(asset, quote);
     if (!hops) return null;
+    // In the present too: the last 1-minute candle finished by then is final at once, today's
+    // price (until it is fetched) would change.
+    const present = time >= this.presentFrom;
     return priceAlong(
       hops,
       (symbol) =>
         this.entryCloseAt(symbol, time) ??
-        this.closeAt(symbol, time) ??
+        (present ? null : this.closeAt(symbol, time)) ??
         this.last.get(symbol) ??
         null,
     );

@@ -213,16 +213,15 @@ export class LedgerService {
   }
 
   /**
-   * The past times each market's price was taken at by the ledger's entries (the present's are
-   * today's prices): what the finer candles are fetched for.
+   * The times each market's price was taken at by the ledger's entries (a fill of a moment ago's
+   * too: the 1-minute candle before it is final at once, today's price would change): what the
+   * finer candles are fetched for.
    */
   entryTimes(built: BuiltLedger): Map<string, number[]> {
     const kept = this.keptOf(built);
     const wanted = new Map<string, number[]>();
     if (!kept) return wanted;
-    const presentFrom = built.builtAt - PRESENT_MS;
     for (const taken of kept.priceLog.values()) {
-      if (taken.time >= presentFrom) continue;
       for (const symbol of built.prices.symbolsOf(taken.asset, taken.quote)) {
         const times = wanted.get(symbol) ?? [];
         times.push(taken.time);

@@ -213,6 +213,8 @@ describe('the ledger against the sandbox', () => {
     const plan = [
       { symbol: 'xrpusdt', base: 'xrp', at: tenHoursIn(12 * HOUR), quantity: '1000' },
       { symbol: 'solusdt', base: 'sol', at: tenHoursIn(48 * HOUR), quantity: '20' },
+      // A sale of a moment ago: the 1-minute candle before it, not today's price.
+      { symbol: 'ethusdt', base: 'eth', at: now - 5_000, quantity: '2' },
     ];
     for (const step of plan) {
       s.sandbox.admin.credit(PARENT, step.base, step.quantity);
@@ -286,12 +288,21 @@ describe('the ledger against the sandbox', () => {
       for (const step of plan) {
         const interval = intervalOf(step.at);
         const base = (await closeAt(step.symbol, interval, step.at))!;
-        const coarse = (await closeAt(step.symbol, LEDGER_INTERVAL, step.at))!;
-        // Finer than the ledger's 12-hour candles would have priced it.
+        // Finer than the ledger's 12-hour candles (or, a moment ago, today's price) would be.
+        const coarse =
+          step.at > now - 60_000
+            ? new Exact((await exchange.market.ticker({ symbol: step.symbol })).lastPrice)
+            : (await closeAt(step.symbol, LEDGER_INTERVAL, step.at))!;
         expect(base.eq(coarse), `${step.symbol} ${interval}`).toBe(false);
         // In BTC through USDT: the product of the direct pairs over the inverse ones, one division.
         const btc = (await closeAt('btcusdt', interval, step.at))!;
-        const baseIn = cash === 'usdt' ? base : quotient(base, btc);
+        // ETH has a market of its own in BTC (ethbtc); XRP and SOL go through USDT.
+        const baseIn =
+          cash === 'usdt'
+            ? base
+            : step.base === 'eth'
+              ? (await closeAt('ethbtc', interval, step.at))!
+              : quotient(base, btc);
         const usdtIn = cash === 'usdt' ? new Exact(1) : quotient(new Exact(1), btc);
         // Proceeds: the USDT received less its fee, at the sale's time; cost: the inferred
         // credit, all of it sold, at its estimated value then.
