@@ -7,6 +7,7 @@ import {
   unreadWithdrawalsNote,
   valueAxisTick,
 } from '../../renderer/src/lib/value-history';
+import { computingWords } from '../../renderer/src/components/LedgerCards';
 
 const view = (pending: Partial<LedgerHistoryView['pending']> = {}): LedgerHistoryView => ({
   currency: 'usdt',
@@ -126,5 +127,16 @@ describe('unreadWithdrawalsNote', () => {
     expect(unreadWithdrawalsNote({ ...idle, state: 'done' }, 0)).toBeNull();
     expect(unreadWithdrawalsNote({ ...idle, coveredFrom: null }, 0)).toBeNull();
     expect(unreadWithdrawalsNote(undefined, 0)).toBeNull();
+  });
+});
+
+describe('computingWords: what the P&L card waits for', () => {
+  it('names the markets, and while their past prices are fetched how far it has come', () => {
+    expect(computingWords({ trades: true, prices: ['btcusdt', 'xrpusdt'], progress: null })).toBe(
+      'the import of your trades and past prices of BTCUSDT, XRPUSDT',
+    );
+    expect(
+      computingWords({ trades: false, prices: ['xrpusdt'], progress: { done: 1200, total: 4031 } }),
+    ).toBe('past prices of XRPUSDT (1,200 of 4,031 looked up)');
   });
 });
