@@ -45,20 +45,28 @@ function text(units: bigint, places: number): string {
   return fraction ? `${whole}.${fraction}` : String(whole);
 }
 
-/** A seeded history that never spends more than it holds (amounts in 1e-8 units). */
-function history(): {
+/**
+ * A seeded history that never spends more than it holds (amounts in 1e-8 units): `count` trades,
+ * ids from `firstId`, a second apart from `start`.
+ */
+function history(
+  count = TRADES,
+  seed = 14,
+  firstId = 1,
+  start = START,
+): {
   trades: OwnTradeInput[];
   balances: Map<string, bigint>;
   lastPrice: Map<string, string>;
 } {
-  const random = new SeededRandom(14);
+  const random = new SeededRandom(seed);
   const held = new Map<string, bigint>(COINS.map((coin) => [coin, 0n]));
   // What came in before the first trade: no deposit history, so the ledger infers it.
   let usdt = 1_000_000_000n * SCALE;
   const prices = COINS.map(() => BigInt(random.int(100, 5_000_000))); // cents
   const lastPrice = new Map<string, string>();
   const trades: OwnTradeInput[] = [];
-  for (let i = 0; i < TRADES; i++) {
+  for (let i = 0; i < count; i++) {
     const index = random.int(0, COINS.length - 1);
     const coin = COINS[index]!;
     prices[index] = (prices[index]! * BigInt(random.int(990, 1010))) / 1000n || 1n;
@@ -94,9 +102,9 @@ function history(): {
     const priceText = text(price, 2);
     lastPrice.set(coin, priceText);
     trades.push({
-      id: i + 1,
+      id: firstId + i,
       symbol: `${coin}USDT`.toLowerCase(),
-      orderId: i + 1,
+      orderId: firstId + i,
       side: buy ? 'buy' : 'sell',
       price: priceText,
       qty: text(qty, 8),
@@ -104,7 +112,7 @@ function history(): {
       fee: text(commission, 8),
       feeCurrency: commissionAsset,
       isBuyerMaker: false,
-      time: START + i * 1000,
+      time: start + i * 1000,
     });
   }
   held.set('USDT', usdt);
@@ -122,9 +130,12 @@ const BUILD_PROFILE = 'bench-build';
  * A store file holding the history as sync leaves it: the trades (in pages, as the importer
  * writes them), the symbols' tickers (which also name each symbol's assets) and today's balances.
  */
-function seededStore(dir: string, now: number) {
+function seededStore(dir: string, now: number, linked = false) {
   const { store } = openStore({ dataDir: dir });
-  const { trades, balances, lastPrice } = history();
+  // Linked: half the trades the main account's, half a linked sub-account's (ids and times of
+  // their own: the two accounts' trades interleave, as two accounts trading at once do).
+  const { trades, balances, lastPrice } = linked ? history(TRADES / 2) : history();
+  const sub = linked ? history(TRADES / 2, 15, 10_000_000, START + 500) : null;
   store.profiles.create({
     id: BUILD_PROFILE,
     name: 'Bench',
@@ -165,23 +176,61 @@ function seededStore(dir: string, now: number) {
     [...balances].map(([asset, units]) => ({ asset, free: text(units, 10), locked: '0' })),
     now,
   );
-  return { store, trades: trades.length };
+  if (sub) {
+    port.replaceSubAccounts(
+      BUILD_PROFILE,
+      [
+        {
+          email: SUB_EMAIL,
+          status: 'active',
+          action: 'none',
+          emailVerification: 'verified',
+          portfolio: '0',
+          created_at: START - 1000,
+          balance: [...sub.balances].map(([asset, units]) => ({
+            symbol: asset.toLowerCase(),
+            balance: text(units, 10),
+          })),
+        },
+      ],
+      now,
+    );
+    store.subAccountKeys.link(BUILD_PROFILE, SUB_EMAIL, 'bench…key', now);
+    for (let from = 0; from < sub.trades.length; from += 1000) {
+      store.subAccountKeys.insertTrades(
+        BUILD_PROFILE,
+        SUB_EMAIL,
+        sub.trades.slice(from, from + 1000),
+      );
+    }
+  }
+  return { store, trades: trades.length + (sub?.trades.length ?? 0) };
 }
+
+const SUB_EMAIL = 'linked-sub@bench.test';
 
 /**
  * The same own-trade rows read bare: better-sqlite3, raw arrays, iterated (cheaper than all(),
  * which keeps every row alive at once), nothing made of them.
  */
-function bareReadMs(store: Store): number {
+function bareReadMs(store: Store, linked = false): number {
   const statement = store.db
     .prepare(
-      `SELECT id, symbol, side, price, qty, quote_qty, fee, fee_currency, time FROM own_trades
+      linked
+        ? `SELECT id, symbol, side, price, qty, quote_qty, fee, fee_currency, time, order_id
+             FROM own_trades WHERE profile_id = ?
+           UNION ALL
+           SELECT id, symbol, side, price, qty, quote_qty, fee, fee_currency, time, order_id
+             FROM sub_account_trades WHERE profile_id = ?
+           ORDER BY time, id, order_id`
+        : `SELECT id, symbol, side, price, qty, quote_qty, fee, fee_currency, time FROM own_trades
          WHERE profile_id = ? ORDER BY time, id, order_id`,
     )
     .raw();
   const start = performance.now();
   let rows = 0;
-  for (const row of statement.iterate(BUILD_PROFILE)) if (row) rows++;
+  const args = linked ? [BUILD_PROFILE, BUILD_PROFILE] : [BUILD_PROFILE];
+  for (const row of statement.iterate(...args)) if (row) rows++;
   const elapsed = performance.now() - start;
   if (rows !== TRADES) throw new Error(`read ${rows} of ${TRADES} rows`);
   return elapsed;
@@ -278,8 +327,53 @@ async function importFigure(): Promise<Figure[]> {
   }
 }
 
+/**
+ * ledger.build.linked: 100,000 trades in two accounts, 50,000 the main account's (own_trades)
+ * and 50,000 a linked sub-account's (sub_account_trades), the whole FIFO path as ledger.build;
+ * baseline: the bare read of both tables' rows merged in ledger order, in the same run.
+ */
+async function linkedBuildFigure(): Promise<Figure[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'spotfolio-bench-ledger-linked-'));
+  const now = START + (TRADES / 2) * 1000 + 3_600_000;
+  const { store, trades } = seededStore(dir, now, true);
+  try {
+    const timed = (): number => {
+      const start = performance.now();
+      const built = buildFromStore(store, BUILD_PROFILE, { method: 'fifo', currency: 'usdt' }, now);
+      ledgerFigures(built.ledger, { at: now, priceAt: built.prices.priceAt });
+      const elapsed = performance.now() - start;
+      if (built.ledger.shortfalls.length > 0) throw new Error('the bench history oversold');
+      if (built.inputs.trades.length !== trades) throw new Error('trades left out');
+      const own = built.inputs.trades.filter((t) => t.account === SUB_EMAIL).length;
+      if (own !== TRADES / 2) throw new Error(`${own} of the sub-account's trades read`);
+      if (built.inputs.unseenSubAccounts.length > 0) throw new Error('the link was not read');
+      return elapsed;
+    };
+    let buildMs = Infinity;
+    let baselineMs = Infinity;
+    for (let round = 0; round < 3; round++) {
+      buildMs = Math.min(buildMs, timed());
+      baselineMs = Math.min(baselineMs, bareReadMs(store, true));
+    }
+    return [
+      figure({
+        name: 'ledger.build.linked',
+        value: buildMs,
+        unit: 'ms / 100k trades in two accounts (50k main + 50k linked sub-account), FIFO',
+        baseline: baselineMs,
+        target: '< 1000 ms (baseline: bare better-sqlite3 read of both tables merged)',
+        ok: buildMs < 1000,
+      }),
+    ];
+  } finally {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export const benches: Bench[] = [
   { name: 'ledger.import', run: importFigure },
+  { name: 'ledger.build.linked', run: linkedBuildFigure },
   {
     name: 'ledger.build',
     async run() {

@@ -3,6 +3,9 @@
  * browser mode with its profile live on the private stream, a Chromium page on it, and the
  * taker's REST orders that fill the maker's resting orders, one fill each. Optionally the maker
  * first trades a history with the taker (buys and sells), which the app imports before timing.
+ * Optionally the maker has a sub-account linked to its own key in the app, with a resting sell
+ * on ethusdt the taker fills too (`subFill`): the sub-account's private stream then flows beside
+ * the main account's.
  *
  * The app runs in a process of its own (bench/app-process.ts), set up over its bridge like the
  * page: in one process with the sandbox and the driver, the figure measured their work as well
@@ -41,8 +44,14 @@ export interface LiveRig {
   restingId: number;
   /** One taker buy of FILL_QTY: one fill of the resting order. */
   takerBuys(): Promise<unknown>;
+  /** With `linkedSub`: one taker buy filling the linked sub-account's resting ethusdt sell. */
+  subFill(): Promise<unknown>;
   close(): Promise<void>;
 }
+
+const SUB_EMAIL = 'maker-sub@bench.test';
+const SUB_PRICE = '3000';
+const SUB_QTY = '0.01';
 
 type Key = { apiKey: string; secretKey: string };
 
@@ -53,6 +62,8 @@ export async function startLiveRig(input: {
   history?: number;
   /** More environment for the app's process. */
   appEnv?: NodeJS.ProcessEnv;
+  /** A sub-account of the maker, linked in the app to its own read-only key, trading too. */
+  linkedSub?: boolean;
 }): Promise<LiveRig> {
   const history = input.history ?? 0;
   const sandbox = await startSandbox({ world: 'empty', rateLimits: false, simulation: false });
@@ -77,6 +88,17 @@ export async function startLiveRig(input: {
       .times(pieces * 2)
       .toFixed(),
   );
+
+  const subPieces = input.fills + MAX_PROBES;
+  if (input.linkedSub) {
+    sandbox.admin.createAccount({ email: SUB_EMAIL, parentEmail: maker.email });
+    sandbox.admin.credit(SUB_EMAIL, 'eth', new Decimal(SUB_QTY).times(subPieces).toFixed());
+    sandbox.admin.credit(
+      taker.email,
+      'usdt',
+      new Decimal(SUB_PRICE).times(SUB_QTY).times(subPieces).toFixed(),
+    );
+  }
 
   const pool = new Pool(sandbox.baseUrl, { connections: 1 });
   const placeOrder = async (key: Key, body: string) => {
@@ -144,6 +166,18 @@ export async function startLiveRig(input: {
       streamUrl: sandbox.streamUrl,
     });
     await bridge.ok('profiles.activate', { id: profile.id });
+    if (input.linkedSub) {
+      const subTrading = sandbox.admin.createApiKey(SUB_EMAIL, { canTrade: true });
+      await placeOrder(
+        subTrading,
+        `symbol=ethusdt&side=sell&type=limit&quantity=${new Decimal(SUB_QTY).times(subPieces).toFixed()}&price=${SUB_PRICE}`,
+      );
+      await bridge.ok('subAccounts.refresh', {});
+      await bridge.ok('subAccounts.link', {
+        email: SUB_EMAIL,
+        ...sandbox.admin.createApiKey(SUB_EMAIL, { canTrade: false }),
+      });
+    }
     if (history > 0) {
       // The trade import reads the history before anything is timed.
       const importedBy = Date.now() + 120_000;
@@ -176,6 +210,11 @@ export async function startLiveRig(input: {
       appPid: started.pid,
       restingId,
       takerBuys: () => takerOrder('buy', PRICE),
+      subFill: () =>
+        placeOrder(
+          takerKey,
+          `symbol=ethusdt&side=buy&type=limit&quantity=${SUB_QTY}&price=${SUB_PRICE}`,
+        ),
       close,
     };
   } catch (error) {

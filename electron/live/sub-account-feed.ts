@@ -10,9 +10,10 @@
  * The sub-account's private stream travels over a stream client of its own: the stream's auth
  * key is made with the key of the account whose events it carries, and one client holds one.
  */
+import { Decimal } from '../../shared/exact-decimal';
 import { assetKey } from '../../shared/market';
 import { inBackground } from '../core/background';
-import { Repeater, Throttle, type Clock } from '../core/clock';
+import { Repeater, Throttle, Timer, type Clock } from '../core/clock';
 import { formatDecimal, parseDecimal } from '../core/decimal';
 import type { Emit } from '../core/events';
 import type { Logger } from '../core/logger';
@@ -37,7 +38,16 @@ export interface SubAccountFeedDeps {
   clock: Clock;
   emit: Emit;
   log: Logger;
+  /**
+   * A balance of the sub-account changed with no trade of it: likely a transfer with the main
+   * account, which the parent's key reads (the session reads the transfer history again).
+   */
+  onMovedOutside?: () => void;
 }
+
+/** Balance changes from outside trading within this long make one read of the transfers. */
+const OUTSIDE_WAIT_MS = 500;
+const ZERO = new Decimal(0);
 
 /** The import and the funds are read again this often (the main account's trades job's pace). */
 export const SUB_ACCOUNT_REFRESH_MS = 60_000;
@@ -49,6 +59,13 @@ export class SubAccountFeed {
   private readonly importer: TradeImporter;
   private readonly dataChanged: Throttle;
   private repeater: Repeater | null = null;
+  /** Armed by a balance change its own trades do not explain: fires once for a burst of them. */
+  private readonly outside: Timer;
+  /** Each asset's total (free + locked) as its stream last told it. */
+  private readonly totals = new Map<string, Decimal>();
+  /** What its own trades since then changed of each asset, not yet seen in a balance event. */
+  private readonly traded = new Map<string, Decimal>();
+  private readonly pairs = new Map<string, [string, string]>();
   private closed = false;
   private readonly work = new Set<Promise<unknown>>();
 
@@ -74,6 +91,7 @@ export class SubAccountFeed {
       stopped: () => this.closed,
       onPage: () => this.changed(),
     });
+    this.outside = new Timer(clock, () => this.deps.onMovedOutside?.());
     this.dataChanged = new Throttle(clock, DATA_CHANGED_EVERY_MS, () => {
       this.deps.emit('data.changed', {
         profileId: this.deps.profileId,
@@ -112,14 +130,18 @@ export class SubAccountFeed {
 
   /** Reads the sub-account's trades (what the import has not stored) and funds now. */
   async readNow(): Promise<void> {
-    await this.readFunds();
+    const moved = await this.readFunds();
     await this.importTrades();
+    // Its balances changed since they were last kept: a transfer may be among the causes (one
+    // made while its stream was not listening); the transfer history tells.
+    if (moved && !this.closed) this.deps.onMovedOutside?.();
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     this.repeater?.stop();
+    this.outside.cancel();
     this.dataChanged.cancel();
     await this.streams.close();
     await Promise.allSettled([...this.work]);
@@ -145,10 +167,13 @@ export class SubAccountFeed {
     }
   }
 
-  /** Its full funds, as a complete observation of the sub-account (zero balances left out). */
-  private async readFunds(): Promise<void> {
+  /**
+   * Its full funds, as a complete observation of the sub-account (zero balances left out); true
+   * when they differ from those kept last.
+   */
+  private async readFunds(): Promise<boolean> {
     const funds = await this.deps.client.account.funds();
-    if (this.closed) return;
+    if (this.closed) return false;
     const balances: Record<string, string> = {};
     for (const fund of funds) {
       const total = parseDecimal(fund.free, `${fund.asset} free`).plus(
@@ -163,29 +188,56 @@ export class SubAccountFeed {
       complete: true,
     });
     if (kept) this.changed();
+    return kept;
   }
 
   private onAccount(event: AccountPositionEvent): void {
-    const balances: Record<string, string> = {};
+    const balances = new Map<string, Decimal>();
     for (const b of event.B) {
-      balances[assetKey(b.a)] = formatDecimal(
+      balances.set(
+        assetKey(b.a),
         parseDecimal(b.b, `${b.a} free`).plus(parseDecimal(b.l, `${b.a} locked`)),
       );
     }
     this.deps.store.ledger.observeAccount(this.deps.profileId, {
       account: this.deps.account,
       time: event.E,
-      balances,
+      balances: Object.fromEntries([...balances].map(([a, total]) => [a, formatDecimal(total)])),
       complete: false,
     });
+    // A change its own trades explain is theirs; any other (or one of an asset not seen before)
+    // may be a transfer.
+    let outside = false;
+    for (const [asset, total] of balances) {
+      const known = this.totals.get(asset);
+      const explained = this.traded.get(asset) ?? ZERO;
+      if (known === undefined || !total.minus(known).eq(explained)) outside = true;
+      this.totals.set(asset, total);
+      this.traded.delete(asset);
+    }
+    if (outside) this.outside.startIfIdle(OUTSIDE_WAIT_MS);
     this.changed();
   }
 
   private onOwnTrade(event: OwnTradeEvent): void {
-    this.deps.store.subAccountKeys.insertTrades(this.deps.profileId, this.deps.account, [
-      ownTradeRow(event),
-    ]);
+    const row = ownTradeRow(event);
+    this.deps.store.subAccountKeys.insertTrades(this.deps.profileId, this.deps.account, [row]);
+    // What the trade does to each balance, as the ledger counts it (fee off the asset it is in).
+    const buy = row.side === 'buy';
+    const [base, quote] = this.assetsOf(row.symbol);
+    const add = (asset: string | undefined, delta: Decimal) => {
+      if (asset) this.traded.set(asset, (this.traded.get(asset) ?? ZERO).plus(delta));
+    };
+    add(base, buy ? new Decimal(row.qty) : new Decimal(row.qty).negated());
+    add(quote, buy ? new Decimal(row.quoteQty).negated() : new Decimal(row.quoteQty));
+    add(assetKey(row.feeCurrency), new Decimal(row.fee).negated());
     this.changed();
+  }
+
+  /** A symbol's base and quote (exchangeInfo, kept by sync); none when unknown. */
+  private assetsOf(symbol: string): [string | undefined, string | undefined] {
+    const pair = this.deps.port.symbolAssets(this.deps.profileId).find((s) => s.symbol === symbol);
+    return pair ? [assetKey(pair.baseAsset), assetKey(pair.quoteAsset)] : [undefined, undefined];
   }
 
   private changed(): void {

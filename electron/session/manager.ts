@@ -678,7 +678,15 @@ export class SessionManager {
     sync.start();
     live.start();
     inBackground(
-      links.start(row, this.secretsFor(row)),
+      links.start(row, this.secretsFor(row), {
+        transfersMoved: () => {
+          inBackground(
+            sync.refresh('transfers', { force: true }),
+            'sync: re-reading the transfers after a sub-account balance moved',
+            this.deps.log.error,
+          );
+        },
+      }),
       'sub-accounts: starting the linked feeds',
       this.deps.log.error,
     );

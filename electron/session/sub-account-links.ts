@@ -54,6 +54,12 @@ export interface LinkSession {
   readonly client: Pick<ExchangeClient, 'subAccounts'>;
 }
 
+/** What a running feed asks of the session it runs in. */
+export interface FeedSession {
+  /** Reads the transfer history again now (a sub-account's balance moved outside trading). */
+  transfersMoved(): void;
+}
+
 export interface LinkInput {
   email: string;
   apiKey: string;
@@ -114,6 +120,7 @@ export class SubAccountLinks {
   /** The active session's feeds, by sub-account; the profile they are of. */
   private feeds = new Map<string, SubAccountFeed>();
   private feedsOf: string | null = null;
+  private feedSession: FeedSession | null = null;
   /** One client per linked key for the app's lifetime: its pacing belongs to the key. */
   private readonly clients = new Map<string, ExchangeClient>();
 
@@ -206,9 +213,10 @@ export class SubAccountLinks {
    * A profile's session starts: a feed for each linked sub-account whose key the keychain holds
    * (one it lacks is logged and shown as linked without its trades read).
    */
-  async start(profile: ProfileRow, secrets: SecretStore): Promise<void> {
+  async start(profile: ProfileRow, secrets: SecretStore, session: FeedSession): Promise<void> {
     await this.stop();
     this.feedsOf = profile.id;
+    this.feedSession = session;
     for (const link of this.deps.store.subAccountKeys.links(profile.id)) {
       const key = await secrets.get(subAccountKeyId(profile.id, link.email)).catch((error) => {
         this.deps.log.error(`The key of sub-account ${link.email} could not be read`, error);
@@ -231,6 +239,7 @@ export class SubAccountLinks {
     const feeds = [...this.feeds.values()];
     this.feeds = new Map();
     this.feedsOf = null;
+    this.feedSession = null;
     await Promise.all(feeds.map((feed) => feed.close()));
   }
 
@@ -282,6 +291,7 @@ export class SubAccountLinks {
       clock: this.deps.clock,
       emit: this.deps.emit,
       log: this.deps.log,
+      onMovedOutside: () => this.feedSession?.transfersMoved(),
     });
     this.feeds.set(email, feed);
     feed.start();

@@ -5,12 +5,13 @@
  * asset page with its lots and entries (the deposit marked inferred); the reports dialog writes
  * the tax report and says where it went.
  */
+import { readFileSync } from 'node:fs';
 import Decimal from 'decimal.js';
 import { expect, test } from '@playwright/test';
 import { formatStated, formatValue } from '../../shared/format';
 import { ExchangeClient } from '../../electron/exchange';
 import { startAdminStack, type AdminStack } from './support/admin-stack';
-import { goTo, openWithSandboxProfile, screenshot } from './support/stack';
+import { connectBridge, goTo, openWithSandboxProfile, screenshot } from './support/stack';
 
 const Exact = Decimal.clone({ precision: 200, rounding: Decimal.ROUND_HALF_EVEN });
 
@@ -402,5 +403,213 @@ test('a Funds row, the P&L card, net worth and the asset page cover the accounts
     await expect(page.getByTestId('asset-lots').locator('tbody tr')).toHaveCount(main.length);
   } finally {
     await exchange.close();
+  }
+});
+
+const LINKED = 'ledger-linked@example.test';
+const LINKED_SUB = 'ledger-linked-sub@example.test';
+
+test('a sub-account linked to its own key: its trades are in the P&L, the net worth and the tax report, and main<->sub transfers move lots without a disposal', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await page.setViewportSize({ width: 1280, height: 1000 });
+  const { admin } = stack.sandbox;
+  admin.createAccount({ email: LINKED });
+  admin.createAccount({ email: LINKED_SUB, parentEmail: LINKED });
+  const key = admin.createApiKey(LINKED, { canTrade: true });
+  // The link needs no more than reading; the sub-account trades with a key of its own.
+  const readOnly = admin.createApiKey(LINKED_SUB, { canTrade: false });
+  const subTrading = admin.createApiKey(LINKED_SUB, { canTrade: true });
+  admin.credit(LINKED, 'usdt', '100000');
+  const main = new ExchangeClient({ baseUrl: stack.world.baseUrl, ...key, rateLimits: false });
+  const sub = new ExchangeClient({
+    baseUrl: stack.world.baseUrl,
+    ...subTrading,
+    rateLimits: false,
+  });
+  const take = async (client: ExchangeClient, side: 'buy' | 'sell', quantity: string) => {
+    const book = await client.market.depth({ symbol: 'btcusdt', limit: 20 });
+    let covered = new Exact(0);
+    const levels = side === 'buy' ? book.asks : book.bids;
+    const level = levels.find(([, qty]) => (covered = covered.plus(String(qty))).gte(quantity));
+    if (!level) throw new Error(`The btcusdt book cannot fill ${quantity}`);
+    await client.trading.placeOrder({
+      symbol: 'btcusdt',
+      side,
+      type: 'limit',
+      quantity,
+      price: String(level[0]),
+    });
+  };
+  const move = (asset: string, amount: string, fromEmail: string, toEmail: string) =>
+    main.subAccounts.transfer({ currency: asset, amount, fromEmail, toEmail });
+  try {
+    // The main account buys twice and moves USDT and part of its BTC to the sub-account.
+    await take(main, 'buy', '0.01');
+    await take(main, 'buy', '0.03');
+    await move('usdt', '20000', LINKED, LINKED_SUB);
+    await move('btc', '0.015', LINKED, LINKED_SUB);
+
+    await openWithSandboxProfile(page, stack, { name: 'Linked', key });
+    const card = page.getByTestId('pnl-card');
+    // Unlinked, the sub-account's trades cannot be seen: the card says so and offers the link.
+    await expect(card.getByTestId('pnl-unseen')).toContainText(
+      `The trades of ${LINKED_SUB} are not seen`,
+      { timeout: 60_000 },
+    );
+    await card.getByTestId('pnl-unseen').getByRole('link').click();
+    await page.getByTestId('screen-sub-accounts').waitFor();
+    const linkTestId = (name: string) => `sub-key-${name}-${LINKED_SUB}`;
+    await page.getByTestId(linkTestId('open')).click();
+    // The main account's key is refused, naming the field; nothing is kept.
+    await page.getByTestId(linkTestId('apiKey')).fill(key.apiKey);
+    await page.getByTestId(linkTestId('secretKey')).fill(key.secretKey);
+    await page.getByTestId(linkTestId('submit')).click();
+    await expect(page.getByTestId(linkTestId('apiKey-error'))).toContainText(
+      `This is the key of the main account of "Linked", not of ${LINKED_SUB}.`,
+    );
+    await page.getByTestId(linkTestId('apiKey')).fill(readOnly.apiKey);
+    await page.getByTestId(linkTestId('secretKey')).fill(readOnly.secretKey);
+    await page.getByTestId(linkTestId('submit')).click();
+    await expect(page.getByTestId(linkTestId('linked'))).toContainText(
+      'Trades read with its own key',
+      { timeout: 30_000 },
+    );
+    await screenshot(page, 'sub-account-linked');
+
+    // Linked: the sub-account trades (its private stream brings the fills), sends USDT back, and
+    // the main account sells.
+    await take(sub, 'buy', '0.02');
+    await take(sub, 'sell', '0.025');
+    await move('usdt', '1000', LINKED_SUB, LINKED);
+    await take(main, 'sell', '0.01');
+
+    // FIFO by hand over both accounts' records, the transfers moving lots oldest first.
+    type Tagged = TradeRecord & { account: string };
+    const records: Tagged[] = [
+      ...(await main.trading.myTrades({ symbol: 'btcusdt', limit: 100 })).map((t) => ({
+        ...t,
+        account: LINKED,
+      })),
+      ...(await sub.trading.myTrades({ symbol: 'btcusdt', limit: 100 })).map((t) => ({
+        ...t,
+        account: LINKED_SUB,
+      })),
+    ];
+    expect(records.filter((r) => r.account === LINKED_SUB).length).toBeGreaterThanOrEqual(2);
+    const moves = await main.subAccounts.transferHistory();
+    const transfers = moves.filter((t) => t.asset.toLowerCase() === 'btc');
+    type Lot = { qty: Decimal; cost: Decimal };
+    const lots = new Map<string, Lot[]>([
+      [LINKED, []],
+      [LINKED_SUB, []],
+    ]);
+    const take_ = (account: string, quantity: Decimal) => {
+      const queue = lots.get(account)!;
+      const taken: Lot[] = [];
+      let left = quantity;
+      while (left.gt(0)) {
+        const lot = queue[0]!;
+        const part = Exact.min(lot.qty, left);
+        const whole = part.eq(lot.qty);
+        const cost = whole ? lot.cost : lot.cost.times(part).div(lot.qty).toDecimalPlaces(18);
+        taken.push({ qty: part, cost });
+        lot.qty = lot.qty.minus(part);
+        lot.cost = lot.cost.minus(cost);
+        if (whole) queue.shift();
+        left = left.minus(part);
+      }
+      return taken;
+    };
+    let realized = new Exact(0);
+    let fees = new Exact(0);
+    const events = [
+      ...records.map((r) => ({ time: r.time, rank: 0, id: r.id, trade: r })),
+      ...transfers.map((t) => ({ time: t.time, rank: 1, id: t.txnId, transfer: t })),
+    ].sort((a, b) => a.time - b.time || a.rank - b.rank || a.id - b.id);
+    for (const event of events) {
+      if ('transfer' in event && event.transfer) {
+        const { from, to, qty } = event.transfer;
+        lots.get(to.toLowerCase())!.push(...take_(from.toLowerCase(), new Exact(qty)));
+        continue;
+      }
+      const trade = (event as { trade: Tagged }).trade;
+      const qty = new Exact(trade.qty);
+      if (trade.side === 'buy') {
+        fees = fees.plus(new Exact(trade.quoteQty).times(trade.fee).div(qty).toDecimalPlaces(18));
+        lots
+          .get(trade.account)!
+          .push({ qty: qty.minus(trade.fee), cost: new Exact(trade.quoteQty) });
+      } else {
+        fees = fees.plus(trade.fee);
+        const cost = take_(trade.account, qty).reduce(
+          (sum, lot) => sum.plus(lot.cost),
+          new Exact(0),
+        );
+        realized = realized.plus(new Exact(trade.quoteQty).minus(trade.fee)).minus(cost);
+      }
+    }
+    const tickers = await stack.tickers();
+    const last = new Exact(tickers.find((t) => t.symbol === 'btcusdt')!.lastPrice);
+    let unrealized = new Exact(0);
+    for (const queue of lots.values()) {
+      for (const lot of queue) unrealized = unrealized.plus(lot.qty.times(last).minus(lot.cost));
+    }
+    const held = (email: string, asset: string) => {
+      const balance = admin.balances(email).find((b) => b.asset === asset);
+      return balance ? new Exact(balance.free).plus(balance.locked) : new Exact(0);
+    };
+    const worthOf = (email: string) => held(email, 'usdt').plus(held(email, 'btc').times(last));
+    const worth = worthOf(LINKED).plus(worthOf(LINKED_SUB));
+
+    await goTo(page, 'portfolio');
+    await expect(card.getByTestId('pnl-unseen')).toHaveCount(0, { timeout: 30_000 });
+    const shows = (testId: string, value: Decimal) =>
+      expect(card.getByTestId(testId)).toHaveAttribute('data-exact', value.toFixed(), {
+        timeout: 60_000,
+      });
+    await card.getByTestId('pnl-range-all').click();
+    await shows('pnl-realized', realized);
+    await shows('pnl-fees', fees);
+    await shows('pnl-unrealized', unrealized);
+    await shows('pnl-value', worth);
+    // Its trades are its own, not inferred: both accounts' trades, and the transfers as moves.
+    await expect(card.getByTestId('pnl-includes')).toContainText(
+      `Main account and 1 sub-account: ${records.length} trades, 0 withdrawals, ${moves.length} transfers`,
+      { timeout: 30_000 },
+    );
+    // The sub-account's own scope: every movement of it known, none inferred.
+    const bridge = await connectBridge(stack.url);
+    try {
+      const own = await bridge.ok<{ inferred: { count: number }; includes: string }>(
+        'ledger.summary',
+        { account: LINKED_SUB },
+      );
+      expect(own.inferred.count).toBe(0);
+      expect(own.includes).toContain(
+        `${records.filter((r) => r.account === LINKED_SUB).length} trades`,
+      );
+    } finally {
+      bridge.close();
+    }
+    await expect(page.getByTestId('net-worth-total')).toHaveAttribute(
+      'data-exact',
+      worth.toFixed(),
+    );
+
+    // The tax report: one row per lot sold, by either account, their gains summing to the
+    // realized P&L; no transfer is a disposal.
+    await page.getByTestId('open-reports').click();
+    await page.getByTestId('write-tax-report').click();
+    const path = (await page.getByTestId('report-path').textContent())!;
+    const rows = readFileSync(path, 'utf8').trim().split(/\r?\n/).slice(1);
+    expect(rows.length).toBeGreaterThan(0);
+    // Every row a lot sold by a trade (of either account); no transfer is among them.
+    expect(rows.filter((row) => !/^"?Trade btcusdt sell/i.test(row))).toEqual([]);
+    const gains = rows.reduce((sum, row) => sum.plus(row.split(',').at(-4)!), new Exact(0));
+    expect(gains.toFixed()).toBe(realized.toFixed());
+  } finally {
+    await Promise.all([main.close(), sub.close()]);
   }
 });

@@ -27,6 +27,8 @@ let parent: WorldAccount;
 let savings: WorldAccount;
 let desk: WorldAccount;
 let profileId = '';
+/** The read-only key of `savings` the tests link. */
+let readOnly = { apiKey: '', secretKey: '' };
 const clients: ExchangeClient[] = [];
 
 function clientOf(account: WorldAccount): ExchangeClient {
@@ -157,21 +159,20 @@ describe('linking a sub-account to its own key', () => {
     const before = await app.handlers['ledger.summary']({ account: savings.email });
     expect(before.unseenTrades).toEqual([savings.email]);
 
-    const view = await app.handlers['subAccounts.link']({
-      email: savings.email,
-      ...keyOf(savings),
-    });
+    // Read-only is enough for the link.
+    readOnly = sandbox.admin.createApiKey(savings.email, { canTrade: false });
+    const view = await app.handlers['subAccounts.link']({ email: savings.email, ...readOnly });
     expect(view.accounts.find((a) => a.email === savings.email)?.link).toMatchObject({
       apiKeyMasked: expect.stringContaining('…'),
     });
     expect(view.accounts.find((a) => a.email === desk.email)?.link).toBeNull();
     // In the keychain under its own entry, never in the record (which keeps the masked key).
     const entryId = subAccountKeyId(profileId, savings.email);
-    expect(await vault.get(entryId)).toEqual(keyOf(savings));
+    expect(await vault.get(entryId)).toEqual(readOnly);
     expect(linkRows()).toEqual([
       {
         email: savings.email,
-        apiKeyMasked: expect.not.stringContaining(keyOf(savings).apiKey),
+        apiKeyMasked: expect.not.stringContaining(readOnly.apiKey),
         linkedAt: expect.any(Number),
       },
     ]);
@@ -218,6 +219,27 @@ describe('linking a sub-account to its own key', () => {
     });
     const summary = await app.handlers['ledger.summary']({});
     expect(summary.unseenTrades).toEqual([desk.email]);
+
+    // A transfer made elsewhere moves the sub-account's balance with no trade: the transfer
+    // history is read again at once (not at its minute), and the move is a transfer, not inferred.
+    const transfers = () => {
+      const { store } = openStore({ dataDir: dir.path });
+      try {
+        return store.subAccounts.transfers(profileId).total;
+      } finally {
+        store.close();
+      }
+    };
+    const known = transfers();
+    await clientOf(parent).subAccounts.transfer({
+      currency: 'usdt',
+      amount: '25',
+      fromEmail: savings.email,
+      toEmail: parent.email,
+    });
+    await eventually('the transfer read again', () =>
+      transfers() === known + 1 ? true : undefined,
+    );
   });
 
   it('seals the entry with the lock password', async () => {
@@ -225,7 +247,7 @@ describe('linking a sub-account to its own key', () => {
     const text = await keychain.read(vault.account(subAccountKeyId(profileId, savings.email)));
     expect(text).not.toBeNull();
     expect(isSealed(text!)).toBe(true);
-    expect(text).not.toContain(keyOf(savings).secretKey);
+    expect(text).not.toContain(readOnly.secretKey);
     await app.handlers['lock.removePassword']({ current: 'correct horse 42' });
   });
 

@@ -20,6 +20,7 @@ import { useBridgeAction, useBridgeQuery } from '../lib/query';
 import { ReportsDialog } from './ReportsDialog';
 import { InlineError, ProgressBar, QueryStatus, Segmented, Value } from './common';
 import { ScopeSwitch, scopeInput, type LedgerScope } from './ScopeSwitch';
+import { UnseenTrades } from './SubAccountKey';
 
 function tone(value: string): string {
   const number = new Decimal(value);
@@ -220,6 +221,7 @@ export function PnlCard() {
           <p className="muted small-text" data-testid="pnl-includes">
             Includes {data.includes}.
           </p>
+          <UnseenTrades unseen={data.unseenTrades} testId="pnl-unseen" />
           {data.inferred.count > 0 && (
             <p className="small-text" data-testid="pnl-inferred">
               {data.inferred.count} inferred {data.inferred.count === 1 ? 'entry' : 'entries'}{' '}
@@ -284,6 +286,7 @@ export function NetWorthCard() {
           <p className="muted small-text" data-testid="net-worth-covers">
             {data.covers}, valued at today&apos;s prices.
           </p>
+          <UnseenTrades unseen={data.unseenTrades} testId="net-worth-unseen" />
           <table className="table compact" data-testid="net-worth-accounts">
             <tbody>
               {data.accounts.map((account) => (

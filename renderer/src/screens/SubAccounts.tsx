@@ -5,6 +5,7 @@ import { formatDateTime, formatStated } from '../../../shared/format';
 import { useApp } from '../context';
 import { useBridgeAction, useBridgeQuery } from '../lib/query';
 import { KeyPermissions } from '../components/KeyPermissions';
+import { SubAccountKey } from '../components/SubAccountKey';
 import { figures, TableHead } from '../components/TableHead';
 import { MAIN_ACCOUNT, checkAmount, freeBalance, isEmail } from '../lib/validation';
 import {
@@ -100,6 +101,7 @@ export function SubAccounts() {
                         </tbody>
                       </table>
                     )}
+                    <SubAccountKey account={account} onChanged={subs.reload} />
                   </div>
                 ))}
               </div>
