@@ -264,15 +264,25 @@ export class LedgerService {
     const kept = this.keptOf(built);
     if (!kept) return [];
     const cached = kept.entryLacking;
-    // The candles kept change only by a fetch, after which the ledger is built again.
+    const logged = kept.priceLog.size;
+    // The candles kept change only by a fetch, after which the ledger is built again; prices
+    // taken since the last look (a live fill's) come last in the log, and only they are looked at.
     const markets = kept.entryCandles.size;
-    if (cached && cached.logged === kept.priceLog.size && cached.markets === markets) {
-      return cached.symbols;
+    const from =
+      cached && cached.markets === markets && cached.logged <= logged ? cached.logged : 0;
+    if (cached && from === logged) return cached.symbols;
+    const lacking = new Set(from > 0 ? cached!.symbols : []);
+    let index = 0;
+    for (const taken of kept.priceLog.values()) {
+      if (index++ < from) continue;
+      for (const symbol of built.prices.symbolsOf(taken.asset, taken.quote)) {
+        if (!lacking.has(symbol) && !built.prices.entryAnswered(symbol, taken.time)) {
+          lacking.add(symbol);
+        }
+      }
     }
-    const symbols = [...this.entryTimes(built)]
-      .filter(([symbol, times]) => times.some((time) => !built.prices.entryAnswered(symbol, time)))
-      .map(([symbol]) => symbol);
-    kept.entryLacking = { logged: kept.priceLog.size, markets, symbols };
+    const symbols = [...lacking].sort();
+    kept.entryLacking = { logged, markets, symbols };
     return symbols;
   }
 

@@ -317,6 +317,20 @@ describe('the ledger against the sandbox', () => {
         expect(row.realizedPnl, `${cash} ${step.base}`).toBe(proceeds.minus(cost).toFixed());
       }
     }
+    // A buy made now (USDT from the sales above) is waited for, its 1-minute candle fetched.
+    const choice = { method: 'fifo', currency: 'btc' } as const;
+    expect(service.candlesLacking(service.ledger(PROFILE, choice))).toEqual([]);
+    const book = await exchange.market.depth({ symbol: 'xrpusdt', limit: 20 });
+    s.sandbox.admin.placeOrderAt(PARENT, Date.now() - 2_000, {
+      symbol: 'xrpusdt',
+      side: 'buy',
+      quantity: '100',
+      price: String(book.asks.at(-1)![0]),
+    });
+    await sync.refresh('trades', { force: true });
+    expect(service.candlesLacking(service.ledger(PROFILE, choice))).toContain('btcusdt');
+    await service.fetchPrices(PROFILE, client, choice);
+    expect(service.candlesLacking(service.ledger(PROFILE, choice))).toEqual([]);
     await Promise.all([exchange.close(), sync.stop()]);
   });
 });
