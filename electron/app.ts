@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import packageJson from '../package.json';
 import { methodNames, type BridgeHandlers, type EventPayloads } from '../shared/contract';
+import { METHODS_WHILE_LOCKED } from '../shared/lock';
 import type { AppStatus, KeychainStatus, RecordUnavailable } from '../shared/types';
 import { namedChange } from './api/changes';
 import type { ApiContext } from './api/context';
@@ -97,6 +98,32 @@ export interface SpotfolioApp {
   lock: LockGate;
   onEvent(listener: EventListener): () => void;
   close(): Promise<void>;
+}
+
+/**
+ * The first screen's reads, answered from the record as soon as the app is created: a demo
+ * resumed at start builds its exchange behind them (SessionManager.start), and every other call
+ * waits until it runs. The lock's own methods never wait.
+ */
+const ANSWERED_WHILE_STARTING: ReadonlySet<string> = new Set<string>([
+  'app.status',
+  'settings.get',
+  'profiles.list',
+  'portfolio.summary',
+  ...METHODS_WHILE_LOCKED,
+]);
+
+/** The handlers, each but the first screen's waiting for the session's start to be done. */
+function afterStart(handlers: BridgeHandlers, started: () => Promise<void>): BridgeHandlers {
+  const gated = { ...handlers } as Record<string, (input: unknown) => Promise<unknown>>;
+  for (const [name, handler] of Object.entries(gated)) {
+    if (ANSWERED_WHILE_STARTING.has(name)) continue;
+    gated[name] = async (input) => {
+      await started();
+      return handler(input);
+    };
+  }
+  return gated as unknown as BridgeHandlers;
 }
 
 /** Where the record keeps this data folder's install id (in its keychain entries' names). */
@@ -313,7 +340,7 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
     ...(recovered ? { storeRecovered: recovered } : {}),
     ...(notices.length > 0 ? { storeNotices: notices } : {}),
   };
-  const handlers = createHandlers(ctx);
+  const handlers = afterStart(createHandlers(ctx), () => session.started());
 
   try {
     await Promise.all([session.start(options.demo ?? 'off'), keychainProbed]);

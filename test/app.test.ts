@@ -126,16 +126,37 @@ describe('the first start and the demo across restarts', () => {
         activeProfileId: null,
         demo: false,
       });
-      await app.handlers['profiles.enterDemo']({});
+      const first = await app.handlers['profiles.enterDemo']({});
+      const cached = await eventually('the demo funds fetched', async () => {
+        const summary = await app.handlers['portfolio.summary']({});
+        return summary.asOf === null ? undefined : summary;
+      });
       await app.close();
 
-      // Restarted in the demo: the Demo is listed, active, and its exchange runs again.
+      // Restarted in the demo: the first screen's reads answer from the last run's cache while
+      // its exchange is built again (no call waits for the sandbox's world): the same figures,
+      // as of when they were fetched.
       app = await open();
+      expect(await app.handlers['portfolio.summary']({})).toEqual(cached);
+      expect(await app.handlers['app.status']({})).toMatchObject({
+        activeProfileId: first.id,
+        demo: true,
+        connection: 'connecting',
+      });
+      // Any other call waits for the new exchange: then the Demo is listed once, active, and
+      // its exchange runs again.
+      await app.handlers['funds.list']({});
       const [demo, ...others] = await app.handlers['profiles.list']({});
       expect(others).toEqual([]);
       expect(demo).toMatchObject({ name: 'Demo', isDemo: true, active: true });
+      expect(demo!.id).not.toBe(first.id);
       expect((await app.handlers['app.status']({})).demo).toBe(true);
       expect((await fetch(`${demo!.baseUrl}/sapi/v1/ping`)).ok).toBe(true);
+      // The new demo's own figures replace the last run's once its funds are in.
+      await eventually('the new demo funds', async () => {
+        const summary = await app.handlers['portfolio.summary']({});
+        return summary.asOf !== null && summary.asOf > cached.asOf! ? true : undefined;
+      });
 
       // A real key added, then a restart: the real profile resumes, the Demo stays listed.
       const key = realExchange.world.accounts.find((a) => a.role === 'parent')!.keys[0]!;

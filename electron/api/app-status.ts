@@ -9,15 +9,17 @@ export function appStatusHandlers(ctx: ApiContext) {
   return {
     'app.status': async () => {
       const session = ctx.session.current();
+      // The demo's exchange still starting: its last run's profile is the one shown.
+      const standIn = session ? null : ctx.session.cachedStandIn();
       const pacingWaitMs = session
         ? Math.max(0, ...ENDPOINTS.map((endpoint) => session.client.queueWaitMs(endpoint)))
         : 0;
       const status: AppStatus = {
         version: ctx.version,
         mode: ctx.mode,
-        activeProfileId: session?.profile.id ?? null,
-        demo: session?.profile.isDemo ?? false,
-        connection: ctx.session.connectionState(),
+        activeProfileId: session?.profile.id ?? standIn?.id ?? null,
+        demo: session?.profile.isDemo ?? standIn?.isDemo ?? false,
+        connection: standIn ? 'connecting' : ctx.session.connectionState(),
         rest: session ? session.sync.restStatus() : { state: 'unknown', since: null },
         keychain: ctx.keychain(),
         pacingWaitMs,

@@ -6,7 +6,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SystemClock, type Clock } from '../core/clock';
+import { inTurns, SystemClock, type Clock } from '../core/clock';
 import { Accounts } from './accounts';
 import { AuthTokens } from './auth-tokens';
 import { MatchingEngine } from './engine';
@@ -94,14 +94,17 @@ export async function launchSandbox(
   const wallet = new Wallet(clock, ledger, seed);
   const authTokens = new AuthTokens(clock);
   const limiter = new RateLimiter(clock, options.rateLimits ?? true);
-  const built = buildWorld(options.world ?? 'demo', {
-    accounts,
-    ledger,
-    engine,
-    wallet,
-    now: clock.now(),
-    seed,
-  });
+  // In turns of the event loop: demo mode builds it in the app's process (see world.ts).
+  const built = await inTurns(
+    buildWorld(options.world ?? 'demo', {
+      accounts,
+      ledger,
+      engine,
+      wallet,
+      now: clock.now(),
+      seed,
+    }),
+  );
 
   const server = createServer(
     { keepAliveTimeout: 30_000 },

@@ -1,3 +1,4 @@
+import type { Slices } from '../core/clock';
 import type { Accounts } from './accounts';
 import { addressFor, seededSource } from './addresses';
 import type { MarketConfig, MatchingEngine } from './engine';
@@ -130,8 +131,15 @@ function credit(deps: WorldDeps, accountId: number, asset: string, amount: strin
   deps.ledger.credit(accountId, asset, parseFixed(amount)!);
 }
 
-/** The market maker exists in every world; the demo world adds the user's family and history. */
-export function buildWorld(kind: 'demo' | 'empty', deps: WorldDeps): BuiltWorld {
+/** How many of the price history's moments are seeded between two turns of the event loop. */
+const MOMENTS_PER_SLICE = 4;
+
+/**
+ * The market maker exists in every world; the demo world adds the user's family and history.
+ * Built in slices (core/clock.ts): demo mode builds it in the app's own process, in turns of the
+ * event loop, so the app answers the first screen from its cache meanwhile.
+ */
+export function* buildWorld(kind: 'demo' | 'empty', deps: WorldDeps): Slices<BuiltWorld> {
   const random = new SeededRandom(deps.seed);
   const keyText = () => random.hex(64);
   const maker = deps.accounts.createAccount({ email: MAKER_EMAIL });
@@ -175,8 +183,9 @@ export function buildWorld(kind: 'demo' | 'empty', deps: WorldDeps): BuiltWorld 
   credit(deps, subs[1]!.id, 'usdt', '2500');
   credit(deps, subs[1]!.id, 'sol', '40');
 
-  seedPriceHistory(deps, random, maker.id, parent.id);
+  yield* seedPriceHistory(deps, random, maker.id, parent.id);
   seedBooks(deps, random, maker.id);
+  yield;
 
   // A resting order and an idle stop for the parent, so open orders are not empty.
   deps.engine.placeOrder(parent.id, {
@@ -243,12 +252,12 @@ export function buildWorld(kind: 'demo' | 'empty', deps: WorldDeps): BuiltWorld 
  * Trades over the last ~400 days (daily) and the last 3 days (every 10 minutes), on a seeded
  * random walk that ends at today's price; a few of them are the parent's own trades.
  */
-function seedPriceHistory(
+function* seedPriceHistory(
   deps: WorldDeps,
   random: SeededRandom,
   makerId: number,
   parentId: number,
-): void {
+): Slices<void> {
   const times: number[] = [];
   for (let d = 400; d > 3; d--) times.push(deps.now - d * DAY + random.int(0, DAY / 2));
   for (let t = deps.now - 3 * DAY; t < deps.now - 60_000; t += 10 * 60_000)
@@ -278,7 +287,8 @@ function seedPriceHistory(
       ticks.map((t) => BigInt(t) * tick),
     );
   }
-  times.forEach((time, i) => {
+  for (const [i, time] of times.entries()) {
+    if (i > 0 && i % MOMENTS_PER_SLICE === 0) yield;
     for (const market of DEMO_MARKETS) {
       const price = formatFixed(walks.get(market.symbol)![i]!);
       const lot = parseFixed(MARKET_PROFILE[market.symbol]!.lot)!;
@@ -305,7 +315,7 @@ function seedPriceHistory(
         });
       });
     }
-  });
+  }
 }
 
 /** Resting maker orders on both sides, a few ticks apart, around the last price. */

@@ -147,6 +147,14 @@ export class SessionManager {
   /** Clients without a key, for the public market data of profiles never active in this run. */
   private readonly marketClients = new Map<string, ExchangeClient>();
   private queue: Promise<unknown> = Promise.resolve();
+  /**
+   * The demo profile of the last run while this start builds its exchange afresh (see start):
+   * its cached figures answer the first screen meanwhile, and its rows go once the new demo's
+   * funds are in.
+   */
+  private standIn: ProfileRow | null = null;
+  /** The start's work still under way (a demo's exchange being built), or done. */
+  private starting: Promise<void> = Promise.resolve();
   private connection: { state: ConnectionState; since: number };
   private closed = false;
   private readonly clock: Clock;
@@ -158,6 +166,19 @@ export class SessionManager {
 
   current(): ActiveSession | null {
     return this.active;
+  }
+
+  /**
+   * The last run's demo profile whose cached figures stand in while the demo starts again: until
+   * its new exchange is up (no session yet), then until the new demo's funds are fetched.
+   */
+  cachedStandIn(): ProfileRow | null {
+    return this.standIn;
+  }
+
+  /** Resolves once the start's work is done (at once, but while a demo's exchange is built). */
+  started(): Promise<void> {
+    return this.starting;
   }
 
   /** The active session, or a 'no-profile' error the renderer turns into "add a profile". */
@@ -172,6 +193,11 @@ export class SessionManager {
     return this.active?.profile.id ?? null;
   }
 
+  /** The profile the page is shown: the active one, or the demo standing in while it starts. */
+  private shownProfileId(): string | null {
+    return this.active ? this.active.profile.id : (this.standIn?.id ?? null);
+  }
+
   isDemo(): boolean {
     return this.active?.profile.isDemo ?? false;
   }
@@ -181,7 +207,10 @@ export class SessionManager {
   }
 
   list(): ProfileView[] {
-    return this.deps.store.profiles.list().map((row) => this.toView(row));
+    const rows = this.deps.store.profiles.list();
+    // Once the new demo runs, the last run's (kept for its figures) is no longer listed.
+    const retired = this.active ? this.standIn?.id : undefined;
+    return rows.filter((row) => row.id !== retired).map((row) => this.toView(row));
   }
 
   view(id: string): ProfileView {
@@ -218,20 +247,27 @@ export class SessionManager {
   }
 
   private toView(row: ProfileRow): ProfileView {
-    return { ...toProfileView(row, this.activeProfileId()), ...this.permissions(row) };
+    return { ...toProfileView(row, this.shownProfileId()), ...this.permissions(row) };
   }
 
   /**
    * At start-up: resume the last active profile. A demo profile stays listed across restarts;
    * its built-in exchange starts afresh when it is resumed or switched to (see resume()).
+   *
+   * Resuming the demo does not wait for its exchange: building the sandbox's world takes most of
+   * a second or more, and the first screen needs only what the last run cached. The last run's
+   * demo profile stands in (cachedStandIn) while the new one starts behind; started() resolves
+   * once it runs.
    */
   start(demo: 'auto' | 'off'): Promise<void> {
-    return this.serial(async () => {
-      const { store } = this.deps;
-      const profiles = store.profiles.list();
-      const remembered = store.settings.get<string>(ACTIVE_PROFILE_KEY);
-      const resume =
-        profiles.find((p) => p.id === remembered) ?? profiles.find((p) => !p.isDemo) ?? profiles[0];
+    // A start still under way (the demo's exchange being built) is the one start.
+    if (this.standIn) return this.starting;
+    const { store } = this.deps;
+    const profiles = store.profiles.list();
+    const remembered = store.settings.get<string>(ACTIVE_PROFILE_KEY);
+    const resume =
+      profiles.find((p) => p.id === remembered) ?? profiles.find((p) => !p.isDemo) ?? profiles[0];
+    const resumed = this.serial(async () => {
       if (resume) {
         try {
           await this.resume(resume);
@@ -243,6 +279,13 @@ export class SessionManager {
         await this.enterDemoNow();
       }
     });
+    if (!resume?.isDemo || this.active || this.closed) return resumed;
+    this.standIn = resume;
+    this.starting = resumed.finally(() => {
+      // A demo that did not start leaves no stand-in: its rows went, as they always did.
+      if (this.standIn && !this.active) this.dropStandIn();
+    });
+    return Promise.resolve();
   }
 
   /**
@@ -547,12 +590,16 @@ export class SessionManager {
 
   private async enterDemoNow(): Promise<ProfileView> {
     const { store } = this.deps;
-    const existing = store.profiles.list().find((p) => p.isDemo);
+    const existing = store.profiles.list().find((p) => p.isDemo && p.id !== this.standIn?.id);
     if (existing && this.demo) {
       if (this.active?.profile.id !== existing.id) await this.switchTo(existing);
       return this.toView(existing);
     }
-    if (existing) store.profiles.delete(existing.id);
+    // The last run's demo, standing in for the first screen, stays until the new one's funds are
+    // in (retireStandIn); any other is gone with its exchange.
+    for (const row of store.profiles.list()) {
+      if (row.isDemo && row.id !== this.standIn?.id) store.profiles.delete(row.id);
+    }
     this.demo ??= await startDemoExchange(this.deps.sandboxOptions);
     const demo = this.demo;
     const id = `demo-${randomUUID()}`;
@@ -572,7 +619,32 @@ export class SessionManager {
     this.deps.log.info(`Demo mode: sandbox at ${demo.baseUrl}`);
     this.deps.emit('data.changed', { profileId: id, kinds: ['profiles'] });
     await this.switchTo(row);
+    if (this.standIn) this.retireStandIn(this.active!);
     return this.toView(row);
+  }
+
+  /**
+   * The stand-in's rows go once the new demo's funds are fetched (or could not be): until then
+   * its figures answer portfolio.summary, so the total on screen never falls back to a skeleton.
+   */
+  private retireStandIn(session: ActiveSession): void {
+    const retire = async () => {
+      try {
+        await session.sync.refresh('funds');
+      } catch {
+        // Sync keeps and reports its own failure; the stand-in goes all the same.
+      }
+      await this.serial(async () => this.dropStandIn()).catch(() => undefined);
+    };
+    inBackground(retire(), 'demo: retiring the last run', this.deps.log.error);
+  }
+
+  private dropStandIn(): void {
+    const standIn = this.standIn;
+    if (!standIn) return;
+    this.standIn = null;
+    this.deps.store.profiles.delete(standIn.id);
+    this.deps.emit('data.changed', { profileId: this.activeProfileId(), kinds: ['profiles'] });
   }
 
   /** Starts a stored profile's session; the demo's starts its built-in exchange afresh first. */
@@ -698,6 +770,8 @@ export class SessionManager {
   private async stopSession(): Promise<void> {
     const session = this.active;
     if (!session) return;
+    // Leaving the new demo before its funds came in: the last run's is not needed any more.
+    this.dropStandIn();
     this.active = null;
     this.setConnection(null, 'offline');
     // The stream client first: its sockets and timers go, and no message reaches the parts
