@@ -10,15 +10,11 @@ export function portfolioHandlers(ctx: ApiContext) {
   return {
     'portfolio.summary': async () => {
       const quoteAsset = ctx.settings().quoteAsset;
-      // The demo restarting: the last run's cached figures, until the new one's funds are in.
+      // The demo restarting: the last run's cached figures, until the new one's are fetched.
       const standIn = ctx.session.cachedStandIn();
       const session = standIn ? ctx.session.current() : ctx.session.require();
-      if (session) {
-        session.sync.focus(['funds', 'prices']);
-        const summary = portfolioSummary(ctx.store, session.profile.id, quoteAsset);
-        if (summary.asOf !== null || !standIn) return summary;
-      }
-      return portfolioSummary(ctx.store, standIn!.id, quoteAsset);
+      session?.sync.focus(['funds', 'prices']);
+      return portfolioSummary(ctx.store, (standIn ?? session!.profile).id, quoteAsset);
     },
   } satisfies HandlerGroup<'portfolio'>;
 }

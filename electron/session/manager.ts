@@ -576,7 +576,12 @@ export class SessionManager {
   async close(): Promise<void> {
     await this.serial(async () => {
       this.closed = true;
+      // Not dropped by stopSession: see keepStandInAtQuit.
+      const standIn = this.standIn;
+      this.standIn = null;
+      const fresh = this.active?.profile;
       await this.stopSession();
+      if (standIn && fresh) this.keepStandInAtQuit(standIn, fresh);
       await this.deps.subAccountLinks.close();
       await Promise.all([...this.clients.keys()].map((id) => this.closeClient(id)));
       const keyless = [...this.marketClients.values()];
@@ -624,16 +629,17 @@ export class SessionManager {
   }
 
   /**
-   * The stand-in's rows go once the new demo's funds are fetched (or could not be): until then
-   * its figures answer portfolio.summary, so the total on screen never falls back to a skeleton.
+   * The stand-in's rows go once the new demo's funds and prices are fetched (or could not be):
+   * until then its figures answer portfolio.summary, so the total on screen never falls back to a
+   * skeleton or to a total of funds not yet priced.
    */
   private retireStandIn(session: ActiveSession): void {
     const retire = async () => {
-      try {
-        await session.sync.refresh('funds');
-      } catch {
-        // Sync keeps and reports its own failure; the stand-in goes all the same.
-      }
+      // Sync keeps and reports its own failures; the stand-in goes all the same.
+      await Promise.all([
+        session.sync.refresh('funds').catch(() => undefined),
+        session.sync.refresh('prices').catch(() => undefined),
+      ]);
       await this.serial(async () => this.dropStandIn()).catch(() => undefined);
     };
     inBackground(retire(), 'demo: retiring the last run', this.deps.log.error);
@@ -644,7 +650,21 @@ export class SessionManager {
     if (!standIn) return;
     this.standIn = null;
     this.deps.store.profiles.delete(standIn.id);
-    this.deps.emit('data.changed', { profileId: this.activeProfileId(), kinds: ['profiles'] });
+    // The figures shown were the stand-in's: the new demo's funds and prices replace them.
+    this.deps.emit('data.changed', {
+      profileId: this.activeProfileId(),
+      kinds: ['profiles', 'funds', 'prices'],
+    });
+  }
+
+  /**
+   * Quitting before the new demo's figures came in: the last run's demo stays (the next start
+   * shows its figures again) and the new one, which has none yet, goes with its exchange.
+   */
+  private keepStandInAtQuit(standIn: ProfileRow, fresh: ProfileRow): void {
+    if (!fresh.isDemo) return;
+    this.deps.store.profiles.delete(fresh.id);
+    this.deps.store.settings.set(ACTIVE_PROFILE_KEY, standIn.id);
   }
 
   /** Starts a stored profile's session; the demo's starts its built-in exchange afresh first. */
