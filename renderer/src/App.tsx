@@ -16,12 +16,12 @@ import { RecordUnavailableScreen, StoreNotices } from './components/StoreNotices
 import { addToast, Toasts, TOAST_SHOWN_MS, type ToastItem } from './components/Toasts';
 import iconUrl from '../../resources/icon.png';
 import { Portfolio } from './screens/Portfolio';
-import { Funds } from './screens/Funds';
-import { AssetPage } from './screens/AssetPage';
 import { PasswordConfirmDialog } from './components/PasswordConfirm';
 import { LockGate } from './screens/Lock';
 
 // Screens other than the portfolio load on first visit, so the first paint needs less code.
+const Funds = lazy(() => import('./screens/Funds').then((m) => ({ default: m.Funds })));
+const AssetPage = lazy(() => import('./screens/AssetPage').then((m) => ({ default: m.AssetPage })));
 const Withdrawals = lazy(() =>
   import('./screens/Withdrawals').then((m) => ({ default: m.Withdrawals })),
 );

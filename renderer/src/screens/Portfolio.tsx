@@ -19,13 +19,16 @@ import {
   QueryStatus,
 } from '../components/common';
 import { NetWorthCard, PnlCard } from '../components/LedgerCards';
-import { PortfolioAllProfiles } from './PortfolioAllProfiles';
 
 // The charts (recharts) load in their own chunk, after the numbers are on screen.
 const AllocationDonut = lazy(() =>
   import('./PortfolioCharts').then((m) => ({ default: m.AllocationDonut })),
 );
 const ValueChart = lazy(() => import('./PortfolioCharts').then((m) => ({ default: m.ValueChart })));
+// Every profile together is a view of its own, loaded when it is chosen.
+const PortfolioAllProfiles = lazy(() =>
+  import('./PortfolioAllProfiles').then((m) => ({ default: m.PortfolioAllProfiles })),
+);
 
 const ranges: { range: HistoryRange; label: string }[] = [
   { range: 'day', label: 'Day' },
@@ -59,7 +62,9 @@ export function Portfolio(props: { all: boolean }) {
       />
     ) : null;
   return props.all ? (
-    <PortfolioAllProfiles choice={choice} charts={{ AllocationDonut, ValueChart }} />
+    <Suspense fallback={<Skeleton rows={6} height={28} label="Loading the portfolio" />}>
+      <PortfolioAllProfiles choice={choice} charts={{ AllocationDonut, ValueChart }} />
+    </Suspense>
   ) : (
     <OneProfile choice={choice} />
   );
