@@ -126,6 +126,25 @@ function afterStart(handlers: BridgeHandlers, started: () => Promise<void>): Bri
   return gated as unknown as BridgeHandlers;
 }
 
+/** How long after the start the lock begins to follow the desktop session's lock. */
+const SCREEN_LOCK_FOLLOW_AFTER_MS = 1000;
+
+/** Something started after `ms` on the clock; stopping it before then means it never starts. */
+function later(clock: Clock, ms: number, start: () => { stop(): void }): { stop(): void } {
+  let started: { stop(): void } | undefined;
+  let stopped = false;
+  const timer = clock.setTimeout(() => {
+    if (!stopped) started = start();
+  }, ms);
+  return {
+    stop() {
+      stopped = true;
+      clock.clearTimeout(timer);
+      started?.stop();
+    },
+  };
+}
+
 /** Where the record keeps this data folder's install id (in its keychain entries' names). */
 const INSTALL_ID_KEY = 'installId';
 
@@ -232,18 +251,22 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
       });
     },
   });
+  // Followed a moment after the start: spawning the two bus monitors (50-250 ms of this process
+  // on a loaded 2-core machine) is no part of answering the first screen.
   const screenLock =
     options.followScreenLock && process.platform === 'linux'
-      ? followScreenLock({
-          onLocked: (cause) => {
-            log.info(
-              lock.lock('system')
-                ? `Locked with the desktop session (${cause})`
-                : `The desktop session locked (${cause}); no lock password is set, so nothing to lock`,
-            );
-          },
-          log: (line) => log.warn(line),
-        })
+      ? later(clock, SCREEN_LOCK_FOLLOW_AFTER_MS, () =>
+          followScreenLock({
+            onLocked: (cause) => {
+              log.info(
+                lock.lock('system')
+                  ? `Locked with the desktop session (${cause})`
+                  : `The desktop session locked (${cause}); no lock password is set, so nothing to lock`,
+              );
+            },
+            log: (line) => log.warn(line),
+          }),
+        )
       : null;
   const notifier = lock.guardNotifier(options.notifier);
   const settings = () => readSettings(store.settings);
