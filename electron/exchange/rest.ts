@@ -5,7 +5,7 @@
  * read among them) paused by a 429, and any request the exchange rejected with 2098 (timestamp outside recvWindow) after the
  * offset has been re-measured once.
  */
-import { Pool } from 'undici';
+import type { Pool } from 'undici';
 import type { z } from 'zod';
 import { errorFromResponse, ExchangeError, TIMESTAMP_ERROR_CODE } from './errors';
 import type { EndpointName, RateLimiter } from './limits';
@@ -106,7 +106,13 @@ export interface SentRequest {
 }
 
 export class RestTransport {
-  private readonly pool: Pool;
+  /**
+   * The connection pool, made on the first request: undici is loaded only then (evaluating it
+   * is tens of ms of the app's start, and the first screen is answered from the cache).
+   */
+  private pool: Pool | undefined;
+  private opening: Promise<Pool> | undefined;
+  private closed = false;
   private readonly origin: string;
   private readonly basePath: string;
   private offset = 0;
@@ -143,12 +149,22 @@ export class RestTransport {
       form: Object.freeze({ ...form }),
       keyForm: Object.freeze({ ...key, ...form }),
     };
-    this.pool = new Pool(this.origin, {
-      connections: 32,
-      pipelining: 1,
-      keepAliveTimeout: 60_000,
-      keepAliveMaxTimeout: 600_000,
+  }
+
+  private openPool(): Promise<Pool> {
+    const closedBefore = this.closed;
+    this.opening ??= import('undici').then(({ Pool }) => {
+      this.pool = new Pool(this.origin, {
+        connections: 32,
+        pipelining: 1,
+        keepAliveTimeout: 60_000,
+        keepAliveMaxTimeout: 600_000,
+      });
+      // A request after close() meets a closed pool, as it always did.
+      if (closedBefore) void this.pool.close();
+      return this.pool;
     });
+    return this.opening;
   }
 
   get offsetMs(): number {
@@ -307,10 +323,11 @@ export class RestTransport {
     let status: number;
     let text: string;
     let retryAfter: string | string[] | undefined;
+    const pool = this.pool ?? (await this.openPool());
     try {
       // undici's own timers (no AbortController and timer per request on the hot path): the
       // answer must start within timeoutMs and the body must not stall for longer either.
-      const response = await this.pool.request({
+      const response = await pool.request({
         path: query ? `${target}?${query}` : target,
         method: spec.method,
         headers,
@@ -372,7 +389,10 @@ export class RestTransport {
   }
 
   async close(): Promise<void> {
-    await this.pool.close();
+    if (this.closed) return;
+    this.closed = true;
+    // No request was made: there is no pool (and none is made for a later one but a closed one).
+    if (this.opening) await (await this.opening).close();
   }
 }
 
