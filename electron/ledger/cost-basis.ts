@@ -28,21 +28,10 @@
  * costBasis = netFlowsAtCost + realized − withdrawalFeeCost, exactly.
  */
 import { Decimal } from '../../shared/exact-decimal';
-import {
-  amount,
-  ONE,
-  parseUnits,
-  refuseUnits,
-  shareUnits,
-  timesUnits,
-  toAmount,
-  UNIT,
-  units,
-  type Amount,
-  type Units,
-} from './decimal';
+import { amount, isBelowZero, negated, ONE, share, times, ZERO, type Amount } from './decimal';
 import {
   sortEntries,
+  tradeAmounts,
   withdrawalDebits,
   type InferredEntry,
   type LedgerEntry,
@@ -54,8 +43,8 @@ import {
 export type CostMethod = 'fifo' | 'lifo' | 'hifo' | 'average';
 
 /**
- * The price of one unit of `asset` in `quoteAsset` at `time`, as decimal text or a decimal.js
- * value (never a float); null or undefined when unknown.
+ * The price of one unit of `asset` in `quoteAsset` at `time`, as decimal text or a Decimal
+ * (never a float); null or undefined when unknown.
  */
 export type PriceAt = (
   asset: string,
@@ -175,18 +164,18 @@ export function reportingPrice(
   if (price === null || price === undefined) {
     throw new MissingPriceError(asset, reportingAsset, time, reason);
   }
-  return typeof price === 'string'
-    ? amount(price, `the price of ${asset} in ${reportingAsset}`, 'from priceAt')
-    : new Decimal(price);
+  return priceAmount(price, asset, reportingAsset);
 }
 
-/** What priceAt answered, in Units. */
-function priceUnits(price: string | Decimal, asset: string, reportingAsset: string): Units {
-  const text = typeof price === 'string' ? price : price.toFixed();
-  return (
-    parseUnits(text) ??
-    refuseUnits(text, `the price of ${asset} in ${reportingAsset}`, 'from priceAt')
-  );
+/**
+ * What priceAt answered, as an amount: the project's Decimal as it is (the prices' own value, not
+ * a copy), another constructor's value made one of ours (its arithmetic would round).
+ */
+function priceAmount(price: string | Decimal, asset: string, reportingAsset: string): Amount {
+  if (typeof price === 'string') {
+    return amount(price, `the price of ${asset} in ${reportingAsset}`, 'from priceAt');
+  }
+  return price.constructor === Decimal ? price : new Decimal(price);
 }
 
 /** A unique key for an entry (a trade's id is unique only within its symbol). */
@@ -194,94 +183,26 @@ export function entryKey(entry: LedgerEntry): string {
   return entry.kind === 'trade' ? `trade:${entry.symbol}:${entry.id}` : `${entry.kind}:${entry.id}`;
 }
 
-/*
- * What the ledger keeps per disposal, fee, flow and shortfall: the amounts in Units, read as
- * Amounts only when someone reads them (a report, a screen), so a build of 100,000 trades makes
- * no decimal.js value at all. The figures (results.ts) sum the Units.
+/**
+ * A disposal as the ledger keeps it: its gain is made when someone reads it (a report, a screen),
+ * not for each of a build's disposals; the figures read each position's realized sum instead.
  */
-
 export class DisposalRecord implements Disposal {
   constructor(
     readonly entry: LedgerEntry,
     readonly account: string,
     readonly asset: string,
-    readonly quantityUnits: Units,
-    readonly proceedsUnits: Units,
-    readonly costUnits: Units,
+    readonly quantity: Amount,
+    readonly proceeds: Amount,
+    readonly cost: Amount,
     readonly acquiredAt: number | null,
     readonly disposedAt: number,
     readonly basis: BasisSource,
     readonly reason: Disposal['reason'],
   ) {}
 
-  get quantity(): Amount {
-    return toAmount(this.quantityUnits);
-  }
-
-  get proceeds(): Amount {
-    return toAmount(this.proceedsUnits);
-  }
-
-  get cost(): Amount {
-    return toAmount(this.costUnits);
-  }
-
   get gain(): Amount {
-    return toAmount(this.proceedsUnits - this.costUnits);
-  }
-}
-
-export class FeeRecord implements FeePaid {
-  constructor(
-    readonly entry: LedgerEntry,
-    readonly account: string,
-    readonly asset: string,
-    readonly amountUnits: Units,
-    readonly valueUnits: Units,
-    readonly attributedTo: string,
-    readonly time: number,
-  ) {}
-
-  get amount(): Amount {
-    return toAmount(this.amountUnits);
-  }
-
-  get value(): Amount {
-    return toAmount(this.valueUnits);
-  }
-}
-
-export class FlowRecord implements Flow {
-  constructor(
-    readonly entry: LedgerEntry,
-    readonly account: string,
-    readonly asset: string,
-    readonly quantityUnits: Units,
-    readonly costUnits: Units,
-    readonly time: number,
-    readonly kind: Flow['kind'],
-  ) {}
-
-  get quantity(): Amount {
-    return toAmount(this.quantityUnits);
-  }
-
-  get cost(): Amount {
-    return toAmount(this.costUnits);
-  }
-}
-
-export class ShortfallRecord implements Shortfall {
-  constructor(
-    readonly entry: LedgerEntry,
-    readonly account: string,
-    readonly asset: string,
-    readonly quantityUnits: Units,
-    readonly time: number,
-  ) {}
-
-  get quantity(): Amount {
-    return toAmount(this.quantityUnits);
+    return this.proceeds.minus(this.cost);
   }
 }
 
@@ -294,23 +215,22 @@ const costBasisReason = (entry: InferredEntry) => `the cost basis of ${entryKey(
 const valueReason = (entry: InferredEntry) => `the value of ${entryKey(entry)}`;
 
 interface OpenLot {
-  quantity: Units;
-  cost: Units;
+  quantity: Amount;
+  cost: Amount;
   acquiredAt: number;
   openedBy: LedgerEntry;
   basis: BasisSource;
   /** HIFO's order: the cost and quantity it came in with (a part taken keeps the same order). */
-  orderCost: Units;
-  orderQuantity: Units;
+  orderCost: Amount;
+  orderQuantity: Amount;
   /** Arrival in this position, the last tie-break. */
   seq: number;
 }
 
 /** Whether HIFO takes `a` before `b`: higher cost per unit, then older, then arrived first. */
 function hifoBefore(a: OpenLot, b: OpenLot): boolean {
-  const left = a.orderCost * b.orderQuantity;
-  const right = b.orderCost * a.orderQuantity;
-  if (left !== right) return left > right;
+  const order = a.orderCost.times(b.orderQuantity).cmp(b.orderCost.times(a.orderQuantity));
+  if (order !== 0) return order > 0;
   if (a.acquiredAt !== b.acquiredAt) return a.acquiredAt < b.acquiredAt;
   return a.seq < b.seq;
 }
@@ -323,21 +243,21 @@ function hifoBefore(a: OpenLot, b: OpenLot): boolean {
 export class Taken {
   count = 0;
   /** The cost of every piece (a missing piece costs nothing). */
-  totalCost: Units = 0n;
-  readonly quantity: Units[] = [];
-  readonly cost: Units[] = [];
+  totalCost: Amount = ZERO;
+  readonly quantity: Amount[] = [];
+  readonly cost: Amount[] = [];
   readonly acquiredAt: (number | null)[] = [];
   readonly openedBy: (LedgerEntry | null)[] = [];
   readonly basis: BasisSource[] = [];
 
   clear(): void {
     this.count = 0;
-    this.totalCost = 0n;
+    this.totalCost = ZERO;
   }
 
   push(
-    quantity: Units,
-    cost: Units,
+    quantity: Amount,
+    cost: Amount,
     acquiredAt: number | null,
     openedBy: LedgerEntry | null,
     basis: BasisSource,
@@ -349,16 +269,16 @@ export class Taken {
     this.openedBy[index] = openedBy;
     this.basis[index] = basis;
     // Mostly one piece: its cost is the total, no sum made.
-    this.totalCost = index === 0 ? cost : this.totalCost + cost;
+    this.totalCost = index === 0 ? cost : this.totalCost.plus(cost);
   }
 }
 
 /** One asset in one account. */
 export class Position {
-  quantityUnits: Units = 0n;
-  costUnits: Units = 0n;
+  quantity: Amount = ZERO;
+  cost: Amount = ZERO;
   /** The gains of every disposal from this position (kept as they happen: figures read this). */
-  realizedUnits: Units = 0n;
+  realized: Amount = ZERO;
   /**
    * The open lots in arrival order from `head` (FIFO and average take from the head, LIFO from
    * the end); empty for cash. Under HIFO `heap` orders them (hifoBefore) and a lot taken whole
@@ -377,28 +297,20 @@ export class Position {
     readonly method: CostMethod,
   ) {}
 
-  get quantity(): Amount {
-    return toAmount(this.quantityUnits);
-  }
-
-  get cost(): Amount {
-    return toAmount(this.costUnits);
-  }
-
   add(
-    quantity: Units,
-    cost: Units,
+    quantity: Amount,
+    cost: Amount,
     acquiredAt: number,
     openedBy: LedgerEntry,
     basis: BasisSource,
   ): void {
-    if (quantity === 0n) return;
-    this.quantityUnits += quantity;
+    if (quantity.isZero()) return;
+    this.quantity = this.quantity.plus(quantity);
     if (this.cash) {
-      this.costUnits = this.quantityUnits;
+      this.cost = this.quantity;
       return;
     }
-    this.costUnits += cost;
+    this.cost = this.cost.plus(cost);
     const lot: OpenLot = {
       quantity,
       cost,
@@ -432,7 +344,7 @@ export class Position {
         this.queue.pop();
         return;
       case 'hifo':
-        lot.quantity = 0n;
+        lot.quantity = ZERO;
         this.holes++;
         this.popHeap();
         return;
@@ -473,71 +385,72 @@ export class Position {
   /** The open lots in arrival order. */
   private openLots(): OpenLot[] {
     const open = this.queue.slice(this.head);
-    return this.holes === 0 ? open : open.filter((lot) => lot.quantity !== 0n);
+    return this.holes === 0 ? open : open.filter((lot) => !lot.quantity.isZero());
   }
 
   /**
    * Takes `wanted` units out, in the method's order, into `out`; what is not there is a missing
    * piece.
    */
-  take(wanted: Units, out: Taken): void {
+  take(wanted: Amount, out: Taken): void {
     out.clear();
-    if (wanted === 0n) return;
+    if (wanted.isZero()) return;
     if (this.cash) return this.takeCash(wanted, out);
-    const available = this.quantityUnits < wanted ? this.quantityUnits : wanted;
+    const short = this.quantity.lt(wanted);
+    const available = short ? this.quantity : wanted;
     // Average cost: what leaves carries the position's average (a lot's own cost is not kept up
     // to date then); the others: each lot's own cost.
     const averageOut =
-      this.method === 'average' && available !== 0n
-        ? shareUnits(this.costUnits, available, this.quantityUnits)
+      this.method === 'average' && !available.isZero()
+        ? share(this.cost, available, this.quantity)
         : null;
     let averageLeft = averageOut;
     let left = available;
     let lot: OpenLot | undefined;
-    while (left !== 0n && (lot = this.nextLot()) !== undefined) {
-      const whole = lot.quantity <= left;
+    while (!left.isZero() && (lot = this.nextLot()) !== undefined) {
+      // One comparison: whether the lot goes whole, and whether it is the last piece wanted.
+      const order = lot.quantity.cmp(left);
+      const whole = order <= 0;
+      const last = order >= 0;
       const quantity = whole ? lot.quantity : left;
-      let cost: Units;
+      let cost: Amount;
       if (averageLeft !== null) {
-        cost = quantity === left ? averageLeft : shareUnits(averageOut!, quantity, available);
-        averageLeft -= cost;
+        cost = last ? averageLeft : share(averageOut!, quantity, available);
+        if (!last) averageLeft = averageLeft.minus(cost);
       } else {
-        cost = whole ? lot.cost : shareUnits(lot.cost, quantity, lot.quantity);
+        cost = whole ? lot.cost : share(lot.cost, quantity, lot.quantity);
       }
       out.push(quantity, cost, lot.acquiredAt, lot.openedBy, lot.basis);
-      left = quantity === left ? 0n : left - quantity;
+      left = last ? ZERO : left.minus(quantity);
       if (whole) {
         this.closeNext(lot);
       } else {
-        lot.quantity -= quantity;
-        if (averageOut === null) lot.cost -= cost;
+        lot.quantity = lot.quantity.minus(quantity);
+        if (averageOut === null) lot.cost = lot.cost.minus(cost);
       }
     }
     this.compact();
-    this.quantityUnits -= available;
-    this.costUnits -= averageOut ?? out.totalCost;
-    if (available !== wanted) out.push(wanted - available, 0n, null, null, 'missing');
+    this.quantity = short ? ZERO : this.quantity.minus(available);
+    this.cost = this.cost.minus(averageOut ?? out.totalCost);
+    if (short) out.push(wanted.minus(available), ZERO, null, null, 'missing');
   }
 
   /** The open lots, oldest first; under average cost each carries its share of the average. */
   lots(): Lot[] {
     const open = this.openLots();
     const average = this.method === 'average';
-    let left = this.costUnits;
+    let left = this.cost;
     return open.map((lot, index) => {
       let cost = lot.cost;
       if (average) {
-        cost =
-          index === open.length - 1
-            ? left
-            : shareUnits(this.costUnits, lot.quantity, this.quantityUnits);
-        left -= cost;
+        cost = index === open.length - 1 ? left : share(this.cost, lot.quantity, this.quantity);
+        left = left.minus(cost);
       }
       return {
         account: this.account,
         asset: this.asset,
-        quantity: toAmount(lot.quantity),
-        cost: toAmount(cost),
+        quantity: lot.quantity,
+        cost,
         acquiredAt: lot.acquiredAt,
         openedBy: lot.openedBy,
         basis: lot.basis,
@@ -549,23 +462,24 @@ export class Position {
   basisEstimated(): boolean {
     for (let index = this.head; index < this.queue.length; index++) {
       const lot = this.queue[index]!;
-      if (lot.quantity === 0n) continue;
+      if (lot.quantity.isZero()) continue;
       if (lot.basis === 'estimated' || lot.basis === 'missing') return true;
     }
     return false;
   }
 
-  private takeCash(wanted: Units, out: Taken): void {
-    const available = this.quantityUnits < wanted ? this.quantityUnits : wanted;
-    this.quantityUnits -= available;
-    this.costUnits = this.quantityUnits;
-    if (available !== 0n) out.push(available, available, null, null, 'recorded');
-    if (available !== wanted) out.push(wanted - available, 0n, null, null, 'missing');
+  private takeCash(wanted: Amount, out: Taken): void {
+    const short = this.quantity.lt(wanted);
+    const available = short ? this.quantity : wanted;
+    this.quantity = short ? ZERO : this.quantity.minus(available);
+    this.cost = this.quantity;
+    if (!available.isZero()) out.push(available, available, null, null, 'recorded');
+    if (short) out.push(wanted.minus(available), ZERO, null, null, 'missing');
   }
 
   private compact(): void {
     if (this.holes > 64 && this.holes * 2 > this.queue.length) {
-      this.queue = this.queue.filter((lot) => lot.quantity !== 0n);
+      this.queue = this.queue.filter((lot) => !lot.quantity.isZero());
       this.holes = 0;
     }
     if (this.head > 64 && this.head * 2 > this.queue.length) {
@@ -581,14 +495,14 @@ export class Ledger {
   readonly positions = new Map<string, Position>();
   private readonly byAccount = new Map<string, Map<string, Position>>();
   readonly disposals: DisposalRecord[] = [];
-  readonly fees: FeeRecord[] = [];
-  readonly flows: FlowRecord[] = [];
-  readonly shortfalls: ShortfallRecord[] = [];
+  readonly fees: FeePaid[] = [];
+  readonly flows: Flow[] = [];
+  readonly shortfalls: Shortfall[] = [];
   /** Values that took a price to find (see valueOf); kept so exports repeat the same figure. */
-  private readonly pricedValues = new Map<LedgerEntry, Units>();
+  private readonly pricedValues = new Map<LedgerEntry, Amount>();
   /** The value of the fees paid, per account and the asset they count for (kept as they happen). */
-  readonly feeValues = new Map<string, Map<string, Units>>();
-  withdrawalFeeCostUnits: Units = 0n;
+  readonly feeValues = new Map<string, Map<string, Amount>>();
+  withdrawalFeeCost: Amount = ZERO;
   /** The time of the last entry applied. */
   time = -Infinity;
   private readonly taken = new Taken();
@@ -597,10 +511,6 @@ export class Ledger {
 
   get reportingAsset(): string {
     return this.options.reportingAsset;
-  }
-
-  get withdrawalFeeCost(): Amount {
-    return toAmount(this.withdrawalFeeCostUnits);
   }
 
   position(account: string, asset: string): Position {
@@ -625,31 +535,23 @@ export class Ledger {
     if (asset === this.options.reportingAsset) return ONE;
     const price = this.options.priceAt(asset, this.options.reportingAsset, time);
     if (price === null || price === undefined) return null;
-    return this.price(asset, time, 'a value');
+    return priceAmount(price, asset, this.options.reportingAsset);
   }
 
-  /** price() in Units; the reason is only written out (of `subject`) when there is no price. */
-  private priceUnits<T>(
+  /** price(), the reason only written out (of `subject`) when there is no price. */
+  private priceFor<T>(
     asset: string,
     time: number,
     reason: (subject: T) => string,
     subject: T,
-  ): Units {
+  ): Amount {
     const cash = this.options.reportingAsset;
-    if (asset === cash) return UNIT;
+    if (asset === cash) return ONE;
     const price = this.options.priceAt(asset, cash, time);
     if (price === null || price === undefined) {
       throw new MissingPriceError(asset, cash, time, reason(subject));
     }
-    return priceUnits(price, asset, cash);
-  }
-
-  private priceUnitsIfKnown(asset: string, time: number): Units | null {
-    const cash = this.options.reportingAsset;
-    if (asset === cash) return UNIT;
-    const price = this.options.priceAt(asset, cash, time);
-    if (price === null || price === undefined) return null;
-    return priceUnits(price, asset, cash);
+    return priceAmount(price, asset, cash);
   }
 
   apply(entry: LedgerEntry): void {
@@ -672,11 +574,7 @@ export class Ledger {
   private applyTrade(trade: TradeEntry): void {
     const key = trade;
     const cash = this.options.reportingAsset;
-    const qty = parseUnits(trade.qty) ?? refuseUnits(trade.qty, entryKey(trade), 'qty');
-    const quoteQty =
-      parseUnits(trade.quoteQty) ?? refuseUnits(trade.quoteQty, entryKey(trade), 'quoteQty');
-    const commission =
-      parseUnits(trade.commission) ?? refuseUnits(trade.commission, entryKey(trade), 'commission');
+    const { qty, quoteQty, commission } = tradeAmounts(trade);
     const buy = trade.side === 'BUY';
     const sent = buy ? trade.quote : trade.base;
     const received = buy ? trade.base : trade.quote;
@@ -684,86 +582,86 @@ export class Ledger {
     const receivedQty = buy ? qty : quoteQty;
 
     // The value of either side, and the unit value of each side where it is known without dividing.
-    let value: Units;
-    let quoteUnit: Units | null = null;
-    let baseUnit: Units | null = null;
+    let value: Amount;
+    let quoteUnit: Amount | null = null;
+    let baseUnit: Amount | null = null;
     if (trade.quote === cash) {
       value = quoteQty;
-      quoteUnit = UNIT;
+      quoteUnit = ONE;
     } else if (trade.base === cash) {
       value = qty;
-      baseUnit = UNIT;
+      baseUnit = ONE;
     } else {
       const quotePrice = this.options.priceAt(trade.quote, cash, trade.time);
       if (quotePrice !== null && quotePrice !== undefined) {
-        quoteUnit = priceUnits(quotePrice, trade.quote, cash);
-        value = timesUnits(quoteQty, quoteUnit);
+        quoteUnit = priceAmount(quotePrice, trade.quote, cash);
+        value = times(quoteQty, quoteUnit);
       } else {
-        baseUnit = this.priceUnits(trade.base, trade.time, tradeReason, trade);
-        value = timesUnits(qty, baseUnit);
+        baseUnit = this.priceFor(trade.base, trade.time, tradeReason, trade);
+        value = times(qty, baseUnit);
       }
       this.pricedValues.set(key, value);
     }
 
     const feeAsset = trade.commissionAsset;
-    const hasFee = commission !== 0n;
-    let feeValue = 0n;
+    const hasFee = !commission.isZero();
+    let feeValue = ZERO;
     if (hasFee) {
       if (feeAsset === trade.quote) {
         feeValue =
-          quoteUnit !== null
-            ? timesUnits(commission, quoteUnit)
-            : shareUnits(value, commission, quoteQty);
+          quoteUnit !== null ? times(commission, quoteUnit) : share(value, commission, quoteQty);
       } else if (feeAsset === trade.base) {
-        feeValue =
-          baseUnit !== null ? timesUnits(commission, baseUnit) : shareUnits(value, commission, qty);
+        feeValue = baseUnit !== null ? times(commission, baseUnit) : share(value, commission, qty);
       } else {
-        feeValue = timesUnits(
-          commission,
-          this.priceUnits(feeAsset, trade.time, tradeFeeReason, trade),
-        );
+        feeValue = times(commission, this.priceFor(feeAsset, trade.time, tradeFeeReason, trade));
       }
-      this.addFee(
-        new FeeRecord(
-          key,
-          trade.account,
-          feeAsset,
-          commission,
-          feeValue,
-          trade.base === cash ? trade.quote : trade.base,
-          trade.time,
-        ),
-      );
+      this.addFee({
+        entry: key,
+        account: trade.account,
+        asset: feeAsset,
+        amount: commission,
+        value: feeValue,
+        attributedTo: trade.base === cash ? trade.quote : trade.base,
+        time: trade.time,
+      });
     }
     const feeInSent = hasFee && feeAsset === sent;
     const feeInReceived = hasFee && feeAsset === received;
     const feeElsewhere = hasFee && !feeInSent && !feeInReceived;
-    const sentTotal = feeInSent ? sentQty + commission : sentQty;
-    const receivedNet = feeInReceived ? receivedQty - commission : receivedQty;
-    const feeProceeds = feeElsewhere ? feeValue : 0n;
+    const sentTotal = feeInSent ? sentQty.plus(commission) : sentQty;
+    const receivedNet = feeInReceived ? receivedQty.minus(commission) : receivedQty;
 
     // Which side carries the fee: the bought asset's cost on a buy, the sold asset's proceeds on a
-    // sell; cash carries none (its cost is its quantity), so then the other side does.
+    // sell; cash carries none (its cost is its quantity), so then the other side does. A fee in a
+    // third asset is proceeds of its own (feeValue), so the two sides differ by it.
     const onAcquisition = buy ? received !== cash : sent === cash;
-    let sentProceeds: Units;
-    let receivedCost: Units;
+    let sentProceeds: Amount;
+    let receivedCost: Amount;
     if (onAcquisition) {
-      sentProceeds = feeInSent ? value + feeValue : value;
-      receivedCost = sentProceeds + feeProceeds;
+      sentProceeds = feeInSent ? value.plus(feeValue) : value;
+      receivedCost = feeElsewhere ? sentProceeds.plus(feeValue) : sentProceeds;
     } else {
-      receivedCost = feeInReceived ? value - feeValue : value;
-      sentProceeds = receivedCost - feeProceeds;
+      receivedCost = feeInReceived ? value.minus(feeValue) : value;
+      sentProceeds = feeElsewhere ? receivedCost.minus(feeValue) : receivedCost;
     }
     this.dispose(key, trade.account, sent, sentTotal, sentProceeds, trade.time, 'trade');
     if (feeElsewhere) {
-      this.dispose(key, trade.account, feeAsset, commission, feeProceeds, trade.time, 'fee');
+      this.dispose(key, trade.account, feeAsset, commission, feeValue, trade.time, 'fee');
     }
     const receiving = this.position(trade.account, received);
-    if (receivedNet < 0n && !receiving.cash) {
+    if (isBelowZero(receivedNet) && !receiving.cash) {
       // The fee took more of the asset than the trade brought (BNB bought with the fee paid in
       // BNB): all of what came, whose cost is then spent, and the rest out of what was held. A lot
       // of negative quantity would be taken from later, as if it were held, by some methods only.
-      this.dispose(key, trade.account, received, -receivedNet, -receivedCost, trade.time, 'fee');
+      this.dispose(
+        key,
+        trade.account,
+        received,
+        negated(receivedNet),
+        negated(receivedCost),
+        trade.time,
+        'fee',
+      );
       return;
     }
     receiving.add(receivedNet, receivedCost, trade.time, key, 'recorded');
@@ -773,8 +671,8 @@ export class Ledger {
     key: LedgerEntry,
     account: string,
     asset: string,
-    quantity: Units,
-    proceeds: Units,
+    quantity: Amount,
+    proceeds: Amount,
     time: number,
     reason: Disposal['reason'],
   ): void {
@@ -784,15 +682,15 @@ export class Ledger {
     this.noteShortfall(key, account, asset, taken, time);
     if (position.cash) return;
     // The pieces' proceeds add up to `proceeds`, their costs to the total taken.
-    position.realizedUnits += proceeds - taken.totalCost;
+    position.realized = position.realized.plus(proceeds).minus(taken.totalCost);
     let proceedsLeft = proceeds;
     const last = taken.count - 1;
     for (let index = 0; index <= last; index++) {
       const pieceQuantity = taken.quantity[index]!;
       let pieceProceeds = proceedsLeft;
       if (index < last) {
-        pieceProceeds = shareUnits(proceeds, pieceQuantity, quantity);
-        proceedsLeft -= pieceProceeds;
+        pieceProceeds = share(proceeds, pieceQuantity, quantity);
+        proceedsLeft = proceedsLeft.minus(pieceProceeds);
       }
       this.disposals.push(
         new DisposalRecord(
@@ -815,61 +713,50 @@ export class Ledger {
     if (!withdrawalDebits(withdrawal.status)) return;
     const key = withdrawal;
     const owner = () => entryKey(key);
-    const sent = units(withdrawal.amount, owner, 'amount');
-    const fee = units(withdrawal.fee, owner, 'fee');
+    const sent = amount(withdrawal.amount, owner, 'amount');
+    const fee = amount(withdrawal.fee, owner, 'fee');
     const position = this.position(withdrawal.account, withdrawal.asset);
     const taken = this.taken;
     position.take(sent, taken);
     this.noteShortfall(key, withdrawal.account, withdrawal.asset, taken, withdrawal.time);
-    this.flows.push(
-      new FlowRecord(
-        key,
-        withdrawal.account,
-        withdrawal.asset,
-        -sent,
-        -taken.totalCost,
-        withdrawal.time,
-        'withdrawal',
-      ),
-    );
-    if (fee === 0n) return;
+    this.flows.push({
+      entry: key,
+      account: withdrawal.account,
+      asset: withdrawal.asset,
+      quantity: negated(sent),
+      cost: negated(taken.totalCost),
+      time: withdrawal.time,
+      kind: 'withdrawal',
+    });
+    if (fee.isZero()) return;
     position.take(fee, taken);
     this.noteShortfall(key, withdrawal.account, withdrawal.asset, taken, withdrawal.time);
     const feeCost = taken.totalCost;
-    this.withdrawalFeeCostUnits += feeCost;
-    this.flows.push(
-      new FlowRecord(
-        key,
-        withdrawal.account,
-        withdrawal.asset,
-        -fee,
-        -feeCost,
-        withdrawal.time,
-        'withdrawal-fee',
-      ),
-    );
-    const price = this.priceUnits(
-      withdrawal.asset,
-      withdrawal.time,
-      withdrawalFeeReason,
-      withdrawal,
-    );
-    this.addFee(
-      new FeeRecord(
-        key,
-        withdrawal.account,
-        withdrawal.asset,
-        fee,
-        timesUnits(fee, price),
-        withdrawal.asset,
-        withdrawal.time,
-      ),
-    );
+    this.withdrawalFeeCost = this.withdrawalFeeCost.plus(feeCost);
+    this.flows.push({
+      entry: key,
+      account: withdrawal.account,
+      asset: withdrawal.asset,
+      quantity: negated(fee),
+      cost: negated(feeCost),
+      time: withdrawal.time,
+      kind: 'withdrawal-fee',
+    });
+    const price = this.priceFor(withdrawal.asset, withdrawal.time, withdrawalFeeReason, withdrawal);
+    this.addFee({
+      entry: key,
+      account: withdrawal.account,
+      asset: withdrawal.asset,
+      amount: fee,
+      value: times(fee, price),
+      attributedTo: withdrawal.asset,
+      time: withdrawal.time,
+    });
   }
 
   private applyTransfer(transfer: TransferEntry): void {
     const key = transfer;
-    const moved = units(transfer.amount, () => entryKey(key), 'amount');
+    const moved = amount(transfer.amount, () => entryKey(key), 'amount');
     const taken = this.taken;
     this.position(transfer.fromAccount, transfer.asset).take(moved, taken);
     this.noteShortfall(key, transfer.fromAccount, transfer.asset, taken, transfer.time);
@@ -888,33 +775,31 @@ export class Ledger {
   private applyInferred(entry: InferredEntry): void {
     const key = entry;
     const owner = () => entryKey(key);
-    const signed = units(entry.amount, owner, 'amount');
+    const signed = amount(entry.amount, owner, 'amount');
     const position = this.position(entry.account, entry.asset);
-    // By its sign, as decimal.js reads it: "-0" is a debit (of nothing).
+    // By the sign of its text: "-0" is a debit (of nothing).
     if (entry.amount.startsWith('-')) {
       const taken = this.taken;
-      position.take(-signed, taken);
+      position.take(negated(signed), taken);
       this.noteShortfall(key, entry.account, entry.asset, taken, entry.time);
-      this.flows.push(
-        new FlowRecord(
-          key,
-          entry.account,
-          entry.asset,
-          signed,
-          -taken.totalCost,
-          entry.time,
-          'inferred',
-        ),
-      );
+      this.flows.push({
+        entry: key,
+        account: entry.account,
+        asset: entry.asset,
+        quantity: signed,
+        cost: negated(taken.totalCost),
+        time: entry.time,
+        kind: 'inferred',
+      });
       return;
     }
-    let cost: Units;
+    let cost: Amount;
     let basis: BasisSource;
     if (entry.costBasis) {
-      const userCost = units(entry.costBasis.amount, owner, 'cost basis');
-      cost = timesUnits(
+      const userCost = amount(entry.costBasis.amount, owner, 'cost basis');
+      cost = times(
         userCost,
-        this.priceUnits(entry.costBasis.currency, entry.time, costBasisReason, entry),
+        this.priceFor(entry.costBasis.currency, entry.time, costBasisReason, entry),
       );
       basis = 'user';
     } else {
@@ -922,24 +807,31 @@ export class Ledger {
       // when the caller says so (a real account can hold a coin no market prices).
       const unit =
         position.cash || this.options.unpricedCredits !== 'missing-basis'
-          ? this.priceUnits(entry.asset, entry.time, valueReason, entry)
-          : this.priceUnitsIfKnown(entry.asset, entry.time);
-      cost = unit !== null ? timesUnits(signed, unit) : 0n;
+          ? this.priceFor(entry.asset, entry.time, valueReason, entry)
+          : this.priceIfKnown(entry.asset, entry.time);
+      cost = unit !== null ? times(signed, unit) : ZERO;
       basis = unit !== null ? 'estimated' : 'missing';
     }
     if (position.cash) cost = signed;
     this.pricedValues.set(key, cost);
     position.add(signed, cost, entry.time, key, basis);
-    this.flows.push(
-      new FlowRecord(key, entry.account, entry.asset, signed, cost, entry.time, 'inferred'),
-    );
+    this.flows.push({
+      entry: key,
+      account: entry.account,
+      asset: entry.asset,
+      quantity: signed,
+      cost,
+      time: entry.time,
+      kind: 'inferred',
+    });
   }
 
-  private addFee(fee: FeeRecord): void {
+  private addFee(fee: FeePaid): void {
     this.fees.push(fee);
     let values = this.feeValues.get(fee.account);
     if (!values) this.feeValues.set(fee.account, (values = new Map()));
-    values.set(fee.attributedTo, (values.get(fee.attributedTo) ?? 0n) + fee.valueUnits);
+    const before = values.get(fee.attributedTo);
+    values.set(fee.attributedTo, before === undefined ? fee.value : before.plus(fee.value));
   }
 
   private noteShortfall(
@@ -951,7 +843,7 @@ export class Ledger {
   ): void {
     const last = taken.count - 1;
     if (last >= 0 && taken.basis[last] === 'missing') {
-      this.shortfalls.push(new ShortfallRecord(key, account, asset, taken.quantity[last]!, time));
+      this.shortfalls.push({ entry: key, account, asset, quantity: taken.quantity[last]!, time });
     }
   }
 
@@ -961,11 +853,10 @@ export class Ledger {
    */
   valueOf(entry: LedgerEntry): Amount | undefined {
     if (entry.kind === 'trade') {
-      if (entry.quote === this.reportingAsset) return amount(entry.quoteQty, entry.id, 'quoteQty');
-      if (entry.base === this.reportingAsset) return amount(entry.qty, entry.id, 'qty');
+      if (entry.quote === this.reportingAsset) return tradeAmounts(entry).quoteQty;
+      if (entry.base === this.reportingAsset) return tradeAmounts(entry).qty;
     }
-    const value = this.pricedValues.get(entry);
-    return value === undefined ? undefined : toAmount(value);
+    return this.pricedValues.get(entry);
   }
 
   /** Open lots (non-cash), per account, oldest first. */

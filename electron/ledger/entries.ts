@@ -6,7 +6,9 @@
  */
 import type { InferredBound, InferredFacts } from '../../shared/ledger';
 import type { WithdrawStatus } from '../../shared/market';
-import { parseUnits, refuseUnits, toAmount, units, ZERO, type Amount, type Units } from './decimal';
+import { Decimal } from '../../shared/exact-decimal';
+import { isSignedDecimalText } from '../../shared/decimal';
+import { amount, ZERO, type Amount } from './decimal';
 
 export type TradeSide = 'BUY' | 'SELL';
 
@@ -27,6 +29,45 @@ export interface TradeEntry {
   commission: string;
   commissionAsset: string;
   time: number;
+  /**
+   * qty, quoteQty and commission as Decimal, read once: source.ts reads them with the row, so the
+   * reconciliation and the cost basis share them. Absent, tradeAmounts() reads the text.
+   */
+  amounts?: TradeAmounts;
+}
+
+/** A trade's amounts as Decimal. */
+export interface TradeAmounts {
+  qty: Amount;
+  quoteQty: Amount;
+  commission: Amount;
+}
+
+/** A trade's amounts: those read with it, else read from its text now (any not decimal throws). */
+export function tradeAmounts(trade: TradeEntry): TradeAmounts {
+  return trade.amounts ?? readTradeAmounts(trade);
+}
+
+/** The text amounts of a trade as Decimal; any not decimal throws naming the trade and field. */
+export function readTradeAmounts(
+  trade: Pick<TradeEntry, 'id' | 'symbol' | 'qty' | 'quoteQty' | 'commission'>,
+): TradeAmounts {
+  return {
+    qty: tradeAmount(trade, trade.qty, 'qty'),
+    quoteQty: tradeAmount(trade, trade.quoteQty, 'quoteQty'),
+    commission: tradeAmount(trade, trade.commission, 'commission'),
+  };
+}
+
+/** One of a trade's amounts (no closure made per trade for the message, written only if wrong). */
+function tradeAmount(
+  trade: Pick<TradeEntry, 'id' | 'symbol'>,
+  text: string,
+  field: string,
+): Amount {
+  return isSignedDecimalText(text)
+    ? new Decimal(text)
+    : amount(text, `trade:${trade.symbol}:${trade.id}`, field);
 }
 
 /** One withdrawal; the balance loses amount + fee while it is pending or done. */
@@ -179,40 +220,35 @@ export interface BalanceChange {
 }
 
 /**
- * What an entry does to balances, the one statement of it, in Units handed over one by one (no
- * array or decimal.js value per entry: reconcile() runs this over every trade of the history). A
- * trade sends its gross sent amount and receives its gross received amount; the commission is then
- * taken from whichever asset it is charged in (so a fee in the received asset reduces what
- * arrives, a fee in the sent asset adds to what leaves). A change is `delta`, or `−delta` when
- * `subtract` (so no negated copy is made).
+ * What an entry does to balances, the one statement of it, handed over one by one (no array per
+ * entry: reconcile() runs this over every trade of the history). A trade sends its gross sent
+ * amount and receives its gross received amount; the commission is then taken from whichever
+ * asset it is charged in (so a fee in the received asset reduces what arrives, a fee in the sent
+ * asset adds to what leaves). A change is `delta`, or `−delta` when `subtract` (so no negated
+ * value is made; a trade's deltas are its amounts as read, tradeAmounts()).
  */
 export function eachBalanceChange(
   entry: LedgerEntry,
-  change: (account: string, asset: string, delta: Units, subtract: boolean) => void,
+  change: (account: string, asset: string, delta: Amount, subtract: boolean) => void,
 ): void {
   switch (entry.kind) {
     case 'trade': {
-      const qty = parseUnits(entry.qty) ?? refuseUnits(entry.qty, `trade ${entry.id}`, 'qty');
-      const quoteQty =
-        parseUnits(entry.quoteQty) ?? refuseUnits(entry.quoteQty, `trade ${entry.id}`, 'quoteQty');
+      const { qty, quoteQty, commission } = tradeAmounts(entry);
       const buy = entry.side === 'BUY';
-      const commission =
-        parseUnits(entry.commission) ??
-        refuseUnits(entry.commission, `trade ${entry.id}`, 'commission');
       change(entry.account, entry.base, qty, !buy);
       change(entry.account, entry.quote, quoteQty, buy);
-      if (commission !== 0n) change(entry.account, entry.commissionAsset, commission, true);
+      if (!commission.isZero()) change(entry.account, entry.commissionAsset, commission, true);
       return;
     }
     case 'withdrawal': {
       if (!withdrawalDebits(entry.status)) return;
       const owner = () => `withdrawal ${entry.id}`;
-      const total = units(entry.amount, owner, 'amount') + units(entry.fee, owner, 'fee');
+      const total = amount(entry.amount, owner, 'amount').plus(amount(entry.fee, owner, 'fee'));
       change(entry.account, entry.asset, total, true);
       return;
     }
     case 'transfer': {
-      const moved = units(entry.amount, () => `transfer ${entry.id}`, 'amount');
+      const moved = amount(entry.amount, () => `transfer ${entry.id}`, 'amount');
       change(entry.fromAccount, entry.asset, moved, true);
       change(entry.toAccount, entry.asset, moved, false);
       return;
@@ -221,7 +257,7 @@ export function eachBalanceChange(
       change(
         entry.account,
         entry.asset,
-        units(entry.amount, () => `inferred entry ${entry.id}`, 'amount'),
+        amount(entry.amount, () => `inferred entry ${entry.id}`, 'amount'),
         false,
       );
   }
@@ -231,7 +267,7 @@ export function eachBalanceChange(
 export function balanceChanges(entry: LedgerEntry): BalanceChange[] {
   const changes: BalanceChange[] = [];
   eachBalanceChange(entry, (account, asset, delta, subtract) => {
-    changes.push({ account, asset, delta: toAmount(subtract ? -delta : delta) });
+    changes.push({ account, asset, delta: subtract && !delta.isZero() ? delta.negated() : delta });
   });
   return changes;
 }

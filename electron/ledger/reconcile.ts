@@ -16,7 +16,8 @@
  */
 import { atOnce, type Slices } from '../core/clock';
 import { withAnnotation } from './annotations';
-import { units, unitsText, type Units } from './decimal';
+import { formatDecimal } from '../core/decimal';
+import { amount, isAboveZero, isBelowZero, ZERO, type Amount } from './decimal';
 import {
   eachBalanceChange,
   sortEntries,
@@ -55,7 +56,7 @@ export interface ReconcileOptions {
 /** An account's balance of one asset at a time it was observed. */
 export interface Observation {
   time: number;
-  balance: Units;
+  balance: Amount;
   /** The account's opening (nothing held before), not a balance read. */
   opening?: true;
 }
@@ -88,8 +89,8 @@ export class AssetReplay {
   private readonly result: InferredEntry[] = [];
   /** The observation that ends the interval being replayed (past the last: the tail). */
   private next = 1;
-  private running: Units;
-  private lowest: Units;
+  private running: Amount;
+  private lowest: Amount;
   private firstShortAt: number | null = null;
 
   constructor(
@@ -103,15 +104,18 @@ export class AssetReplay {
   }
 
   /** A movement of `delta` (taken away when `subtract`) at `time`, no earlier than the last. */
-  move(time: number, delta: Units, subtract: boolean): void {
+  move(time: number, delta: Amount, subtract: boolean): void {
     const observations = this.observations;
     // Before the account opened: nothing to replay.
     if (time <= observations[0]!.time) return;
     while (this.next < observations.length && time > observations[this.next]!.time) this.close();
-    const running = subtract ? this.running - delta : this.running + delta;
+    const running = subtract ? this.running.minus(delta) : this.running.plus(delta);
     this.running = running;
-    if (running < 0n && this.firstShortAt === null) this.firstShortAt = time;
-    if (running < this.lowest) this.lowest = running;
+    // The lowest matters only below zero (the credit it proves): compared only then.
+    if (isBelowZero(running)) {
+      if (this.firstShortAt === null) this.firstShortAt = time;
+      if (running.lt(this.lowest)) this.lowest = running;
+    }
   }
 
   /** Every interval closed, and the tail's shortfall: this (account, asset)'s inferred entries. */
@@ -121,7 +125,7 @@ export class AssetReplay {
     // the replay holds proves a credit came first: the least that covers it, by that movement.
     if (this.firstShortAt !== null) {
       const last = this.observations[this.observations.length - 1]!;
-      this.make(last.time, this.firstShortAt, this.firstShortAt, -this.lowest);
+      this.make(last.time, this.firstShortAt, this.firstShortAt, this.lowest.negated());
     }
     return this.result;
   }
@@ -129,30 +133,30 @@ export class AssetReplay {
   private close(): void {
     const { time: from } = this.observations[this.next - 1]!;
     const { time: to, balance: end } = this.observations[this.next]!;
-    const unexplained = end - this.running;
-    const needed = this.lowest < 0n ? -this.lowest : 0n;
-    const credit = unexplained > needed ? unexplained : needed;
-    if (credit > 0n) this.make(from, to, this.firstShortAt ?? to, credit);
-    const debit = credit - unexplained;
-    if (debit > 0n) this.make(from, to, to, -debit);
+    const unexplained = end.minus(this.running);
+    const needed = isBelowZero(this.lowest) ? this.lowest.negated() : ZERO;
+    const credit = unexplained.gt(needed) ? unexplained : needed;
+    if (isAboveZero(credit)) this.make(from, to, this.firstShortAt ?? to, credit);
+    const debit = credit.minus(unexplained);
+    if (isAboveZero(debit)) this.make(from, to, to, debit.negated());
     this.next++;
     this.running = end;
     this.lowest = end;
     this.firstShortAt = null;
   }
 
-  private make(from: number, to: number, time: number, value: Units): void {
+  private make(from: number, to: number, time: number, value: Amount): void {
     const { account, asset } = this;
     const first = this.observations[0]!;
     const opens = first.opening && from === first.time ? 'open' : from;
-    const id = inferredEntryId(account, asset, opens, value < 0n ? 'debit' : 'credit');
+    const id = inferredEntryId(account, asset, opens, isBelowZero(value) ? 'debit' : 'credit');
     const annotation = this.annotations?.get(id);
     this.result.push({
       kind: 'inferred',
       id,
       account,
       asset,
-      amount: unitsText(value),
+      amount: formatDecimal(value),
       from,
       to,
       time,
@@ -173,11 +177,15 @@ const SLICE = 5000;
 
 const keyOf = (account: string, asset: string) => `${account}\u0000${asset}`;
 
-/** One (account, asset)'s known movements in ledger order, as columns (no object per movement). */
+/**
+ * One (account, asset)'s known movements in ledger order, as columns (no object per movement):
+ * each an amount as its entry holds it (a trade's as read, not copied) and whether it is taken
+ * away (no negated value made).
+ */
 interface Movements {
   times: number[];
-  /** Signed. */
-  deltas: Units[];
+  deltas: Amount[];
+  subtracts: boolean[];
 }
 
 /**
@@ -247,17 +255,18 @@ export class Reconciliation {
     };
     let late = false;
     let time = 0;
-    const move = (account: string, asset: string, delta: Units, subtract: boolean) => {
+    const move = (account: string, asset: string, delta: Amount, subtract: boolean) => {
       const key = keyOf(account, asset);
       let list = this.movements.get(key);
       if (!list) {
-        this.movements.set(key, (list = { times: [], deltas: [] }));
+        this.movements.set(key, (list = { times: [], deltas: [], subtracts: [] }));
         this.assetsOf(account).add(asset);
       }
       const last = list.times[list.times.length - 1];
       if (last !== undefined && last > time) late = true;
       list.times.push(time);
-      list.deltas.push(subtract ? -delta : delta);
+      list.deltas.push(delta);
+      list.subtracts.push(subtract);
       touch(account, asset, time);
     };
     for (let index = 0; index < entries.length; index++) {
@@ -369,12 +378,12 @@ export class Reconciliation {
       if (from === null && snapshot.time < changedAt) from = snapshot.time;
       observations.push({
         time: snapshot.time,
-        balance: text === undefined ? 0n : units(text, `${account} ${asset}`, 'balance'),
+        balance: text === undefined ? ZERO : amount(text, `${account} ${asset}`, 'balance'),
       });
     }
     if (from === null) {
       from = this.openedAt;
-      observations.push({ time: from, balance: 0n, opening: true });
+      observations.push({ time: from, balance: ZERO, opening: true });
     }
     observations.reverse();
     // A snapshot taken at the opening itself opens the same interval the opening does.
@@ -383,9 +392,9 @@ export class Reconciliation {
     const replay = new AssetReplay(account, asset, observations, this.annotations);
     const movements = this.movements.get(keyOf(account, asset));
     if (movements) {
-      const { times, deltas } = movements;
+      const { times, deltas, subtracts } = movements;
       for (let index = firstAfter(times, from); index < times.length; index++) {
-        replay.move(times[index]!, deltas[index]!, false);
+        replay.move(times[index]!, deltas[index]!, subtracts[index]!);
       }
     }
     const made = replay.finish();

@@ -5,7 +5,7 @@
  */
 import { formatDecimal } from '../core/decimal';
 import { toCsv, type CsvDelimiter } from '../export/csv';
-import { toAmount, ZERO, type Amount } from './decimal';
+import { ZERO, type Amount } from './decimal';
 import { COST_METHOD_LABELS, MAIN_ACCOUNT } from '../../shared/ledger';
 import { type CostMethod, type Disposal, type Ledger } from './cost-basis';
 import { movementsNeeding, sortEntries, withdrawalDebits, type LedgerEntry } from './entries';
@@ -179,12 +179,11 @@ export function taxReport(ledger: Ledger, options: TaxReportOptions): TaxReport 
     if (row.basis === 'estimated') summary.estimatedRows++;
     if (row.basis === 'missing') summary.missingBasisRows++;
   }
-  // Summed as Units: a year can hold a fee per trade, and each value read is a decimal.js value.
-  let feesPaid = 0n;
+  let feesPaid = ZERO;
   for (const fee of ledger.fees) {
-    if (fee.time >= options.from && fee.time < options.to) feesPaid += fee.valueUnits;
+    if (fee.time >= options.from && fee.time < options.to) feesPaid = feesPaid.plus(fee.value);
   }
-  summary.feesPaid = toAmount(feesPaid);
+  summary.feesPaid = feesPaid;
   return { rows, summary };
 }
 

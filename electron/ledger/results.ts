@@ -3,7 +3,7 @@
  * and profit and loss over a range.
  */
 import { divide } from '../../shared/exact-decimal';
-import { SPLIT_PLACES, toAmount, ZERO, type Amount, type Units } from './decimal';
+import { SPLIT_PLACES, ZERO, type Amount } from './decimal';
 import { Ledger, reportingPrice, type LedgerOptions, type PriceAt } from './cost-basis';
 import { sortEntries, type LedgerEntry } from './entries';
 
@@ -59,26 +59,32 @@ export interface FiguresQuery {
 /** Quantity, cost, value and P&L of every asset the ledger has seen, and their totals. */
 export function ledgerFigures(ledger: Ledger, query: FiguresQuery): LedgerFigures {
   const currency = ledger.reportingAsset;
-  // Summed in Units (exact, as the Amounts they stand for); Amounts only for the rows shown. The
-  // ledger keeps each position's realized gains and each account's fees as it goes, so this reads
-  // positions, not every disposal and fee.
-  const byAsset = new Map<string, { quantity: Units; cost: Units; estimated: boolean }>();
-  const realized = new Map<string, Units>();
+  // The ledger keeps each position's realized gains and each account's fees as it goes, so this
+  // reads positions, not every disposal and fee.
+  const byAsset = new Map<string, { quantity: Amount; cost: Amount; estimated: boolean }>();
+  const realized = new Map<string, Amount>();
   for (const position of ledger.positions.values()) {
     if (query.account !== undefined && position.account !== query.account) continue;
-    const held = byAsset.get(position.asset) ?? { quantity: 0n, cost: 0n, estimated: false };
-    held.quantity += position.quantityUnits;
-    held.cost += position.costUnits;
-    if (!held.estimated && position.quantityUnits !== 0n) {
-      held.estimated = position.basisEstimated();
+    const holds = !position.quantity.isZero();
+    const held = byAsset.get(position.asset);
+    if (held) {
+      held.quantity = held.quantity.plus(position.quantity);
+      held.cost = held.cost.plus(position.cost);
+      if (!held.estimated && holds) held.estimated = position.basisEstimated();
+    } else {
+      const { quantity, cost } = position;
+      byAsset.set(position.asset, {
+        quantity,
+        cost,
+        estimated: holds && position.basisEstimated(),
+      });
     }
-    byAsset.set(position.asset, held);
-    realized.set(position.asset, (realized.get(position.asset) ?? 0n) + position.realizedUnits);
+    addTo(realized, position.asset, position.realized);
   }
-  const fees = new Map<string, Units>();
+  const fees = new Map<string, Amount>();
   for (const [account, values] of ledger.feeValues) {
     if (query.account !== undefined && account !== query.account) continue;
-    for (const [asset, value] of values) fees.set(asset, (fees.get(asset) ?? 0n) + value);
+    for (const [asset, value] of values) addTo(fees, asset, value);
   }
   const assets = new Set([...byAsset.keys(), ...realized.keys(), ...fees.keys()]);
   const unpriced: string[] = [];
@@ -93,9 +99,8 @@ export function ledgerFigures(ledger: Ledger, query: FiguresQuery): LedgerFigure
     return reportingPrice(query.priceAt, currency, asset, query.at, 'the value of holdings');
   };
   const rows: AssetFigures[] = [...assets].sort().map((asset) => {
-    const heldUnits = byAsset.get(asset) ?? { quantity: 0n, cost: 0n, estimated: false };
-    const quantity = toAmount(heldUnits.quantity);
-    const cost = toAmount(heldUnits.cost);
+    const held = byAsset.get(asset) ?? { quantity: ZERO, cost: ZERO, estimated: false };
+    const { quantity, cost } = held;
     const price = quantity.isZero() ? null : priceOf(asset);
     const value = price ? quantity.times(price) : ZERO;
     return {
@@ -105,21 +110,19 @@ export function ledgerFigures(ledger: Ledger, query: FiguresQuery): LedgerFigure
       costBasis: cost,
       price,
       value,
-      realizedPnl: toAmount(realized.get(asset) ?? 0n),
+      realizedPnl: realized.get(asset) ?? ZERO,
       unrealizedPnl: price || quantity.isZero() ? value.minus(cost) : ZERO,
-      feesPaid: toAmount(fees.get(asset) ?? 0n),
-      basisEstimated: heldUnits.estimated,
+      feesPaid: fees.get(asset) ?? ZERO,
+      basisEstimated: held.estimated,
     };
   });
-  let netFlows = 0n;
-  let withdrawalFees = 0n;
+  let netFlowsAtCost = ZERO;
+  let withdrawalFeeCost = ZERO;
   for (const flow of ledger.flows) {
     if (query.account !== undefined && flow.account !== query.account) continue;
-    if (flow.kind === 'withdrawal-fee') withdrawalFees -= flow.costUnits;
-    else netFlows += flow.costUnits;
+    if (flow.kind === 'withdrawal-fee') withdrawalFeeCost = withdrawalFeeCost.minus(flow.cost);
+    else netFlowsAtCost = netFlowsAtCost.plus(flow.cost);
   }
-  const netFlowsAtCost = toAmount(netFlows);
-  const withdrawalFeeCost = toAmount(withdrawalFees);
   const total: LedgerTotals = {
     value: sum(rows, (row) => row.value),
     costBasis: sum(rows, (row) => row.costBasis),
@@ -137,6 +140,12 @@ export function ledgerFigures(ledger: Ledger, query: FiguresQuery): LedgerFigure
     total,
     unpriced,
   };
+}
+
+/** `map[key] + value`, the first value kept as it is. */
+function addTo(map: Map<string, Amount>, key: string, value: Amount): void {
+  const before = map.get(key);
+  map.set(key, before === undefined ? value : before.plus(value));
 }
 
 function sum<T>(items: readonly T[], pick: (item: T) => Amount): Amount {

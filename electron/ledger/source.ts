@@ -18,7 +18,7 @@ import type {
 } from '../store';
 import type { Slices } from '../core/clock';
 import { storePort } from '../sync/store-port';
-import type { LedgerEntry, TradeEntry } from './entries';
+import { readTradeAmounts, type LedgerEntry, type TradeEntry } from './entries';
 import { annotationOf } from './annotations';
 import type { BalanceSnapshot, InferredAnnotation } from './reconcile';
 
@@ -102,9 +102,10 @@ function* readTrades(
       if (commissionAsset === undefined) {
         feeAssets.set(feeCurrency, (commissionAsset = assetKey(feeCurrency)));
       }
+      const tradeId = String(id);
       trades.push({
         kind: 'trade',
-        id: String(id),
+        id: tradeId,
         account,
         symbol,
         base: pair.base,
@@ -116,6 +117,8 @@ function* readTrades(
         commission: fee,
         commissionAsset,
         time,
+        // The reconciliation and the cost basis both use them.
+        amounts: readTradeAmounts({ id: tradeId, symbol, qty, quoteQty, commission: fee }),
       });
     }
     if (page.length < TRADES_PER_SLICE) return trades;
@@ -292,9 +295,10 @@ export function readAppends(
         unknown.add(row.symbol);
         continue;
       }
+      const tradeId = String(row.id);
       trades.push({
         kind: 'trade',
-        id: String(row.id),
+        id: tradeId,
         account: row.account,
         symbol: row.symbol,
         base: pair.base,
@@ -306,6 +310,13 @@ export function readAppends(
         commission: row.fee,
         commissionAsset: assetKey(row.feeCurrency),
         time: row.time,
+        amounts: readTradeAmounts({
+          id: tradeId,
+          symbol: row.symbol,
+          qty: row.qty,
+          quoteQty: row.quoteQty,
+          commission: row.fee,
+        }),
       });
     }
     const newest = rows[rows.length - 1];

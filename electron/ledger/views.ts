@@ -36,7 +36,7 @@ import {
 import type { Store } from '../store';
 import { Decimal, divide } from '../../shared/exact-decimal';
 import { reviewsByEntry, reviewView } from './annotations';
-import { toAmount, ZERO, type Amount, type Units } from './decimal';
+import { ZERO, type Amount } from './decimal';
 import {
   balanceChanges,
   eachBalanceChange,
@@ -585,11 +585,12 @@ export function historyView(built: BuiltLedger, input: HistoryInput): LedgerHist
   const currency = built.ledger.reportingAsset;
   const mine = (entryAccount: string) => account === undefined || entryAccount === account;
   const entries = built.entries;
-  // Replayed in Units (no decimal.js value per entry): the history walks every entry up to now.
-  const held = new Map<string, Units>();
-  const apply = (entryAccount: string, asset: string, delta: Units, subtract: boolean) => {
+  // The history walks every entry up to now: one sum made per change, no negated copy.
+  const held = new Map<string, Amount>();
+  const apply = (entryAccount: string, asset: string, delta: Amount, subtract: boolean) => {
     if (!mine(entryAccount)) return;
-    held.set(asset, (held.get(asset) ?? 0n) + (subtract ? -delta : delta));
+    const before = held.get(asset) ?? ZERO;
+    held.set(asset, subtract ? before.minus(delta) : before.plus(delta));
   };
   // When each asset is first held at a time whose price is a candle's close (not today's).
   const firstHeld = new Map<string, number>();
@@ -607,7 +608,7 @@ export function historyView(built: BuiltLedger, input: HistoryInput): LedgerHist
     }
     const holding: [string, Amount][] = [];
     for (const [asset, quantity] of held) {
-      if (quantity !== 0n) holding.push([asset, toAmount(quantity)]);
+      if (!quantity.isZero()) holding.push([asset, quantity]);
     }
     for (const [asset] of holding) {
       if (time < candlesUntil && !firstHeld.has(asset)) firstHeld.set(asset, time);

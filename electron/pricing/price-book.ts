@@ -1,6 +1,6 @@
 /**
  * Prices of one asset in another from 24h tickers: a direct pair (asset/quote), the inverse pair
- * (quote/asset) or a path through one bridge asset (usdt, btc, ...). decimal.js only: an amount is
+ * (quote/asset) or a path through one bridge asset (usdt, btc, ...). Decimal only: an amount is
  * never a JavaScript float.
  */
 import { Decimal, divide } from '../../shared/exact-decimal';

@@ -1,7 +1,7 @@
 /**
  * What the funds are worth in the user's quote asset: total, 24h change, allocation, unpriced
  * assets, per-row prices, and the value snapshots the ledger reads as balance observations (the
- * value history itself is the ledger's, electron/ledger/views.ts). decimal.js only.
+ * value history itself is the ledger's, electron/ledger/views.ts). Decimal only.
  */
 import { Decimal, divide } from '../../shared/exact-decimal';
 import { assetKey } from '../../shared/market';
