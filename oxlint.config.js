@@ -1,9 +1,9 @@
 /**
  * The lint, run by oxlint (`npm run lint`; CI's static checks): the project's layers, its own rules
  * and the rule sets it keeps, in one pass over the tree with the type-aware rules and the
- * typecheck. The layers' rule is eslint-plugin-boundaries and the clock's is the project's own
- * (lint/spotfolio-plugin.js), both ESLint plugins that oxlint runs as JS plugins; every other rule
- * is oxlint's own. ESLint itself ran the layers until oxlint could: it took ~34 CPU-seconds of a
+ * typecheck. The layers' rule is eslint-plugin-boundaries; the clock's and the ledger amounts' are
+ * the project's own (lint/spotfolio-plugin.js); all ESLint plugins that oxlint runs as JS plugins;
+ * every other rule is oxlint's own. ESLint itself ran the layers until oxlint could: it took ~34 CPU-seconds of a
  * CI run beside oxlint's ~19; this one pass takes ~30.
  * JS config files are read only through `-c` (oxlint looks for .oxlintrc.json or, on a Node that
  * strips types, oxlint.config.ts), so every caller names this file.
@@ -434,6 +434,11 @@ export default {
       files: ['electron/**/*.ts'],
       excludeFiles: ['electron/core/clock.ts'],
       rules: { 'spotfolio/clock-only-timers': 'error' },
+    },
+    {
+      // The ledger computes in the one Decimal, not in scaled bigints of its own.
+      files: ['electron/ledger/**/*.ts'],
+      rules: { 'spotfolio/decimal-amounts': 'error' },
     },
   ],
   ignorePatterns: [

@@ -50,7 +50,37 @@ const clockOnlyTimers = {
   },
 };
 
+/**
+ * The ledger's amounts are the project's one Decimal (shared/exact-decimal.ts): no second amount
+ * type of scaled integers beside it. Flags a bigint literal, BigInt (called or read) and the bigint
+ * type; oxlint.config.js applies it to electron/ledger/.
+ */
+const decimalAmounts = {
+  meta: {
+    type: 'problem',
+    schema: [],
+    messages: {
+      bigint:
+        'Ledger amounts are Decimal (shared/exact-decimal.ts), not scaled bigints ({{what}}).',
+    },
+  },
+  create(context) {
+    const report = (node, what) => context.report({ node, messageId: 'bigint', data: { what } });
+    return {
+      Literal(node) {
+        if (typeof node.bigint === 'string') report(node, 'a bigint literal');
+      },
+      Identifier(node) {
+        if (node.name === 'BigInt') report(node, 'BigInt');
+      },
+      TSBigIntKeyword(node) {
+        report(node, 'the bigint type');
+      },
+    };
+  },
+};
+
 export default {
   meta: { name: 'spotfolio' },
-  rules: { 'clock-only-timers': clockOnlyTimers },
+  rules: { 'clock-only-timers': clockOnlyTimers, 'decimal-amounts': decimalAmounts },
 };

@@ -3,7 +3,8 @@
  * - the layers: a forbidden import fails the lint, an import along the layers passes, and an
  *   import cycle fails oxlint's no-cycle rule;
  * - the store owns its tables: the raw connection (store.db) outside electron/store/ fails;
- * - time goes through the injected clock: a raw timer in electron/ fails (lint/spotfolio-plugin.js).
+ * - time goes through the injected clock: a raw timer in electron/ fails (lint/spotfolio-plugin.js);
+ * - the ledger's amounts are the one Decimal: a scaled bigint in electron/ledger/ fails (same plugin).
  * The fixtures are linted as if they sat in the real folders, importing real modules of the tree:
  * all of them in one copy of the tree (test/lint/oxlint.ts), each oxlint run there costing a
  * second or two of CPU. The cycle is written out on its own.
@@ -17,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const LAYER_RULE = 'boundaries(dependencies)';
 const STORE_RULE = 'eslint(no-restricted-properties)';
 const TIMER_RULE = 'spotfolio(clock-only-timers)';
+const AMOUNT_RULE = 'spotfolio(decimal-amounts)';
 
 /** Modules of the tree the fixtures import; if one moves, this test names it. */
 const TARGETS = [
@@ -227,11 +229,29 @@ const TIMER_FIXTURES = [
   { path: 'electron/core/clock.ts', code: TIMER_RAW },
   { path: 'renderer/src/lib/lint-fixture.ts', code: TIMER_RAW },
 ];
+const AMOUNTS_BAD: [string, string][] = [
+  ['a bigint literal', 'export const total = (a: number) => a + Number(10n);\n'],
+  ['BigInt()', "export const units = (text: string) => BigInt(text.replace('.', ''));\n"],
+  ['the bigint type', 'export type Units = bigint;\n'],
+];
+const AMOUNT_DECIMAL =
+  "import { Decimal } from '../../shared/exact-decimal';\n" +
+  'export const total = (a: string, b: string) => new Decimal(a).plus(b);\n';
+const AMOUNT_FIXED = 'export type Fixed = bigint;\nexport const ONE: Fixed = 10n ** 18n;\n';
+const AMOUNT_FIXTURES = [
+  ...AMOUNTS_BAD.map(([, code], index) => ({
+    path: `electron/ledger/lint-fixture-${index}.ts`,
+    code,
+  })),
+  { path: 'electron/ledger/lint-fixture-good.ts', code: AMOUNT_DECIMAL },
+  { path: 'electron/sandbox/lint-fixture-fixed.ts', code: AMOUNT_FIXED },
+];
 const FIXTURES = [
   ...[...FORBIDDEN, ...ALLOWED, ...STORE_FAILING].map(([, path, code]) => ({ path, code })),
   STORE_INSIDE,
   ...FORMER,
   ...TIMER_FIXTURES,
+  ...AMOUNT_FIXTURES,
 ];
 const at = {
   forbidden: 0,
@@ -240,6 +260,13 @@ const at = {
   storeInside: FORBIDDEN.length + ALLOWED.length + STORE_FAILING.length,
   former: FORBIDDEN.length + ALLOWED.length + STORE_FAILING.length + 1,
   timers: FORBIDDEN.length + ALLOWED.length + STORE_FAILING.length + 1 + FORMER.length,
+  amounts:
+    FORBIDDEN.length +
+    ALLOWED.length +
+    STORE_FAILING.length +
+    1 +
+    FORMER.length +
+    TIMER_FIXTURES.length,
 };
 
 let results: Finding[][] = [];
@@ -353,5 +380,20 @@ describe('the clock rule', () => {
   it('lets the clock itself and the page use the real timers', () => {
     expect(findings(at.timers + TIMERS_BAD.length + 1, TIMER_RULE)).toEqual([]);
     expect(findings(at.timers + TIMERS_BAD.length + 2, TIMER_RULE)).toEqual([]);
+  });
+});
+
+describe('the ledger amount rule', () => {
+  AMOUNTS_BAD.forEach(([what], index) => {
+    it(`fails on ${what} in electron/ledger/`, () => {
+      const found = findings(at.amounts + index, AMOUNT_RULE);
+      expect(found).toHaveLength(1);
+      expect(found[0]).toContain('Ledger amounts are Decimal');
+    });
+  });
+
+  it('passes the same sum in Decimal, and scaled bigints in the sandbox', () => {
+    expect(findings(at.amounts + AMOUNTS_BAD.length, AMOUNT_RULE)).toEqual([]);
+    expect(findings(at.amounts + AMOUNTS_BAD.length + 1, AMOUNT_RULE)).toEqual([]);
   });
 });
