@@ -104,6 +104,45 @@ function browserModeBuild(): Plugin {
   };
 }
 
+/**
+ * The page's entry (main.tsx) sends the first screen's calls and then loads React and the app
+ * (root.tsx) with import(). A modulepreload link for that chunk, and the chunks it imports, lets
+ * the browser fetch and compile it beside the entry, and browser mode reads it ahead with the
+ * page's other files (electron/serve/static.ts), before the app's start takes the event loop.
+ */
+function preloadAppRoot(): Plugin {
+  return {
+    name: 'spotfolio:preload-app-root',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, context) {
+        const bundle = context.bundle;
+        if (!bundle) return [];
+        const chunks = Object.values(bundle).filter((output) => output.type === 'chunk');
+        const root = chunks.find((chunk) =>
+          chunk.facadeModuleId?.endsWith('/renderer/src/root.tsx'),
+        );
+        if (!root) throw new Error('The renderer build has no chunk for renderer/src/root.tsx');
+        const entry = chunks.find((chunk) => chunk.isEntry);
+        const files = new Set<string>();
+        const visit = (fileName: string) => {
+          if (files.has(fileName) || fileName === entry?.fileName) return;
+          files.add(fileName);
+          const chunk = chunks.find((candidate) => candidate.fileName === fileName);
+          for (const imported of chunk?.imports ?? []) visit(imported);
+        };
+        visit(root.fileName);
+        return [...files].map((file) => ({
+          tag: 'link',
+          attrs: { rel: 'modulepreload', crossorigin: true, href: `./${file}` },
+          injectTo: 'head' as const,
+        }));
+      },
+    },
+  };
+}
+
 export default defineConfig({
   main: {
     plugins: [browserModeBuild()],
@@ -127,7 +166,7 @@ export default defineConfig({
   },
   renderer: {
     root: 'renderer',
-    plugins: [react()],
+    plugins: [react(), preloadAppRoot()],
     build: {
       outDir: resolve(__dirname, 'out/renderer'),
       // electron-vite leaves the renderer unminified; minified, Chromium parses it in half the time.

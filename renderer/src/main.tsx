@@ -1,24 +1,16 @@
 // In browser mode the WebSocket bridge must be installed before anything reads window.spotfolio;
 // in Electron the preload has already defined it and the installer leaves it alone.
 import './bridge/install';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { App } from './App';
 import { sendEarlyCalls } from './early';
 import { installExactCopy } from './lib/copy-exact';
-import { queryClient } from './lib/query';
 import './styles.css';
 
+// The first screen's calls leave before React and the app are loaded (./root, a chunk of its
+// own): the main process answers them while the page parses the rest.
 sendEarlyCalls();
 installExactCopy(document);
 
-const container = document.getElementById('root');
-if (!container) throw new Error('index.html lacks the #root element');
-createRoot(container).render(
-  <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <App />
-    </QueryClientProvider>
-  </StrictMode>,
+import('./root').then(
+  (root) => root.renderApp(),
+  (error: unknown) => window.reportError(error),
 );
