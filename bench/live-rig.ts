@@ -113,11 +113,26 @@ export async function startLiveRig(input: {
     if (statusCode !== 200) throw new Error(`order answered ${statusCode}: ${text}`);
     return JSON.parse(text) as { orderId?: number; id?: number };
   };
+  const takerSubOrder = () =>
+    placeOrder(
+      takerKey,
+      `symbol=ethusdt&side=buy&type=limit&quantity=${SUB_QTY}&price=${SUB_PRICE}`,
+    );
   const takerOrder = (side: 'buy' | 'sell', price: string) =>
     placeOrder(
       takerKey,
       `symbol=btcusdt&side=${side}&type=limit&quantity=${FILL_QTY}&price=${price}`,
     );
+
+  if (input.linkedSub) {
+    // The sub-account's resting sell, and one fill of it: ethusdt has a last price to value by.
+    const subTrading = sandbox.admin.createApiKey(SUB_EMAIL, { canTrade: true });
+    await placeOrder(
+      subTrading,
+      `symbol=ethusdt&side=sell&type=limit&quantity=${new Decimal(SUB_QTY).times(subPieces).toFixed()}&price=${SUB_PRICE}`,
+    );
+    await takerSubOrder();
+  }
 
   if (history > 0) {
     // Sells into the taker's buys and buys from its sells, alternately: lots opened and closed.
@@ -167,11 +182,6 @@ export async function startLiveRig(input: {
     });
     await bridge.ok('profiles.activate', { id: profile.id });
     if (input.linkedSub) {
-      const subTrading = sandbox.admin.createApiKey(SUB_EMAIL, { canTrade: true });
-      await placeOrder(
-        subTrading,
-        `symbol=ethusdt&side=sell&type=limit&quantity=${new Decimal(SUB_QTY).times(subPieces).toFixed()}&price=${SUB_PRICE}`,
-      );
       await bridge.ok('subAccounts.refresh', {});
       await bridge.ok('subAccounts.link', {
         email: SUB_EMAIL,
@@ -210,11 +220,7 @@ export async function startLiveRig(input: {
       appPid: started.pid,
       restingId,
       takerBuys: () => takerOrder('buy', PRICE),
-      subFill: () =>
-        placeOrder(
-          takerKey,
-          `symbol=ethusdt&side=buy&type=limit&quantity=${SUB_QTY}&price=${SUB_PRICE}`,
-        ),
+      subFill: takerSubOrder,
       close,
     };
   } catch (error) {
