@@ -209,9 +209,6 @@ export function rangeQuery(
   return (at) => ({
     at,
     priceAt: options.valueAt ?? options.priceAt,
-    // As the summary does: an asset no market prices in the currency has no value and no
-    // unrealized P&L (the summary names it), rather than failing the whole range.
-    unpriced: 'leave-out',
     ...(range.account !== undefined ? { account: range.account } : {}),
   });
 }

@@ -85,34 +85,4 @@ describe('P&L of an interval', () => {
     // 1,994 − 1,501 = 493: the value at T(6) (8,495 USDT + 1,998) less the 10,000 that came in.
     expect(figures(T(1), T(6))).toEqual(['1495', '6.5', '-1002', '493']);
   });
-
-  it('an asset no market prices is left out of the range, as the summary leaves it out', () => {
-    // 5 FOO credited at T(2) and never priced (its basis missing, as the app builds the ledger):
-    // every interval's figures are those without it.
-    const foo: LedgerEntry = {
-      kind: 'inferred',
-      id: 'foo',
-      account: 'main',
-      asset: 'FOO',
-      amount: '5',
-      from: T(1),
-      to: T(2),
-      time: T(2),
-    };
-    const withFoo = [...ENTRIES.slice(0, 1), foo, ...ENTRIES.slice(1)];
-    for (const [from, to] of [
-      [T(1), T(3)],
-      [T(3), T(6)],
-      [T(1), T(6)],
-    ] as const) {
-      const range = pnlForRange(
-        withFoo,
-        { method: 'fifo', reportingAsset: 'USDT', priceAt, unpricedCredits: 'missing-basis' },
-        { from, to },
-      );
-      expect(
-        [range.realizedPnl, range.feesPaid, range.unrealizedChange, range.pnl].map(text),
-      ).toEqual(figures(from, to));
-    }
-  });
 });
