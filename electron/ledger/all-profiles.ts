@@ -97,7 +97,11 @@ export class AllProfiles {
         importProgress: this.importOf(part),
         pricesLacking,
       });
-      const pnl = span ? rangePnlView(this.deps.ledger.rangePnl(part.built, span)) : null;
+      const pnl = span
+        ? rangePnlView(
+            this.deps.ledger.rangePnl(part.built, { ...span, leftOut: new Set(view.unpriced) }),
+          )
+        : null;
       return { part, view, pnl };
     });
     const total = parts.reduce((sum, { view }) => sum.plus(view.totals.value), ZERO);

@@ -111,9 +111,11 @@ export class LedgerFigures {
     if (range === undefined) return view;
     // The service's range P&L keeps the ledger before the range's start instead of replaying
     // every entry on each ask (the P&L card asks after every live batch).
+    // An asset no market prices now is left out of the range as the summary leaves it out.
     const pnl = this.deps.ledger.rangePnl(ledger, {
       from: now - HISTORY_RANGES[range].spanMs,
       to: now,
+      leftOut: new Set(view.unpriced),
       ...(account !== undefined ? { account } : {}),
     });
     return { ...view, range: rangePnlView(pnl) };

@@ -54,6 +54,12 @@ export interface FiguresQuery {
   account?: string;
   /** An asset held without a price: MissingPriceError ('throw', the default), or left out. */
   unpriced?: 'throw' | 'leave-out';
+  /**
+   * Assets left out at any time whatever `unpriced` says: those no market prices in the currency
+   * now (the summary's unpriced), so a range leaves them out at its start as at its end, while
+   * another asset's missing price of the time still fails.
+   */
+  leftOut?: ReadonlySet<string>;
 }
 
 /** Quantity, cost, value and P&L of every asset the ledger has seen, and their totals. */
@@ -89,6 +95,10 @@ export function ledgerFigures(ledger: Ledger, query: FiguresQuery): LedgerFigure
   const assets = new Set([...byAsset.keys(), ...realized.keys(), ...fees.keys()]);
   const unpriced: string[] = [];
   const priceOf = (asset: string): Amount | null => {
+    if (query.leftOut?.has(asset)) {
+      unpriced.push(asset);
+      return null;
+    }
     if (query.unpriced === 'leave-out' && asset !== currency) {
       const known = query.priceAt(asset, currency, query.at);
       if (known === null || known === undefined) {
@@ -189,7 +199,7 @@ export interface RangePnl {
 export function pnlForRange(
   entries: readonly LedgerEntry[],
   options: LedgerOptions,
-  range: { from: number; to: number; account?: string },
+  range: { from: number; to: number; account?: string; leftOut?: ReadonlySet<string> },
 ): RangePnl {
   const ordered = sortEntries(entries);
   const ledger = new Ledger(options);
@@ -204,12 +214,13 @@ export function pnlForRange(
 /** The figures query at `at` of a range's account (every account when it names none). */
 export function rangeQuery(
   options: LedgerOptions,
-  range: { account?: string },
+  range: { account?: string; leftOut?: ReadonlySet<string> },
 ): (at: number) => FiguresQuery {
   return (at) => ({
     at,
     priceAt: options.valueAt ?? options.priceAt,
     ...(range.account !== undefined ? { account: range.account } : {}),
+    ...(range.leftOut !== undefined ? { leftOut: range.leftOut } : {}),
   });
 }
 

@@ -164,7 +164,10 @@ export class LedgerService {
    * entries up to the range's start are kept applied to a ledger of their own per span (the
    * start only moves on), the rest is the kept ledger's.
    */
-  rangePnl(built: BuiltLedger, range: { from: number; to: number; account?: string }): RangePnl {
+  rangePnl(
+    built: BuiltLedger,
+    range: { from: number; to: number; account?: string; leftOut?: ReadonlySet<string> },
+  ): RangePnl {
     const kept = this.keptOf(built);
     const entries = built.entries;
     const options = built.ledger.options;

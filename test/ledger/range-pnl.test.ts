@@ -4,7 +4,12 @@
  * with a fee of 2.5 USDT. ETH is 3,000 at T(3) and 2,000 at T(6). Reported in USDT, FIFO.
  */
 import { describe, expect, it } from 'vitest';
-import { pnlForRange, type LedgerEntry, type PriceAt } from '../../electron/ledger';
+import {
+  MissingPriceError,
+  pnlForRange,
+  type LedgerEntry,
+  type PriceAt,
+} from '../../electron/ledger';
 import { T, text, trade } from './fixtures';
 
 const ENTRIES: LedgerEntry[] = [
@@ -84,5 +89,46 @@ describe('P&L of an interval', () => {
   it('(T(1), T(6)]: the sum of the two', () => {
     // 1,994 − 1,501 = 493: the value at T(6) (8,495 USDT + 1,998) less the 10,000 that came in.
     expect(figures(T(1), T(6))).toEqual(['1495', '6.5', '-1002', '493']);
+  });
+
+  it('leaves out an asset no market prices now (the summary names it), and only that one', () => {
+    // 5 FOO credited at T(2), which no market prices (its basis missing, as the app builds the
+    // ledger): left out, every interval's figures are those without it. A price of the time
+    // still missing for another asset fails as before.
+    const foo: LedgerEntry = {
+      kind: 'inferred',
+      id: 'foo',
+      account: 'main',
+      asset: 'FOO',
+      amount: '5',
+      from: T(1),
+      to: T(2),
+      time: T(2),
+    };
+    const withFoo = [...ENTRIES.slice(0, 1), foo, ...ENTRIES.slice(1)];
+    const options = {
+      method: 'fifo',
+      reportingAsset: 'USDT',
+      priceAt,
+      unpricedCredits: 'missing-basis',
+    } as const;
+    const leftOut = new Set(['FOO']);
+    for (const [from, to] of [
+      [T(1), T(3)],
+      [T(3), T(6)],
+      [T(1), T(6)],
+    ] as const) {
+      const range = pnlForRange(withFoo, options, { from, to, leftOut });
+      expect(
+        [range.realizedPnl, range.feesPaid, range.unrealizedChange, range.pnl].map(text),
+      ).toEqual(figures(from, to));
+    }
+    expect(() => pnlForRange(withFoo, options, { from: T(1), to: T(6) })).toThrow(
+      MissingPriceError,
+    );
+    // ETH has no price at T(4): the start of (T(4), T(6)] fails though FOO is left out.
+    expect(() => pnlForRange(withFoo, options, { from: T(4), to: T(6), leftOut })).toThrow(
+      MissingPriceError,
+    );
   });
 });
