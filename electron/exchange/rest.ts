@@ -153,7 +153,7 @@ export class RestTransport {
 
   private openPool(): Promise<Pool> {
     const closedBefore = this.closed;
-    this.opening ??= import('undici').then(({ Pool }) => {
+    this.opening ??= import('undici').then(async ({ Pool }) => {
       this.pool = new Pool(this.origin, {
         connections: 32,
         pipelining: 1,
@@ -161,7 +161,7 @@ export class RestTransport {
         keepAliveMaxTimeout: 600_000,
       });
       // A request after close() meets a closed pool, as it always did.
-      if (closedBefore) void this.pool.close();
+      if (closedBefore) await this.pool.close();
       return this.pool;
     });
     return this.opening;
