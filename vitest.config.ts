@@ -19,10 +19,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // Two files at a time: the suite runs beside the journeys (scripts/test.sh), which wait on
-    // their apps and pages more than they compute and ended ~40 s after it with three (CI on a
-    // clean clone: vitest 194 s, the journeys 233 s).
-    maxWorkers: 2,
+    maxWorkers: 3,
     projects: [
       { extends: true, test: { name: 'isolated', include: ISOLATED } },
       {
