@@ -7,12 +7,11 @@ export default defineConfig({
   globalSetup: './test/e2e/support/global-setup.ts',
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  // Four files at a time: a journey spends most of its time waiting on the app, the exchange or
+  // Three files at a time: a journey spends most of its time waiting on the app, the exchange or
   // the page (measured in a quiet CI run with two: the machine's two cores 69% busy, the journeys
-  // the last to end), so more files overlap those waits (the files' order within a worker is
-  // kept). With three the journeys still ended last in CI, ~40 s after vitest.
+  // the last to end), so a third overlaps those waits (the files' order within a worker is kept).
   fullyParallel: false,
-  workers: 4,
+  workers: 3,
   // A journey that fails is run once more in a fresh worker (its own stack) and, if it then
   // passes, reported as flaky by name in the list: a race the machine's load exposed is then
   // seen and fixed without one rare timing failing every other test's run.
