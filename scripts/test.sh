@@ -7,9 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# vitest yields the cores to the journeys when both want them (nice 5): the journeys are the
-# longer suite (CI on a clean clone: vitest 194–201 s, the journeys 233–236 s at equal priority).
-unit="nice -n 5 bash scripts/with-keyring.sh npx vitest run$(printf ' %q' "$@")"
+unit="bash scripts/with-keyring.sh npx vitest run$(printf ' %q' "$@")"
 if [ "${SPOTFOLIO_SKIP_E2E:-}" = "1" ]; then
   exec bash -c "$unit"
 fi
