@@ -158,35 +158,12 @@ export class LedgerRepository {
    * pages (an open iterator would keep the connection busy meanwhile).
    */
   trades(profileId: string, after: TradeCursor | null, limit: number): LedgerTradeColumns[] {
-    const last = after ?? { time: -1, id: -1, orderId: -1 };
-    const { time, id, orderId } = last;
-    return this.statements.trades.all(
-      profileId,
-      time,
-      id,
-      orderId,
-      profileId,
-      time,
-      id,
-      orderId,
-      limit,
-    );
+    return this.statements.trades.all(...afterCursor(profileId, after), limit);
   }
 
   /** Own trades after `after` in ledger order (all of them with null). */
   tradesAfter(profileId: string, after: TradeCursor | null): LedgerTradeRow[] {
-    const last = after ?? { time: -1, id: -1, orderId: -1 };
-    const { time, id, orderId } = last;
-    return this.statements.tradesAfter.all(
-      profileId,
-      time,
-      id,
-      orderId,
-      profileId,
-      time,
-      id,
-      orderId,
-    );
+    return this.statements.tradesAfter.all(...afterCursor(profileId, after));
   }
 
   lastTrade(profileId: string): TradeCursor | null {
@@ -626,4 +603,16 @@ function observation(row: ObservationColumns): BalanceObservation {
 
 function sortedBalances(balances: Readonly<Record<string, string>>): Record<string, string> {
   return Object.fromEntries(Object.entries(balances).sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+/**
+ * The parameters of a read after `after` (from the first with null) in ledger order: the profile
+ * and the cursor, twice, for the query's two parts.
+ */
+function afterCursor(
+  profileId: string,
+  after: TradeCursor | null,
+): [string, number, number, number, string, number, number, number] {
+  const { time, id, orderId } = after ?? { time: -1, id: -1, orderId: -1 };
+  return [profileId, time, id, orderId, profileId, time, id, orderId];
 }

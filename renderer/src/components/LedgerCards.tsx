@@ -13,6 +13,7 @@ import {
   COST_METHODS,
   type CostMethodName,
   type LedgerComputingView,
+  type RangePnlView,
   type TradeImportView,
 } from '../../../shared/ledger';
 import type { HistoryRange } from '../../../shared/types';
@@ -112,6 +113,44 @@ export function rangeWords(range: HistoryRange): string {
   return range === 'all' ? 'over all history' : `this ${range}`;
 }
 
+/**
+ * The range's four figures on a P&L card (realized, fees, the change in unrealized, the total),
+ * each shown only once final; none when no range was asked for. Test ids are `${prefix}-...`.
+ */
+export function rangeFacts(
+  pnl: RangePnlView | null,
+  range: HistoryRange,
+  final: (value: string) => string | null,
+  prefix: string,
+) {
+  if (!pnl) return [];
+  return [
+    {
+      label: `Realized P&L ${rangeWords(range)}`,
+      value: final(pnl.realizedPnl),
+      signed: true,
+      testId: `${prefix}-realized`,
+    },
+    {
+      label: `Fees paid ${rangeWords(range)}`,
+      value: final(pnl.feesPaid),
+      testId: `${prefix}-fees`,
+    },
+    {
+      label: `Change in unrealized P&L ${rangeWords(range)}`,
+      value: final(pnl.unrealizedChange),
+      signed: true,
+      testId: `${prefix}-unrealized-change`,
+    },
+    {
+      label: `P&L ${rangeWords(range)}`,
+      value: final(pnl.pnl),
+      signed: true,
+      testId: `${prefix}-range`,
+    },
+  ];
+}
+
 export const RANGES: { value: HistoryRange; label: string }[] = [
   { value: 'day', label: 'Day' },
   { value: 'week', label: 'Week' },
@@ -179,33 +218,7 @@ export function PnlCard() {
           )}
           <dl className="facts">
             {[
-              ...(data.range
-                ? [
-                    {
-                      label: `Realized P&L ${rangeWords(range)}`,
-                      value: final(data.range.realizedPnl),
-                      signed: true,
-                      testId: 'pnl-realized',
-                    },
-                    {
-                      label: `Fees paid ${rangeWords(range)}`,
-                      value: final(data.range.feesPaid),
-                      testId: 'pnl-fees',
-                    },
-                    {
-                      label: `Change in unrealized P&L ${rangeWords(range)}`,
-                      value: final(data.range.unrealizedChange),
-                      signed: true,
-                      testId: 'pnl-unrealized-change',
-                    },
-                    {
-                      label: `P&L ${rangeWords(range)}`,
-                      value: final(data.range.pnl),
-                      signed: true,
-                      testId: 'pnl-range',
-                    },
-                  ]
-                : []),
+              ...rangeFacts(data.range, range, final, 'pnl'),
               {
                 label: 'Unrealized P&L now',
                 value: final(data.totals.unrealizedPnl),

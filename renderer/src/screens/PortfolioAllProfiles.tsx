@@ -20,7 +20,7 @@ import {
   Skeleton,
   Value,
 } from '../components/common';
-import { computingWords, Figure, RANGES, rangeWords } from '../components/LedgerCards';
+import { computingWords, Figure, RANGES, rangeFacts } from '../components/LedgerCards';
 
 /** The Portfolio's charts (PortfolioCharts.tsx, loaded lazily by Portfolio.tsx). */
 export interface PortfolioChartParts {
@@ -174,33 +174,7 @@ export function PortfolioAllProfiles(props: { choice: ReactNode; charts: Portfol
             )}
             <dl className="facts">
               {[
-                ...(data.range
-                  ? [
-                      {
-                        label: `Realized P&L ${rangeWords(range)}`,
-                        value: final(data.range.realizedPnl),
-                        signed: true,
-                        testId: 'all-pnl-realized',
-                      },
-                      {
-                        label: `Fees paid ${rangeWords(range)}`,
-                        value: final(data.range.feesPaid),
-                        testId: 'all-pnl-fees',
-                      },
-                      {
-                        label: `Change in unrealized P&L ${rangeWords(range)}`,
-                        value: final(data.range.unrealizedChange),
-                        signed: true,
-                        testId: 'all-pnl-unrealized-change',
-                      },
-                      {
-                        label: `P&L ${rangeWords(range)}`,
-                        value: final(data.range.pnl),
-                        signed: true,
-                        testId: 'all-pnl-range',
-                      },
-                    ]
-                  : []),
+                ...rangeFacts(data.range, range, final, 'all-pnl'),
                 {
                   label: 'Unrealized P&L now',
                   value: final(data.totals.unrealizedPnl),
