@@ -31,4 +31,5 @@ for _ in $(seq 600); do
   sleep 1
 done
 node_gyp="$(npm prefix -g)/lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js"
-node "$node_gyp" rebuild --release --jobs=max
+# Against Node's own headers, as npm is set to build (its nodedir); node-gyp alone would download them.
+node "$node_gyp" rebuild --release --jobs=max --nodedir="$(npm config get nodedir)"
