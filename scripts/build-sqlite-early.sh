@@ -17,7 +17,11 @@ mkdir -p "$out"
 cd "$out"
 tarball=$(npm pack "better-sqlite3@$version" --silent)
 # The lockfile's hash, not the registry's word: what compiles is exactly what npm ci would install.
-actual="sha512-$(openssl dgst -sha512 -binary "$tarball" | base64 -w0)"
+actual=$(node -e '
+  const { createHash } = require("node:crypto");
+  const bytes = require("node:fs").readFileSync(process.argv[1]);
+  console.log(`sha512-${createHash("sha512").update(bytes).digest("base64")}`);
+' "$tarball")
 if [ "$actual" != "$integrity" ]; then
   echo "better-sqlite3@$version does not match package-lock.json ($actual)" >&2
   exit 1
@@ -25,11 +29,9 @@ fi
 tar xzf "$tarball" --strip-components=1
 rm "$tarball"
 
-# The compilers may still be on their way (.ci/run installs missing system packages meanwhile).
-for _ in $(seq 600); do
-  command -v g++ >/dev/null && command -v make >/dev/null && command -v python3 >/dev/null && break
-  sleep 1
-done
+# npm's own node-gyp, against the headers npm is set to build with (its nodedir, where set):
+# node-gyp alone would download them.
 node_gyp="$(npm prefix -g)/lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js"
-# Against Node's own headers, as npm is set to build (its nodedir); node-gyp alone would download them.
-node "$node_gyp" rebuild --release --jobs=max --nodedir="$(npm config get nodedir)"
+nodedir=$(npm config get nodedir)
+[ "$nodedir" = undefined ] && nodedir=
+node "$node_gyp" rebuild --release --jobs=max ${nodedir:+"--nodedir=$nodedir"}
