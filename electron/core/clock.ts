@@ -262,6 +262,68 @@ export class Throttle {
   }
 }
 
+/**
+ * A throttler per key: trigger(keys) runs `fn` at once with the keys that last ran at least `ms`
+ * ago (or never), and gathers the others into runs at the end of their own intervals. One key's
+ * burst then never delays another key: a fill's order update does not hold back its trade's.
+ */
+export class KeyedThrottle<K> {
+  private readonly lastRunAt = new Map<K, number>();
+  private readonly waiting = new Set<K>();
+  private readonly trailing: Timer;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly ms: number,
+    private readonly fn: (keys: K[]) => void,
+  ) {
+    this.trailing = new Timer(clock, () => this.runDue());
+  }
+
+  trigger(keys: Iterable<K>): void {
+    for (const key of keys) this.waiting.add(key);
+    this.runDue();
+  }
+
+  /** Runs every waiting key now (before closing, so nothing triggered goes unrun). */
+  flush(): void {
+    this.trailing.cancel();
+    const keys = [...this.waiting];
+    this.waiting.clear();
+    if (keys.length === 0) return;
+    const now = this.clock.now();
+    for (const key of keys) this.lastRunAt.set(key, now);
+    this.fn(keys);
+  }
+
+  /** Drops every pending run. */
+  cancel(): void {
+    this.waiting.clear();
+    this.trailing.cancel();
+  }
+
+  /** How long `key` waits yet; 0 when it may run (a clock set back must not stall it). */
+  private waitOf(key: K, now: number): number {
+    const wait = (this.lastRunAt.get(key) ?? -Infinity) + this.ms - now;
+    return wait <= 0 || wait > this.ms ? 0 : wait;
+  }
+
+  private runDue(): void {
+    const now = this.clock.now();
+    const due = [...this.waiting].filter((key) => this.waitOf(key, now) === 0);
+    for (const key of due) {
+      this.waiting.delete(key);
+      this.lastRunAt.set(key, now);
+    }
+    if (this.waiting.size > 0) {
+      this.trailing.start(Math.min(...[...this.waiting].map((key) => this.waitOf(key, now))));
+    } else {
+      this.trailing.cancel();
+    }
+    if (due.length > 0) this.fn(due);
+  }
+}
+
 export interface RetryOptions {
   backoff: Backoff;
   /** Whether the failure is worth another try (default: every failure is). */

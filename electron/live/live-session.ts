@@ -17,7 +17,7 @@ import { assetKey } from '../../shared/market';
 import type { DataKind, Settings } from '../../shared/types';
 import { inBackground } from '../core/background';
 import { sameAsset } from '../core/market';
-import { Throttle, type Clock, type TimerHandle } from '../core/clock';
+import { KeyedThrottle, type Clock, type TimerHandle } from '../core/clock';
 import { formatDecimal, parseDecimal } from '../core/decimal';
 import type { Emit } from '../core/events';
 import type { Logger } from '../core/logger';
@@ -158,7 +158,7 @@ export class LiveSession {
   private readonly notifyDeps: NotifyDeps;
   private readonly balanceNotices: BalanceNotices;
   private pendingKinds = new Set<DataKind>();
-  private readonly dataChanged: Throttle;
+  private readonly dataChanged: KeyedThrottle<DataKind>;
   private readonly fillGroups = new Map<number, FillGroup>();
   private heldFills: HeldFill[] = [];
   /** Client order ids of orders being placed from this app, not answered yet. */
@@ -183,8 +183,8 @@ export class LiveSession {
 
   constructor(private readonly deps: LiveSessionDeps) {
     this.port = deps.port ?? storePort(deps.store);
-    this.dataChanged = new Throttle(deps.clock, DATA_CHANGED_EVERY_MS, () =>
-      this.flushDataChanged(),
+    this.dataChanged = new KeyedThrottle<DataKind>(deps.clock, DATA_CHANGED_EVERY_MS, (kinds) =>
+      deps.emit('data.changed', { profileId: deps.profileId, kinds }),
     );
     this.notifyDeps = {
       store: deps.store,
@@ -230,8 +230,8 @@ export class LiveSession {
     for (const held of this.heldFills) held.expired = true;
     this.releaseFills();
     for (const orderId of [...this.fillGroups.keys()]) this.flushFills(orderId, false);
-    this.dataChanged.cancel();
-    this.flushDataChanged();
+    // What waits for its interval is told now: nothing is told after close.
+    this.dataChanged.flush();
     await this.stream.release();
   }
 
@@ -573,20 +573,17 @@ export class LiveSession {
   }
 
   /**
-   * One data.changed for the batch just stored, at once when none went out in the last
-   * DATA_CHANGED_EVERY_MS (a lone fill reaches the P&L card in a frame), else one at the end of
-   * that interval for every batch meanwhile (a busy stream does not make screens re-ask per frame).
+   * A data.changed for the batch just stored: at once for each kind of change none went out for in
+   * the last DATA_CHANGED_EVERY_MS (a lone fill reaches the P&L card in a frame, even when its
+   * order update came a batch before its trade), else at the end of that kind's interval for every
+   * batch meanwhile (a busy stream does not make screens re-ask per frame).
    */
   private scheduleDataChanged(): void {
-    if (this.pendingKinds.size === 0 || this.closed) return;
-    this.dataChanged.trigger();
-  }
-
-  private flushDataChanged(): void {
     if (this.pendingKinds.size === 0) return;
-    const kinds = [...this.pendingKinds];
+    const kinds = this.pendingKinds;
     this.pendingKinds = new Set();
-    this.deps.emit('data.changed', { profileId: this.deps.profileId, kinds });
+    this.dataChanged.trigger(kinds);
+    if (this.closed) this.dataChanged.flush();
   }
 
   /** A bad event or a store failure is logged; it must never break the stream's handlers. */

@@ -6,6 +6,7 @@ import {
   retry,
   sleep,
   SystemClock,
+  KeyedThrottle,
   Throttle,
   Timer,
   withTimeout,
@@ -150,6 +151,37 @@ describe('the async toolbox on a manual clock', () => {
     throttle.cancel();
     clock.advance(1000);
     expect(runs).toEqual([0, 250, 1320]);
+  });
+
+  it('KeyedThrottle runs each key at once after its own quiet interval, and a burst once per interval', () => {
+    const clock = new ManualClock(0);
+    const runs: [number, string[]][] = [];
+    const throttle = new KeyedThrottle<string>(clock, 250, (keys) =>
+      runs.push([clock.now(), keys]),
+    );
+    throttle.trigger(['orders', 'funds']);
+    clock.advance(5);
+    // Another key is not held back by the first ones' interval; theirs wait for its end.
+    throttle.trigger(['trades', 'funds']);
+    expect(runs).toEqual([
+      [0, ['orders', 'funds']],
+      [5, ['trades']],
+    ]);
+    clock.advance(100);
+    throttle.trigger(['orders']);
+    clock.advance(100);
+    expect(runs).toHaveLength(2);
+    // At 250 both keys that ran at 0 are due: one run for both.
+    clock.advance(50);
+    expect(runs[2]).toEqual([250, ['funds', 'orders']]);
+    clock.advance(1000);
+    expect(runs).toHaveLength(3);
+    throttle.trigger(['trades']);
+    throttle.trigger(['trades']);
+    expect(runs[3]).toEqual([1255, ['trades']]);
+    throttle.cancel();
+    clock.advance(1000);
+    expect(runs).toHaveLength(4);
   });
 
   it('retry waits with back-off between tries and honours a longer wait asked for', async () => {
