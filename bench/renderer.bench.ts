@@ -147,8 +147,8 @@ async function firstValue(): Promise<Figure[]> {
           value,
           unit: 'ms',
           baseline,
-          target: '< 1000 ms',
-          ok: value < 1000,
+          target: '< 400 ms',
+          ok: value < 400,
         }),
       ];
     } finally {
@@ -216,8 +216,8 @@ async function firstValueReal(): Promise<Figure[]> {
             value,
             unit: 'ms',
             baseline,
-            target: '< 1000 ms',
-            ok: value < 1000,
+            target: '< 400 ms',
+            ok: value < 400,
           }),
         ];
       } finally {
