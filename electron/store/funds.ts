@@ -32,10 +32,13 @@ export class FundsRepository {
   private readonly observeTransaction;
 
   constructor(db: Database.Database) {
-    this.deleteAllStatement = db.prepare<[string]>('DELETE FROM funds WHERE profile_id = ?');
+    // A row the stream changed after the full list was asked for is newer than the list's.
+    this.deleteAllStatement = db.prepare<[string, number]>(
+      'DELETE FROM funds WHERE profile_id = ? AND updated_at <= ?',
+    );
     this.insertStatement = db.prepare(`INSERT INTO funds
       (profile_id, asset, free, locked, reserved_fee, updated_at)
-      VALUES (?, ?, ?, ?, ?, ?)`);
+      VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (profile_id, asset) DO NOTHING`);
     // A stream balance change carries free/locked only: the reserved fee already known stays.
     this.applyChangeStatement = db.prepare(`INSERT INTO funds
       (profile_id, asset, free, locked, reserved_fee, updated_at) VALUES (?, ?, ?, ?, NULL, ?)
@@ -78,8 +81,8 @@ export class FundsRepository {
       'DELETE FROM fund_snapshots WHERE profile_id = ? AND taken_at < ?',
     );
     this.replaceAllTransaction = db.transaction(
-      (profileId: string, rows: readonly FundInput[], asOf: number) => {
-        this.deleteAllStatement.run(profileId);
+      (profileId: string, rows: readonly FundInput[], asOf: number, askedAt: number) => {
+        this.deleteAllStatement.run(profileId, askedAt);
         for (const row of rows) {
           this.insertStatement.run(
             profileId,
@@ -134,16 +137,26 @@ export class FundsRepository {
     );
   }
 
-  /** Replaces every fund of the profile with the exchange's full list (one transaction). */
-  replaceAll(profileId: string, rows: readonly FundInput[], asOf: number): void {
+  /**
+   * Replaces every fund of the profile with the exchange's full list (one transaction), asked for
+   * at `askedAt` and answered by `asOf`. A balance the stream changed after `askedAt` is newer
+   * than the list's and stays: the list, in flight meanwhile, would put the old one back.
+   */
+  replaceAll(
+    profileId: string,
+    rows: readonly FundInput[],
+    asOf: number,
+    askedAt: number = asOf,
+  ): void {
     integerMs(asOf, 'asOf');
+    integerMs(askedAt, 'askedAt');
     const assets = new Set<string>();
     for (const row of rows) {
       if (!row.asset) throw new StoreInputError('fund asset must not be empty');
       if (assets.has(row.asset)) throw new StoreInputError(`fund ${row.asset} appears twice`);
       assets.add(row.asset);
     }
-    this.replaceAllTransaction(profileId, rows, asOf);
+    this.replaceAllTransaction(profileId, rows, asOf, askedAt);
   }
 
   /**

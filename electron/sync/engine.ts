@@ -422,8 +422,9 @@ export class SyncEngine {
     const at = () => this.now();
     switch (kind) {
       case 'funds': {
+        const askedAt = at();
         const funds = await client.account.funds();
-        port.transaction(() => port.replaceFunds(profileId, funds, at()));
+        port.transaction(() => port.replaceFunds(profileId, funds, at(), askedAt));
         await this.snapshotIfDue();
         return ['funds', 'portfolio'];
       }

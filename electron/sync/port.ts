@@ -49,7 +49,8 @@ export interface SyncStorePort {
   transaction<T>(fn: () => T): T;
   state: SyncStatePort;
 
-  replaceFunds(profileId: string, funds: Fund[], at: number): void;
+  /** The full list, asked for at `askedAt` (default `at`): what the stream changed since stays. */
+  replaceFunds(profileId: string, funds: Fund[], at: number, askedAt?: number): void;
   funds(profileId: string): FundRecordRow[];
 
   replaceTickers(profileId: string, tickers: Ticker[], at: number): void;

@@ -93,9 +93,9 @@ export function storePort(store: Store): SyncStorePort {
 
     // Balances read in full are kept as observations where they arrive, for the ledger: the
     // exchange keeps no balance history, and a read of the ledger writes nothing.
-    replaceFunds: (profileId, funds, at) =>
+    replaceFunds: (profileId, funds, at, askedAt) =>
       store.transaction(() => {
-        store.funds.replaceAll(profileId, funds, at);
+        store.funds.replaceAll(profileId, funds, at, askedAt);
         store.ledger.keepCurrentBalances(profileId);
       }),
     funds: (profileId) => store.funds.list(profileId).rows,

@@ -95,6 +95,41 @@ describe('funds', () => {
     store.close();
   });
 
+  it('a full list asked for before a stream change leaves that newer balance as the stream set it', () => {
+    const store = freshStore();
+    store.funds.replaceAll(
+      'p1',
+      [
+        { asset: 'USDT', free: '100', locked: '0', reservedFee: '1' },
+        { asset: 'BTC', free: '1', locked: '0' },
+        { asset: 'DOGE', free: '5', locked: '0' },
+      ],
+      100,
+    );
+    // The list is asked for at 200; a credit of USDT comes by the stream at 210; the list, read
+    // before the credit, is written at 230.
+    store.funds.applyBalanceChanges('p1', [{ asset: 'USDT', free: '101', locked: '0' }], 210);
+    store.funds.replaceAll(
+      'p1',
+      [
+        { asset: 'USDT', free: '100', locked: '0', reservedFee: '1' },
+        { asset: 'BTC', free: '2', locked: '0' },
+      ],
+      230,
+      200,
+    );
+    expect(store.funds.list('p1').rows).toEqual([
+      { asset: 'BTC', free: '2', locked: '0', reservedFee: null, updatedAt: 230 },
+      { asset: 'USDT', free: '101', locked: '0', reservedFee: '1', updatedAt: 210 },
+    ]);
+    // A later list, asked for after the change, is the whole truth again.
+    store.funds.replaceAll('p1', [{ asset: 'USDT', free: '101', locked: '0' }], 300, 250);
+    expect(store.funds.list('p1').rows).toEqual([
+      { asset: 'USDT', free: '101', locked: '0', reservedFee: null, updatedAt: 300 },
+    ]);
+    store.close();
+  });
+
   it('view joins the latest price of <asset><quote>; the quote asset is worth 1', () => {
     const store = freshStore('p1', 'p2');
     store.funds.replaceAll(
