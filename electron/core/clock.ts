@@ -227,42 +227,6 @@ export class Repeater {
 }
 
 /**
- * A throttler: trigger() runs `fn` at once when it last ran at least `ms` ago, else once at the
- * end of those `ms` for every trigger meanwhile (a burst costs one run per interval, and a lone
- * trigger is not delayed).
- */
-export class Throttle {
-  private lastRunAt = -Infinity;
-  private readonly trailing: Timer;
-
-  constructor(
-    private readonly clock: Clock,
-    private readonly ms: number,
-    private readonly fn: () => void,
-  ) {
-    this.trailing = new Timer(clock, () => this.run());
-  }
-
-  trigger(): void {
-    if (this.trailing.armed) return;
-    const wait = this.lastRunAt + this.ms - this.clock.now();
-    // A clock set back (wait beyond the interval) must not stall the runs.
-    if (wait <= 0 || wait > this.ms) this.run();
-    else this.trailing.start(wait);
-  }
-
-  /** Drops a pending trailing run. */
-  cancel(): void {
-    this.trailing.cancel();
-  }
-
-  private run(): void {
-    this.lastRunAt = this.clock.now();
-    this.fn();
-  }
-}
-
-/**
  * A throttler per key: trigger(keys) runs `fn` at once with the keys that last ran at least `ms`
  * ago (or never), and gathers the others into runs at the end of their own intervals. One key's
  * burst then never delays another key: a fill's order update does not hold back its trade's.
@@ -321,6 +285,28 @@ export class KeyedThrottle<K> {
       this.trailing.cancel();
     }
     if (due.length > 0) this.fn(due);
+  }
+}
+
+/**
+ * A throttler: trigger() runs `fn` at once when it last ran at least `ms` ago, else once at the
+ * end of those `ms` for every trigger meanwhile (a burst costs one run per interval, and a lone
+ * trigger is not delayed). The keyed throttle's rule, for one key.
+ */
+export class Throttle {
+  private readonly keyed: KeyedThrottle<true>;
+
+  constructor(clock: Clock, ms: number, fn: () => void) {
+    this.keyed = new KeyedThrottle(clock, ms, () => fn());
+  }
+
+  trigger(): void {
+    this.keyed.trigger([true]);
+  }
+
+  /** Drops a pending trailing run. */
+  cancel(): void {
+    this.keyed.cancel();
   }
 }
 
