@@ -15,7 +15,7 @@ import { createHandlers } from './api/handlers';
 import type { LockGate } from './api/dispatch';
 import { lockGate } from './api/lock';
 import { AppError } from './core/app-error';
-import { SystemClock, type Clock } from './core/clock';
+import { SystemClock, Timer, type Clock } from './core/clock';
 import type { Emit } from './core/events';
 import type { Logger } from './core/logger';
 import type { Notifier } from './core/notifier';
@@ -132,14 +132,11 @@ const SCREEN_LOCK_FOLLOW_AFTER_MS = 1000;
 /** Something started after `ms` on the clock; stopping it before then means it never starts. */
 function later(clock: Clock, ms: number, start: () => { stop(): void }): { stop(): void } {
   let started: { stop(): void } | undefined;
-  let stopped = false;
-  const timer = clock.setTimeout(() => {
-    if (!stopped) started = start();
-  }, ms);
+  const timer = new Timer(clock, () => (started = start()));
+  timer.start(ms);
   return {
     stop() {
-      stopped = true;
-      clock.clearTimeout(timer);
+      timer.cancel();
       started?.stop();
     },
   };
