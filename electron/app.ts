@@ -326,7 +326,14 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
     marketClient: (profileId) => session.marketClient(profileId),
     now,
   });
-  const orders = new OrderDesk({ store, rules, emit, log, settings });
+  const orders = new OrderDesk({
+    store,
+    subAccounts: subAccountLinks,
+    rules,
+    emit,
+    log,
+    settings,
+  });
   const ctx: ApiContext = {
     mode: options.mode,
     version: packageJson.version,
@@ -340,7 +347,7 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
     allProfiles,
     rules,
     orders,
-    orderHistory: new OrderHistory({ store }),
+    orderHistory: new OrderHistory({ store, linked: subAccountLinks }),
     alerts: new AlertEditor({ store, rules, port: syncPort, emit, log, now }),
     transfers: new Transfers({ store, rules, emit, log, settings, now, notifier }),
     subAccountLinks,

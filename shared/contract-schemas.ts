@@ -20,7 +20,7 @@ import {
   MOVE_WINDOWS,
 } from './alerts';
 import { DECIMAL_PATTERN, MAX_DECIMAL_LENGTH, normalizeDecimalText } from './decimal';
-import { COST_METHODS } from './ledger';
+import { COST_METHODS, MAIN_ACCOUNT } from './ledger';
 import { LOCK_IDLE_MINUTES, MAX_LOCK_PASSWORD_LENGTH, MIN_LOCK_PASSWORD_LENGTH } from './lock';
 import {
   ASSET_PATTERN,
@@ -79,6 +79,20 @@ export const assetInput = z
  * together.
  */
 const ledgerAccountInput = z.string().trim().toLowerCase().min(1).max(254).optional();
+
+/** The account an order is of: 'main' or a sub-account's e-mail (left out, 'main'). */
+const orderAccountInput = z
+  .string("Name the account: 'main' or a sub-account's e-mail")
+  .trim()
+  .toLowerCase()
+  .max(254, "Name the account: 'main' or a sub-account's e-mail")
+  .refine(
+    (value) => value === MAIN_ACCOUNT || z.email().safeParse(value).success,
+    "Name the account: 'main' or a sub-account's e-mail",
+  );
+
+/** The accounts a read of orders or trades covers: one (see above), or left out, every account. */
+const ordersAccountInput = orderAccountInput.optional();
 
 export const networkInput = z
   .string()
@@ -359,9 +373,10 @@ export const methodSchemas = {
     .strict(),
   'subAccounts.unlink': z.object({ email: emailInput }).strict(),
 
-  'orders.open': z.object({ symbol: symbolInput.optional() }).strict(),
+  'orders.open': z.object({ symbol: symbolInput.optional(), account: ordersAccountInput }).strict(),
   'orders.history': z
     .object({
+      account: ordersAccountInput,
       symbol: symbolInput.optional(),
       status: z.enum(ORDER_STATUSES).optional(),
       offset: offsetInput,
@@ -370,6 +385,7 @@ export const methodSchemas = {
     .strict(),
   'orders.trades': z
     .object({
+      account: ordersAccountInput,
       filter: tradeFilterInput.default({}),
       offset: offsetInput,
       limit: limitInput(1000, 100),
@@ -377,8 +393,16 @@ export const methodSchemas = {
     .strict(),
   'orders.test': newOrderInput,
   'orders.place': newOrderInput,
-  'orders.cancel': z.object({ symbol: symbolInput, orderId: z.int().positive() }).strict(),
-  'orders.cancelAll': z.object({ symbol: symbolInput }).strict(),
+  'orders.cancel': z
+    .object({
+      symbol: symbolInput,
+      orderId: z.int().positive(),
+      account: orderAccountInput.optional(),
+    })
+    .strict(),
+  'orders.cancelAll': z
+    .object({ symbol: symbolInput, account: orderAccountInput.optional() })
+    .strict(),
 
   'market.symbols': none,
   'market.tickers': none,

@@ -44,6 +44,7 @@ import type {
   OrphanedKeyView,
   OrderUpdate,
   OrderView,
+  OrdersPage,
   OwnTradeUpdate,
   Page,
   PortfolioSummary,
@@ -140,8 +141,9 @@ export const methods = {
     unlink: returns<SubAccountsView>(),
   },
   orders: {
-    open: returns<Page<OrderView>>(),
-    history: returns<Page<OrderView>>(),
+    /** The open orders of the account named, or every account's; each row says its account. */
+    open: returns<OrdersPage>(),
+    history: returns<OrdersPage>(),
     trades: returns<TradesPage>(),
     /**
      * Checks the order locally (tick size, quantity step, limits, a stop on the right side of the

@@ -356,6 +356,8 @@ export const ORDER_STATUSES = ['idle', 'wait', 'done', 'cancel'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 export interface OrderView {
+  /** The account the order is of: 'main', or a linked sub-account's e-mail (lower case). */
+  account: string;
   id: number;
   clientOrderId: string;
   symbol: string;
@@ -377,6 +379,8 @@ export interface OrderView {
 }
 
 export interface OwnTradeView {
+  /** The account the trade is of: 'main', or a linked sub-account's e-mail (lower case). */
+  account: string;
   id: number;
   symbol: string;
   orderId: number;
@@ -390,7 +394,25 @@ export interface OwnTradeView {
   time: number;
 }
 
-export interface TradesPage extends Page<OwnTradeView> {
+/**
+ * The accounts a read of orders or trades covers (its `account` input: 'main', a sub-account's
+ * e-mail, or left out for every account), and those of its scope it cannot read.
+ */
+export interface AccountsCovered {
+  /** 'main' and the linked sub-accounts read, in that order. */
+  accounts: string[];
+  /**
+   * Sub-accounts of the scope with no key of their own linked: the parent's key cannot read their
+   * orders or trades (they are linked on the Sub-accounts screen).
+   */
+  unlinked: string[];
+  /** Every sub-account of the profile, as sync last listed them. */
+  subAccounts: string[];
+}
+
+export interface OrdersPage extends Page<OrderView>, AccountsCovered {}
+
+export interface TradesPage extends Page<OwnTradeView>, AccountsCovered {
   /** Fees paid over the whole filtered set, per asset. */
   feesByAsset: { asset: string; fee: DecimalText }[];
 }

@@ -6,6 +6,7 @@
  * Each mapper names the fields it reads; the exchange client's parsed wire records have them, so
  * they are passed as they are, and core needs nothing from the client.
  */
+import { MAIN_ACCOUNT } from '../../shared/ledger';
 import type {
   DecimalText,
   OrderSide,
@@ -80,8 +81,10 @@ export interface StreamTradeFields {
   m: boolean;
 }
 
-export function toOrderView(order: OrderFields): OrderView {
+/** An order of the exchange's answer as the screens show it, with the account it is of. */
+export function toOrderView(order: OrderFields, account: string = MAIN_ACCOUNT): OrderView {
   return {
+    account,
     id: order.id,
     clientOrderId: order.clientOrderId,
     symbol: order.symbol,

@@ -14,7 +14,7 @@ import {
   type OrderDescription,
 } from '../../shared/format';
 import { assetKey } from '../../shared/market';
-import type { DataKind, Settings } from '../../shared/types';
+import type { DataKind, OrderUpdate, Settings } from '../../shared/types';
 import { inBackground } from '../core/background';
 import { sameAsset } from '../core/market';
 import { KeyedThrottle, type Clock, type TimerHandle } from '../core/clock';
@@ -127,6 +127,32 @@ interface FillGroup {
   feeCurrency: string;
   lastPrice: string;
   timer: TimerHandle;
+}
+
+/**
+ * An order update of the private stream as the store keeps the order, over what it kept of it
+ * (`existing`: its stop price and creation time, which the update lacks); none when the update is
+ * older than what is kept (updates can overtake each other across a reconnect).
+ */
+export function orderRowOf(
+  update: OrderUpdate,
+  existing: Pick<OrderInput, 'stopPrice' | 'createdTime' | 'updatedTime'> | null | undefined,
+): OrderInput | null {
+  if (existing && existing.updatedTime > update.time) return null;
+  return {
+    id: update.orderId,
+    clientOrderId: update.clientOrderId,
+    symbol: update.symbol,
+    side: update.side,
+    type: update.type,
+    status: update.status,
+    price: update.price,
+    stopPrice: existing?.stopPrice ?? null,
+    origQty: update.origQty,
+    executedQty: update.executedQty,
+    createdTime: existing?.createdTime ?? update.time,
+    updatedTime: update.time,
+  };
 }
 
 /** An own trade of the private stream as the store keeps it. */
@@ -310,21 +336,8 @@ export class LiveSession {
     const existing =
       this.writes.orders.get(update.orderId) ?? store.orders.getOrder(profileId, update.orderId);
     // Updates can overtake each other across a reconnect; an older one never wins.
-    if (existing && existing.updatedTime > update.time) return;
-    const row: OrderInput = {
-      id: update.orderId,
-      clientOrderId: update.clientOrderId,
-      symbol: update.symbol,
-      side: update.side,
-      type: update.type,
-      status: update.status,
-      price: update.price,
-      stopPrice: existing?.stopPrice ?? null,
-      origQty: update.origQty,
-      executedQty: update.executedQty,
-      createdTime: existing?.createdTime ?? update.time,
-      updatedTime: update.time,
-    };
+    const row = orderRowOf(update, existing);
+    if (!row) return;
     this.writes.orders.set(update.orderId, row);
     this.coalescer.addOrder(update);
     this.changed('orders');

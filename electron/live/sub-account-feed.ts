@@ -1,11 +1,14 @@
 /**
  * A linked sub-account's own data, read with its own key, while the profile's session runs: its
  * trades (the myTrades import, walked as the main account's is, at the start, after each
- * reconnect and every minute), its balances (its funds, read at the same times) and its private
- * stream (own trades and balance events, as they happen). What it reads goes where the ledger
- * reads the main account's: its trades into the cache's sub-account trades, its balances into the
- * record's balance observations under its e-mail; then `data.changed` says the trades and funds
- * changed, at most every 250 ms.
+ * reconnect and every minute), its balances (its funds, read at the same times), its orders (the
+ * open orders at the same times and whenever the Orders screen asks, at most every 15 s; the order
+ * history every 5 minutes, as sync reads the main account's, sync/orders.ts) and its private
+ * stream (order updates, own trades and balance events, as they happen). What it reads goes where
+ * the ledger and the Orders screen read the main account's: its trades into the cache's
+ * sub-account trades, its orders into the cache's orders under its e-mail, its balances into the
+ * record's balance observations under its e-mail; then `data.changed` says the orders, trades and
+ * funds changed, at most every 250 ms.
  *
  * The sub-account's private stream travels over a stream client of its own: the stream's auth
  * key is made with the key of the account whose events it carries, and one client holds one.
@@ -20,10 +23,14 @@ import type { Logger } from '../core/logger';
 import type { ExchangeClient } from '../exchange/client';
 import { SharedStream, type StreamUser } from '../exchange/shared-stream';
 import { StreamClient } from '../exchange/stream';
-import type { AccountPositionEvent, OwnTradeEvent } from '../exchange/wire';
+import type { AccountPositionEvent, OrderUpdateEvent, OwnTradeEvent } from '../exchange/wire';
+import { toOrderUpdate } from '../core/views';
 import type { Store } from '../store';
+import { JOBS } from '../sync/engine';
+import { readOrderHistory, refreshOpenOrders, type AccountOrdersContext } from '../sync/orders';
+import { SyncStoppedError } from '../sync/pacing';
 import type { SyncStorePort } from '../sync/port';
-import { ownTradeRow } from './live-session';
+import { orderRowOf, ownTradeRow } from './live-session';
 import { TradeImporter, TradeImportStopped, type TradeImportProgress } from '../sync/trade-import';
 
 export interface SubAccountFeedDeps {
@@ -53,6 +60,9 @@ const ZERO = new Decimal(0);
 export const SUB_ACCOUNT_REFRESH_MS = 60_000;
 const DATA_CHANGED_EVERY_MS = 250;
 
+/** What the feed reads with REST, and when each was last read in full. */
+export type FeedRead = 'openOrders' | 'orders' | 'trades';
+
 export class SubAccountFeed {
   private readonly streams: SharedStream;
   private readonly stream: StreamUser;
@@ -68,6 +78,13 @@ export class SubAccountFeed {
   private readonly pairs = new Map<string, [string, string]>();
   private closed = false;
   private readonly work = new Set<Promise<unknown>>();
+  private readonly readAt: Record<FeedRead, number | null> = {
+    openOrders: null,
+    orders: null,
+    trades: null,
+  };
+  /** The open orders' read in flight, shared by whoever asks meanwhile. */
+  private openOrdersRead: Promise<void> | null = null;
 
   constructor(private readonly deps: SubAccountFeedDeps) {
     const { client, clock } = deps;
@@ -81,6 +98,7 @@ export class SubAccountFeed {
     this.stream = this.streams.user(`sub-account ${deps.account}`);
     this.stream.on('account', (event) => this.guard('balance update', () => this.onAccount(event)));
     this.stream.on('ownTrade', (event) => this.guard('own trade', () => this.onOwnTrade(event)));
+    this.stream.on('order', (event) => this.guard('order update', () => this.onOrder(event)));
     this.stream.on('reconnected', () => this.refresh('after a reconnect'));
     this.importer = new TradeImporter({
       client,
@@ -95,7 +113,7 @@ export class SubAccountFeed {
     this.dataChanged = new Throttle(clock, DATA_CHANGED_EVERY_MS, () => {
       this.deps.emit('data.changed', {
         profileId: this.deps.profileId,
-        kinds: ['trades', 'funds', 'subAccounts'],
+        kinds: ['orders', 'trades', 'funds', 'subAccounts'],
       });
     });
   }
@@ -109,9 +127,14 @@ export class SubAccountFeed {
     return this.importer.progress();
   }
 
-  /** Subscribes the sub-account's private streams, then reads its trades and funds. */
+  /** When the open orders, the order history or the trades were last read in full; null: not yet. */
+  lastReadAt(what: FeedRead): number | null {
+    return this.readAt[what];
+  }
+
+  /** Subscribes the sub-account's private streams, then reads its trades, orders and funds. */
   start(): void {
-    this.stream.subscribe(['outboundAccountPosition', 'ownTrade']).then(
+    this.stream.subscribe(['outboundAccountPosition', 'orderUpdate', 'ownTrade']).then(
       () => {
         this.deps.log.info(`private stream live for sub-account ${this.deps.account}`);
         this.refresh('once its stream is live');
@@ -128,10 +151,20 @@ export class SubAccountFeed {
     );
   }
 
-  /** Reads the sub-account's trades (what the import has not stored) and funds now. */
+  /**
+   * Reads the sub-account's funds, open orders, trades (what the import has not stored) and,
+   * when due, its order history now.
+   */
   async readNow(): Promise<void> {
     const moved = await this.readFunds();
+    // The orders' failure is told once the trades are in: neither keeps the other unread.
+    const orders = await this.readOpenOrders().then(
+      () => undefined,
+      (error: unknown) => ({ error }),
+    );
     await this.importTrades();
+    await this.readOrderHistory();
+    if (orders) throw orders.error;
     // Its balances changed since they were last kept: a transfer may be among the causes (one
     // made while its stream was not listening); the transfer history tells.
     if (moved && !this.closed) this.deps.onMovedOutside?.();
@@ -147,12 +180,69 @@ export class SubAccountFeed {
     await Promise.allSettled([...this.work]);
   }
 
+  /**
+   * The Orders screen shows the open orders: read them now unless they were read within the
+   * freshness sync keeps the main account's in, or a read is on its way.
+   */
+  focusOrders(): void {
+    if (this.closed || this.openOrdersRead) return;
+    const at = this.readAt.openOrders;
+    if (at !== null && this.deps.clock.now() - at < JOBS.openOrders.freshnessMs) return;
+    this.background(this.readOpenOrders(), 'reading its open orders for the Orders screen');
+  }
+
   private refresh(when: string): void {
     if (this.closed) return;
-    const run = this.readNow();
+    this.background(this.readNow(), `reading ${when}`);
+  }
+
+  private background(run: Promise<void>, what: string): void {
     this.work.add(run);
     void run.finally(() => this.work.delete(run)).catch(() => undefined);
-    inBackground(run, `sub-account ${this.deps.account}: reading ${when}`, this.deps.log.error);
+    inBackground(run, `sub-account ${this.deps.account}: ${what}`, this.deps.log.error);
+  }
+
+  private ordersContext(): AccountOrdersContext {
+    return {
+      client: this.deps.client,
+      port: this.deps.port,
+      profileId: this.deps.profileId,
+      account: this.deps.account,
+      now: () => this.deps.clock.now(),
+      stopped: () => this.closed,
+      log: (line) => this.deps.log.info(line),
+    };
+  }
+
+  /** Its open orders, and the final state of those kept open that the exchange lists no more. */
+  private readOpenOrders(): Promise<void> {
+    this.openOrdersRead ??= (async () => {
+      try {
+        const failed = await refreshOpenOrders(this.ordersContext());
+        this.changed();
+        if (failed) throw failed.failure;
+        this.readAt.openOrders = this.deps.clock.now();
+      } catch (error) {
+        if (error instanceof SyncStoppedError || this.closed) return;
+        throw error;
+      } finally {
+        this.openOrdersRead = null;
+      }
+    })();
+    return this.openOrdersRead;
+  }
+
+  /** Its order history, at sync's pace for the main account's (every 5 minutes). */
+  private async readOrderHistory(): Promise<void> {
+    const at = this.readAt.orders;
+    if (at !== null && this.deps.clock.now() - at < JOBS.orders.freshnessMs) return;
+    try {
+      if ((await readOrderHistory(this.ordersContext())) > 0) this.changed();
+      this.readAt.orders = this.deps.clock.now();
+    } catch (error) {
+      if (error instanceof SyncStoppedError || this.closed) return;
+      throw error;
+    }
   }
 
   private async importTrades(): Promise<void> {
@@ -160,6 +250,7 @@ export class SubAccountFeed {
     if (listed.length === 0) return;
     try {
       const progress = await this.importer.run(listed);
+      this.readAt.trades = this.deps.clock.now();
       if (progress.trades > 0) this.changed();
     } catch (error) {
       if (error instanceof TradeImportStopped || this.closed) return;
@@ -216,6 +307,17 @@ export class SubAccountFeed {
       this.traded.delete(asset);
     }
     if (outside) this.outside.startIfIdle(OUTSIDE_WAIT_MS);
+    this.changed();
+  }
+
+  private onOrder(event: OrderUpdateEvent): void {
+    const { store, profileId, account } = this.deps;
+    const row = orderRowOf(
+      toOrderUpdate(event),
+      store.orders.getOrder(profileId, event.i, account),
+    );
+    if (!row) return;
+    store.orders.upsertOrders(profileId, [row], account);
     this.changed();
   }
 

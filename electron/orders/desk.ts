@@ -5,15 +5,23 @@
  * doubles an order silently. Also whether an order is worth more than the Settings' threshold (the
  * lock asks for the password again above it). One OrderDesk, built in app.ts, serves whichever
  * profile is active.
+ *
+ * A linked sub-account's order is canceled with its own key (the parent's cannot touch it),
+ * through the same client, pacing and unknown-outcome reconciliation as the main account's;
+ * orders are placed on the main account only (the review, the money journal and the live
+ * placement are the profile's session's).
  */
 import { randomBytes } from 'node:crypto';
 import type { MethodParsedInput } from '../../shared/contract';
 import { Decimal } from '../../shared/exact-decimal';
+import { MAIN_ACCOUNT } from '../../shared/ledger';
 import type { OrderReview, OrderView, Settings } from '../../shared/types';
+import { AppError } from '../core/app-error';
 import type { Emit } from '../core/events';
 import type { Logger } from '../core/logger';
 import { toOrderView } from '../core/views';
 import type { ExchangeClient, NewOrder } from '../exchange/client';
+import { ExchangeError } from '../exchange/errors';
 import type { Order } from '../exchange/wire';
 import type { ExchangeRules } from '../rules/exchange-rules';
 import type { Store } from '../store';
@@ -31,8 +39,15 @@ export interface OrderSession {
   readonly journal: { placeOrder(order: NewOrder): Promise<Order> };
 }
 
+/** The clients of the linked sub-accounts' own keys (session/sub-account-links.ts). */
+export interface SubAccountClients {
+  /** The client of a linked sub-account's key; none when it has no key linked or kept. */
+  clientOf(profileId: string, account: string): Pick<ExchangeClient, 'trading'> | undefined;
+}
+
 export interface OrderDeskDeps {
   store: Store;
+  subAccounts: SubAccountClients;
   rules: ExchangeRules;
   emit: Emit;
   log: Logger;
@@ -65,21 +80,32 @@ export class OrderDesk {
     return toOrderView(order);
   }
 
+  /** Cancels an order of the main account, or of a linked sub-account with that one's key. */
   async cancel(
-    session: OrderSession,
-    { symbol, orderId }: MethodParsedInput<'orders.cancel'>,
+    session: Pick<OrderSession, 'profile' | 'client'>,
+    { symbol, orderId, account = MAIN_ACCOUNT }: MethodParsedInput<'orders.cancel'>,
   ): Promise<OrderView> {
     await this.deps.rules.checkListedSymbol(session.client, symbol);
-    const order = await session.client.trading.cancelOrder({ symbol, orderId });
-    this.remember(session.profile.id, [order]);
-    return toOrderView(order);
+    const trading = this.tradingOf(session, account);
+    const order = await trading
+      .cancelOrder({ symbol, orderId })
+      .catch((error: unknown) => this.refused(error, account, `order ${orderId}`));
+    this.remember(session.profile.id, [order], account);
+    return toOrderView(order, account);
   }
 
-  async cancelAll(session: OrderSession, symbol: string): Promise<OrderView[]> {
+  /** Cancels every open order of one market of the account (main, or a linked sub-account). */
+  async cancelAll(
+    session: Pick<OrderSession, 'profile' | 'client'>,
+    { symbol, account = MAIN_ACCOUNT }: MethodParsedInput<'orders.cancelAll'>,
+  ): Promise<OrderView[]> {
     await this.deps.rules.checkListedSymbol(session.client, symbol);
-    const canceled = await session.client.trading.cancelAllOrders({ symbol });
-    this.remember(session.profile.id, canceled);
-    return canceled.map(toOrderView);
+    const trading = this.tradingOf(session, account);
+    const canceled = await trading
+      .cancelAllOrders({ symbol })
+      .catch((error: unknown) => this.refused(error, account, `the orders on ${symbol}`));
+    this.remember(session.profile.id, canceled, account);
+    return canceled.map((order) => toOrderView(order, account));
   }
 
   /**
@@ -116,9 +142,42 @@ export class OrderDesk {
     return true;
   }
 
-  private remember(profileId: string, orders: Order[]): void {
+  /** The trading endpoints with the account's own key: the profile's, or the sub-account's. */
+  private tradingOf(
+    session: Pick<OrderSession, 'profile' | 'client'>,
+    account: string,
+  ): Pick<ExchangeClient, 'trading'>['trading'] {
+    if (account === MAIN_ACCOUNT) return session.client.trading;
+    const client = this.deps.subAccounts.clientOf(session.profile.id, account);
+    if (!client) {
+      throw new AppError(
+        'invalid-input',
+        `${account} has no key of its own linked in this app, so its orders cannot be canceled here. Nothing was sent.`,
+        'account',
+      );
+    }
+    return client.trading;
+  }
+
+  /**
+   * A sub-account's key that may not trade: said as that key's refusal, so the row it was asked
+   * on tells what to do. Any other failure (an unknown outcome included, already reconciled by the
+   * client) stays as it is.
+   */
+  private refused(error: unknown, account: string, what: string): never {
+    if (account !== MAIN_ACCOUNT && error instanceof ExchangeError && error.kind === 'permission') {
+      const said = error.exchangeMessage?.trim();
+      throw new AppError(
+        'permission',
+        `The key linked to ${account} may not trade, so the exchange refused to cancel ${what}${said ? ` (${said})` : ''}. Nothing was canceled. Link a key of ${account} allowed to trade on the Sub-accounts screen to cancel its orders here.`,
+      );
+    }
+    throw error;
+  }
+
+  private remember(profileId: string, orders: Order[], account: string = MAIN_ACCOUNT): void {
     if (orders.length === 0) return;
-    this.deps.store.orders.upsertOrders(profileId, orders);
+    this.deps.store.orders.upsertOrders(profileId, orders, account);
     this.deps.emit('data.changed', { profileId, kinds: ['orders'] });
   }
 }

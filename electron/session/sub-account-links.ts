@@ -17,7 +17,8 @@
  * The pair is then kept in the keychain beside the profile's (its entry sealed with the lock's
  * password like every other), the link (the masked key) in the record, and the active session
  * starts the sub-account's feed (live/sub-account-feed.ts). Unlinking deletes the keychain entry,
- * the link and the trades read with the key; labels and cost bases are the record's and stay.
+ * the link and the trades and orders read with the key; labels and cost bases are the record's
+ * and stay. The feed's client also cancels the sub-account's orders (orders/desk.ts).
  */
 import { Decimal } from '../../shared/exact-decimal';
 import { assetKey } from '../../shared/market';
@@ -29,7 +30,7 @@ import { ExchangeClient } from '../exchange/client';
 import { ExchangeError } from '../exchange/errors';
 import type { ExchangeLimiters } from '../exchange/limits';
 import type { Fund, SubAccountRecord } from '../exchange/wire';
-import { SubAccountFeed } from '../live/sub-account-feed';
+import { SubAccountFeed, type FeedRead } from '../live/sub-account-feed';
 import { subAccountKeyId, type ApiSecret, type SecretStore } from '../secrets';
 import type { Store } from '../store';
 import { maskApiKey } from '../store/profiles';
@@ -195,7 +196,10 @@ export class SubAccountLinks {
     return { email };
   }
 
-  /** Removes the keychain entry, the link and the trades read with it; labels and costs stay. */
+  /**
+   * Removes the keychain entry, the link and the trades and orders read with it; labels and costs
+   * stay.
+   */
   async unlink(session: LinkSession, secrets: SecretStore, emailInput: string): Promise<void> {
     const profile = session.profile;
     const email = emailInput.trim().toLowerCase();
@@ -264,7 +268,28 @@ export class SubAccountLinks {
     return [...this.feeds.values()].map((feed) => feed.importProgress());
   }
 
-  /** Reads every running feed's trades and funds now (tests and benches wait on it). */
+  /**
+   * The client of a linked sub-account's own key (its orders are canceled with it); none when the
+   * sub-account is not linked or its key was not in the keychain at the session's start.
+   */
+  clientOf(profileId: string, account: string): ExchangeClient | undefined {
+    if (this.feedsOf !== profileId || !this.feeds.has(account)) return undefined;
+    return this.clients.get(subAccountKeyId(profileId, account));
+  }
+
+  /** The Orders screen shows the open orders: each running feed reads its own soon. */
+  focusOrders(profileId: string): void {
+    if (this.feedsOf !== profileId) return;
+    for (const feed of this.feeds.values()) feed.focusOrders();
+  }
+
+  /** When a running feed last read its open orders, order history or trades; null: not yet. */
+  lastReadAt(profileId: string, account: string, what: FeedRead): number | null {
+    if (this.feedsOf !== profileId) return null;
+    return this.feeds.get(account)?.lastReadAt(what) ?? null;
+  }
+
+  /** Reads every running feed's trades, orders and funds now (tests and benches wait on it). */
   async readNow(): Promise<void> {
     await Promise.all([...this.feeds.values()].map((feed) => feed.readNow()));
   }

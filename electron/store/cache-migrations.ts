@@ -263,4 +263,44 @@ export const CACHE_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX sub_account_trades_by_symbol ON sub_account_trades (profile_id, account, symbol);
     `,
   },
+  {
+    version: 6,
+    name: "linked sub-accounts' own orders",
+    // A sub-account linked to its own API key has its orders read with that key (openOrders,
+    // allOrders, its private stream's order updates), kept beside the main account's with the
+    // account they are of ('main' or the sub-account's e-mail, lower case) in the key: an order id
+    // is the exchange's, and nothing in the interface says two accounts never share one. SQLite
+    // changes a primary key only by building the table again.
+    up: `
+      CREATE TABLE orders_of_accounts (
+        profile_id      TEXT NOT NULL,
+        account         TEXT NOT NULL,
+        id              INTEGER NOT NULL,
+        client_order_id TEXT NOT NULL,
+        symbol          TEXT NOT NULL,
+        side            TEXT NOT NULL CHECK (side IN ('buy', 'sell')),
+        type            TEXT NOT NULL CHECK (type IN ('limit', 'stop_limit')),
+        status          TEXT NOT NULL CHECK (status IN ('idle', 'wait', 'done', 'cancel')),
+        price           TEXT NOT NULL,
+        stop_price      TEXT,
+        orig_qty        TEXT NOT NULL,
+        executed_qty    TEXT NOT NULL,
+        created_time    INTEGER NOT NULL,
+        updated_time    INTEGER NOT NULL,
+        gone_at         INTEGER,
+        PRIMARY KEY (profile_id, account, id)
+      );
+      INSERT INTO orders_of_accounts (profile_id, account, id, client_order_id, symbol, side, type,
+          status, price, stop_price, orig_qty, executed_qty, created_time, updated_time, gone_at)
+        SELECT profile_id, 'main', id, client_order_id, symbol, side, type, status, price,
+          stop_price, orig_qty, executed_qty, created_time, updated_time, gone_at FROM orders;
+      DROP TABLE orders;
+      ALTER TABLE orders_of_accounts RENAME TO orders;
+      CREATE INDEX orders_by_time ON orders (profile_id, created_time, id);
+      CREATE INDEX orders_by_account_time ON orders (profile_id, account, created_time, id);
+      CREATE INDEX orders_by_symbol_time ON orders (profile_id, symbol, created_time, id);
+      CREATE INDEX orders_by_status ON orders (profile_id, status, created_time, id);
+      CREATE INDEX orders_by_client_id ON orders (profile_id, account, client_order_id);
+    `,
+  },
 ];

@@ -1,6 +1,12 @@
-/** Orders (open and past) and own trades, with filtered, sorted, paged reads. */
+/**
+ * Orders (open and past) and own trades, with filtered, sorted, paged reads. Each order is of an
+ * account: the main account's ('main'), or a linked sub-account's (its e-mail, lower case), read
+ * with that sub-account's key. Own trades are the main account's here; a sub-account's are kept
+ * by sub-account-keys.ts, and a read of several accounts takes both tables together.
+ */
 import type Database from 'better-sqlite3';
 import { Decimal } from '../../shared/exact-decimal';
+import { MAIN_ACCOUNT } from '../../shared/ledger';
 import { formatDecimal } from '../core/decimal';
 import type {
   OrderInput,
@@ -25,14 +31,44 @@ import {
   StoreInputError,
 } from './util';
 
-const ORDER_COLUMNS = `id, client_order_id AS clientOrderId, symbol, side, type, status, price,
+const ORDER_COLUMNS = `account, id, client_order_id AS clientOrderId, symbol, side, type, status, price,
   stop_price AS stopPrice, orig_qty AS origQty, executed_qty AS executedQty,
   created_time AS createdTime, updated_time AS updatedTime, gone_at AS goneAt`;
 
-const TRADE_COLUMNS = `id, symbol, order_id AS orderId, side, price, qty, quote_qty AS quoteQty,
+const TRADE_FIELDS = `id, symbol, order_id AS orderId, side, price, qty, quote_qty AS quoteQty,
   fee, fee_currency AS feeCurrency, is_buyer_maker AS isBuyerMaker, time`;
 
 type TradeDbRow = Omit<OwnTradeRow, 'isBuyerMaker'> & { isBuyerMaker: number };
+
+/** own_trades holds the main account's trades only: its account is a constant. */
+const MAIN_TRADE_COLUMNS = `'${MAIN_ACCOUNT}' AS account, ${TRADE_FIELDS}`;
+const TRADE_COLUMNS = `account, ${TRADE_FIELDS}`;
+/** Every account's trades: the main account's and the linked sub-accounts'. */
+const ALL_TRADES = `(SELECT '${MAIN_ACCOUNT}' AS account, profile_id, id, symbol, order_id, side,
+    price, qty, quote_qty, fee, fee_currency, is_buyer_maker, time FROM own_trades
+  UNION ALL SELECT account, profile_id, id, symbol, order_id, side, price, qty, quote_qty, fee,
+    fee_currency, is_buyer_maker, time FROM sub_account_trades)`;
+
+/** The accounts a read covers: those named, or the main account. */
+function accountList(accounts: readonly string[] | undefined): readonly string[] {
+  const list = accounts ?? [MAIN_ACCOUNT];
+  for (const account of list) {
+    if (typeof account !== 'string' || account === '' || account !== account.toLowerCase()) {
+      throw new StoreInputError(`account ${JSON.stringify(account)} is not an account's name`);
+    }
+  }
+  return list;
+}
+
+/** Whether a read covers the main account alone (its own table, no union). */
+function mainOnly(accounts: readonly string[]): boolean {
+  return accounts.length === 1 && accounts[0] === MAIN_ACCOUNT;
+}
+
+function accountFilter(where: string[], params: unknown[], accounts: readonly string[]): void {
+  where.push(accounts.length === 0 ? '0' : `account IN (${accounts.map(() => '?').join(', ')})`);
+  params.push(...accounts);
+}
 
 const SIDES = new Set(['buy', 'sell']);
 const TYPES = new Set(['limit', 'stop_limit']);
@@ -119,8 +155,9 @@ export class OrdersRepository {
   private readonly upsertOrderStatement;
   private readonly getOrderStatement;
   private readonly getByClientIdStatement;
-  private readonly openOrdersStatement;
+  private readonly openOrdersStatements;
   private readonly maxOrderIdStatement;
+  private readonly orderedSymbolsStatement;
   private readonly markGoneStatement;
   private readonly insertTradeStatement;
   private readonly maxTradeIdStatement;
@@ -128,17 +165,18 @@ export class OrdersRepository {
   private readonly insertTradesTransaction;
   private readonly orderPages;
   private readonly tradePages;
+  private readonly allTradePages;
   private readonly fees;
 
   constructor(db: Database.Database) {
     // An update never moves an order back in time (REST and stream can interleave); a stream
     // update lacking stopPrice keeps the one known.
     this.upsertOrderStatement = db.prepare(`INSERT INTO orders
-      (profile_id, id, client_order_id, symbol, side, type, status, price, stop_price, orig_qty,
-       executed_qty, created_time, updated_time)
-      VALUES (@profileId, @id, @clientOrderId, @symbol, @side, @type, @status, @price, @stopPrice,
+      (profile_id, account, id, client_order_id, symbol, side, type, status, price, stop_price,
+       orig_qty, executed_qty, created_time, updated_time)
+      VALUES (@profileId, @account, @id, @clientOrderId, @symbol, @side, @type, @status, @price, @stopPrice,
        @origQty, @executedQty, @createdTime, @updatedTime)
-      ON CONFLICT (profile_id, id) DO UPDATE SET client_order_id = excluded.client_order_id,
+      ON CONFLICT (profile_id, account, id) DO UPDATE SET client_order_id = excluded.client_order_id,
         symbol = excluded.symbol, side = excluded.side, type = excluded.type,
         status = excluded.status, price = excluded.price,
         stop_price = coalesce(excluded.stop_price, orders.stop_price),
@@ -146,23 +184,23 @@ export class OrdersRepository {
         created_time = min(orders.created_time, excluded.created_time),
         updated_time = excluded.updated_time, gone_at = NULL
       WHERE excluded.updated_time >= orders.updated_time`);
-    this.getOrderStatement = db.prepare<[string, number], OrderRow>(
-      `SELECT ${ORDER_COLUMNS} FROM orders WHERE profile_id = ? AND id = ?`,
+    this.getOrderStatement = db.prepare<[string, string, number], OrderRow>(
+      `SELECT ${ORDER_COLUMNS} FROM orders WHERE profile_id = ? AND account = ? AND id = ?`,
     );
-    this.getByClientIdStatement = db.prepare<[string, string], OrderRow>(
-      `SELECT ${ORDER_COLUMNS} FROM orders WHERE profile_id = ? AND client_order_id = ?
-       ORDER BY created_time DESC LIMIT 1`,
+    this.getByClientIdStatement = db.prepare<[string, string, string], OrderRow>(
+      `SELECT ${ORDER_COLUMNS} FROM orders WHERE profile_id = ? AND account = ?
+       AND client_order_id = ? ORDER BY created_time DESC LIMIT 1`,
     );
-    this.openOrdersStatement = db.prepare<[string], OrderRow>(
-      `SELECT ${ORDER_COLUMNS} FROM orders WHERE profile_id = ? AND status IN ('idle', 'wait')
-       AND gone_at IS NULL ORDER BY created_time DESC, id DESC`,
+    this.openOrdersStatements = new StatementCache((sql) => db.prepare<unknown[], OrderRow>(sql));
+    this.maxOrderIdStatement = db.prepare<[string, string, string], { id: number | null }>(
+      'SELECT max(id) AS id FROM orders WHERE profile_id = ? AND account = ? AND symbol = ?',
     );
-    this.maxOrderIdStatement = db.prepare<[string, string], { id: number | null }>(
-      'SELECT max(id) AS id FROM orders WHERE profile_id = ? AND symbol = ?',
+    this.orderedSymbolsStatement = db.prepare<[string, string], { symbol: string }>(
+      'SELECT DISTINCT symbol FROM orders WHERE profile_id = ? AND account = ? ORDER BY symbol',
     );
-    this.markGoneStatement = db.prepare<[number, string, number]>(
-      `UPDATE orders SET gone_at = ? WHERE profile_id = ? AND id = ? AND gone_at IS NULL
-       AND status IN ('idle', 'wait')`,
+    this.markGoneStatement = db.prepare<[number, string, string, number]>(
+      `UPDATE orders SET gone_at = ? WHERE profile_id = ? AND account = ? AND id = ?
+       AND gone_at IS NULL AND status IN ('idle', 'wait')`,
     );
     this.insertTradeStatement = db.prepare(`INSERT INTO own_trades
       (profile_id, id, symbol, order_id, side, price, qty, quote_qty, fee, fee_currency,
@@ -172,10 +210,10 @@ export class OrdersRepository {
       'SELECT max(id) AS id FROM own_trades WHERE profile_id = ? AND symbol = ?',
     );
     this.upsertOrdersTransaction = db.transaction(
-      (profileId: string, rows: readonly Record<string, unknown>[]) => {
+      (profileId: string, account: string, rows: readonly Record<string, unknown>[]) => {
         let changed = 0;
         for (const row of rows)
-          changed += this.upsertOrderStatement.run({ profileId, ...row }).changes;
+          changed += this.upsertOrderStatement.run({ profileId, account, ...row }).changes;
         return changed;
       },
     );
@@ -188,7 +226,8 @@ export class OrdersRepository {
       },
     );
     this.orderPages = new PagedReads<OrderRow>(db, 'orders', ORDER_COLUMNS);
-    this.tradePages = new PagedReads<TradeDbRow>(db, 'own_trades', TRADE_COLUMNS);
+    this.tradePages = new PagedReads<TradeDbRow>(db, 'own_trades', MAIN_TRADE_COLUMNS);
+    this.allTradePages = new PagedReads<TradeDbRow>(db, ALL_TRADES, TRADE_COLUMNS);
     this.fees = new StatementCache((sql) =>
       db.prepare<unknown[], { feeCurrency: string; fee: string }>(sql),
     );
@@ -196,17 +235,29 @@ export class OrdersRepository {
 
   // ---- orders
 
-  /** Inserts or updates orders (REST or stream) in one transaction; returns rows changed. */
-  upsertOrders(profileId: string, orders: readonly OrderInput[]): number {
-    return this.upsertOrdersTransaction(profileId, orders.map(checkOrder));
+  /**
+   * Inserts or updates orders (REST or stream) of one account in one transaction; returns rows
+   * changed.
+   */
+  upsertOrders(
+    profileId: string,
+    orders: readonly OrderInput[],
+    account: string = MAIN_ACCOUNT,
+  ): number {
+    accountList([account]);
+    return this.upsertOrdersTransaction(profileId, account, orders.map(checkOrder));
   }
 
-  getOrder(profileId: string, id: number): OrderRow | null {
-    return this.getOrderStatement.get(profileId, id) ?? null;
+  getOrder(profileId: string, id: number, account: string = MAIN_ACCOUNT): OrderRow | null {
+    return this.getOrderStatement.get(profileId, account, id) ?? null;
   }
 
-  getOrderByClientId(profileId: string, clientOrderId: string): OrderRow | null {
-    return this.getByClientIdStatement.get(profileId, clientOrderId) ?? null;
+  getOrderByClientId(
+    profileId: string,
+    clientOrderId: string,
+    account: string = MAIN_ACCOUNT,
+  ): OrderRow | null {
+    return this.getByClientIdStatement.get(profileId, account, clientOrderId) ?? null;
   }
 
   /**
@@ -215,29 +266,57 @@ export class OrdersRepository {
    * An answer of the exchange about the same id later (upsertOrders) clears the mark. Returns how
    * many were marked.
    */
-  markOrdersGone(profileId: string, ids: readonly number[], at: number): number {
+  markOrdersGone(
+    profileId: string,
+    ids: readonly number[],
+    at: number,
+    account: string = MAIN_ACCOUNT,
+  ): number {
     integerMs(at, 'gone time');
     let changed = 0;
-    for (const id of ids)
-      changed += this.markGoneStatement.run(at, profileId, integer(id, 'order id')).changes;
+    for (const id of ids) {
+      changed += this.markGoneStatement.run(
+        at,
+        profileId,
+        account,
+        integer(id, 'order id'),
+      ).changes;
+    }
     return changed;
   }
 
-  /** Orders in idle or wait that the exchange still knows, newest first. */
-  openOrders(profileId: string, symbol?: string): OrderRow[] {
-    const rows = this.openOrdersStatement.all(profileId);
+  /**
+   * Orders in idle or wait that the exchange still knows, newest first, of the accounts named
+   * (the main account's when none are).
+   */
+  openOrders(profileId: string, symbol?: string, accounts?: readonly string[]): OrderRow[] {
+    const where: string[] = ['profile_id = ?'];
+    const params: unknown[] = [profileId];
+    accountFilter(where, params, accountList(accounts));
+    const rows = this.openOrdersStatements
+      .get(
+        `SELECT ${ORDER_COLUMNS} FROM orders WHERE ${where.join(' AND ')}
+         AND status IN ('idle', 'wait') AND gone_at IS NULL ORDER BY created_time DESC, id DESC`,
+      )
+      .all(...params);
     return symbol === undefined ? rows : rows.filter((row) => row.symbol === symbol);
   }
 
+  /** The symbols an account has orders on, in the cache. */
+  orderedSymbols(profileId: string, account: string): string[] {
+    return this.orderedSymbolsStatement.all(profileId, account).map((row) => row.symbol);
+  }
+
   /** Highest cached order id of a symbol: where allOrders paging resumes. */
-  maxOrderId(profileId: string, symbol: string): number | null {
-    return this.maxOrderIdStatement.get(profileId, symbol)?.id ?? null;
+  maxOrderId(profileId: string, symbol: string, account: string = MAIN_ACCOUNT): number | null {
+    return this.maxOrderIdStatement.get(profileId, account, symbol)?.id ?? null;
   }
 
   ordersPage(profileId: string, query: OrderQuery = {}): PageResult<OrderRow> {
     const page = pageBounds(query.offset, query.limit);
     const order = direction(query.direction);
     const { where, params } = symbolAndSide(profileId, query);
+    accountFilter(where, params, accountList(query.accounts));
     if (query.status !== undefined) {
       const list = statusList(query.status);
       where.push(list.length === 0 ? '0' : `status IN (${list.map(() => '?').join(', ')})`);
@@ -261,20 +340,29 @@ export class OrdersRepository {
     return this.maxTradeIdStatement.get(profileId, symbol)?.id ?? null;
   }
 
+  /**
+   * A page of the trades of the accounts named (the main account's when none are), newest or
+   * oldest first; trades of the same time in id order, then by account.
+   */
   tradesPage(profileId: string, query: OwnTradeQuery = {}): PageResult<OwnTradeRow> {
     const page = pageBounds(query.offset, query.limit);
     const order = direction(query.direction);
-    const { where, params } = tradeFilter(profileId, query);
-    const { rows, total } = this.tradePages.read(where, params, `time ${order}, id ${order}`, page);
+    const { where, params, main } = tradeFilter(profileId, query);
+    const pages = main ? this.tradePages : this.allTradePages;
+    const orderBy = `time ${order}, id ${order}${main ? '' : `, account ${order}, order_id ${order}`}`;
+    const { rows, total } = pages.read(where, params, orderBy, page);
     return { rows: rows.map((row) => ({ ...row, isBuyerMaker: row.isBuyerMaker === 1 })), total };
   }
 
   /** Fees paid over the whole filtered set, per fee asset, summed exactly. */
   feesByAsset(profileId: string, query: OwnTradeQuery = {}): { asset: string; fee: string }[] {
-    const { where, params } = tradeFilter(profileId, query);
+    const { where, params, main } = tradeFilter(profileId, query);
     const sums = new Map<string, Decimal>();
     for (const row of this.fees
-      .get(`SELECT fee_currency AS feeCurrency, fee FROM own_trades WHERE ${where.join(' AND ')}`)
+      .get(
+        `SELECT fee_currency AS feeCurrency, fee FROM ${main ? 'own_trades' : ALL_TRADES}
+         WHERE ${where.join(' AND ')}`,
+      )
       .iterate(...params)) {
       sums.set(row.feeCurrency, (sums.get(row.feeCurrency) ?? new Decimal(0)).plus(row.fee));
     }
@@ -284,16 +372,22 @@ export class OrdersRepository {
   }
 }
 
-/** The trades a page or a fee sum covers. */
+/**
+ * The trades a page or a fee sum covers; `main` when they are the main account's alone (its own
+ * table is read, no union).
+ */
 function tradeFilter(
   profileId: string,
   query: OwnTradeQuery,
-): { where: string[]; params: unknown[] } {
+): { where: string[]; params: unknown[]; main: boolean } {
   const { where, params } = symbolAndSide(profileId, query);
+  const accounts = accountList(query.accounts);
+  const main = mainOnly(accounts);
+  if (!main) accountFilter(where, params, accounts);
   if (query.orderId !== undefined) {
     where.push('order_id = ?');
     params.push(integer(query.orderId, 'orderId'));
   }
   addTimeRange(where, params, 'time', query.from, query.to);
-  return { where, params };
+  return { where, params, main };
 }

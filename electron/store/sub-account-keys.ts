@@ -1,7 +1,7 @@
 /**
  * Sub-accounts linked to their own API key: the link (record: `sub_account_links`, the masked
  * key only; the pair is in the keychain) and the trades read with that key (cache:
- * `sub_account_trades`). A sub-account is named by its e-mail in lower case.
+ * `sub_account_trades`; its orders are in `orders` under its e-mail, orders.ts). A sub-account is named by its e-mail in lower case.
  */
 import type Database from 'better-sqlite3';
 import type { OwnTradeInput } from './types';
@@ -45,6 +45,9 @@ export class SubAccountKeysRepository {
       deleteTrades: db.prepare<[string, string]>(
         'DELETE FROM sub_account_trades WHERE profile_id = ? AND account = ?',
       ),
+      deleteOrders: db.prepare<[string, string]>(
+        'DELETE FROM orders WHERE profile_id = ? AND account = ?',
+      ),
       deleteCursors: db.prepare<[string, string, string]>(
         `DELETE FROM sync_state WHERE profile_id = ? AND substr(kind, 1, length(?)) = ?`,
       ),
@@ -75,6 +78,7 @@ export class SubAccountKeysRepository {
       (profileId: string, account: string, cursorPrefix: string) => {
         const removed = this.statements.unlink.run(profileId, account).changes === 1;
         this.statements.deleteTrades.run(profileId, account);
+        this.statements.deleteOrders.run(profileId, account);
         this.statements.deleteCursors.run(profileId, cursorPrefix, cursorPrefix);
         return removed;
       },
@@ -93,7 +97,7 @@ export class SubAccountKeysRepository {
   }
 
   /**
-   * Removes the link, the trades read with its key and the import's cursors (sync state keys
+   * Removes the link, the trades and orders read with its key and the import's cursors (sync state keys
    * starting with `cursorPrefix`), in one transaction: without the key the ledger sees the
    * sub-account's balances only, as before it was linked. False when it was not linked.
    */

@@ -300,6 +300,8 @@ export interface OrderInput {
 }
 
 export interface OrderRow {
+  /** The account the order is of: 'main', or a linked sub-account's e-mail (lower case). */
+  account: string;
   id: number;
   clientOrderId: string;
   symbol: string;
@@ -317,6 +319,8 @@ export interface OrderRow {
 }
 
 export interface OrderQuery {
+  /** The accounts read ('main' or a linked sub-account's e-mail); left out, the main account. */
+  accounts?: readonly string[];
   symbol?: string;
   side?: OrderSide;
   status?: OrderStatus | OrderStatus[];
@@ -343,9 +347,14 @@ export interface OwnTradeInput {
   time: number;
 }
 
-export type OwnTradeRow = OwnTradeInput;
+export interface OwnTradeRow extends OwnTradeInput {
+  /** The account the trade is of: 'main', or a linked sub-account's e-mail (lower case). */
+  account: string;
+}
 
 export interface OwnTradeQuery {
+  /** The accounts read ('main' or a linked sub-account's e-mail); left out, the main account. */
+  accounts?: readonly string[];
   symbol?: string;
   side?: OrderSide;
   orderId?: number;

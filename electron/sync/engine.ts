@@ -12,7 +12,6 @@ import {
   ExchangeError,
   type EndpointName,
   type ExchangeClient,
-  type Order,
 } from '../exchange';
 import type { Store } from '../store';
 import type { EventName, EventPayloads } from '../../shared/contract';
@@ -23,6 +22,7 @@ import type {
   DepositAddressView,
   RestStatus,
 } from '../../shared/types';
+import { MAIN_ACCOUNT } from '../../shared/ledger';
 import { assetKey } from '../../shared/market';
 import { retry, SystemClock, type Clock, type TimerHandle } from '../core/clock';
 import { backoffDelay, type Backoff } from '../../shared/backoff';
@@ -30,6 +30,7 @@ import { sameAsset } from '../core/market';
 import { PacingBudget, SyncStoppedError, untilStopped, type QueuedCall } from './pacing';
 import type { SyncStorePort } from './port';
 import { storePort } from './store-port';
+import { readOrderHistory, refreshOpenOrders, type AccountOrdersContext } from './orders';
 import { TradeImporter, TradeImportStopped, type TradeImportProgress } from './trade-import';
 import { takeValueSnapshot } from './valuation';
 import {
@@ -133,10 +134,6 @@ interface JobState {
  */
 const REFUSED_ATTEMPTS = 3;
 const REFUSED_SPAN_MS = 10_000;
-
-/** The exchange's "Order does not exist." and "Invalid symbol." (docs/exchange-notes.md). */
-const ORDER_DOES_NOT_EXIST = 2004;
-const INVALID_SYMBOL = -1121;
 
 /** Failures that say the exchange did not answer at all (as opposed to answering no). */
 const UNREACHABLE_KINDS: ReadonlySet<JobError['kind']> = new Set(['network', 'server']);
@@ -459,18 +456,17 @@ export class SyncEngine {
         port.transaction(() => port.upsertTransfers(profileId, transfers));
         return ['subAccounts'];
       }
-      case 'openOrders':
-        return this.refreshOpenOrders();
-      case 'orders': {
-        // Order history per symbol the account has traded or ordered (allOrders needs a symbol).
-        const orders: Order[] = [];
-        for (const symbol of port.orderSymbols(profileId)) {
-          if (this.stopped) throw new SyncStoppedError();
-          orders.push(...(await client.trading.allOrders({ symbol, limit: 1000 })));
+      case 'openOrders': {
+        const failed = await refreshOpenOrders(this.mainOrders());
+        if (failed) {
+          // What was read is in the store: the screens show it, the job retries the rest.
+          this.emitChanged(['orders']);
+          throw failed.failure;
         }
-        port.transaction(() => port.upsertOrders(profileId, orders, at()));
-        return orders.length > 0 ? ['orders'] : [];
+        return ['orders'];
       }
+      case 'orders':
+        return (await readOrderHistory(this.mainOrders())) > 0 ? ['orders'] : [];
       case 'trades': {
         // Trade ids are per symbol: every listed symbol is walked (see trade-import.ts).
         let listed = port.symbolAssets(profileId).map((s) => s.symbol);
@@ -492,69 +488,17 @@ export class SyncEngine {
     }
   }
 
-  /**
-   * The open orders as the exchange lists them, and the final state of each order the store still
-   * holds open that the list lacks (filled or canceled meanwhile, e.g. while offline). An order
-   * the exchange's lookup says does not exist (2004) is looked for in its order history; found in
-   * neither (the exchange was reset), it is marked gone, kept in the history and never open. One
-   * order's failure never keeps the rest out of the store: what was read is written, then that
-   * failure is the job's (retried with back-off); an order settled as gone is not asked about again.
-   */
-  private async refreshOpenOrders(): Promise<DataKind[]> {
-    const { port, client, profileId } = this;
-    const open = await client.trading.openOrders();
-    const listed = new Set(open.map((o) => o.id));
-    const closed: Order[] = [];
-    const gone: number[] = [];
-    let failure: unknown;
-    for (const order of port.openOrders(profileId)) {
-      if (listed.has(order.id)) continue;
-      if (this.stopped) throw new SyncStoppedError();
-      try {
-        const final = await this.finalState(order);
-        if (final) closed.push(final);
-        else gone.push(order.id);
-      } catch (error) {
-        if (error instanceof SyncStoppedError) throw error;
-        failure ??= error;
-      }
-    }
-    const at = this.now();
-    port.transaction(() => {
-      port.upsertOrders(profileId, [...open, ...closed], at);
-      if (gone.length > 0) port.markOrdersGone(profileId, gone, at);
-    });
-    if (gone.length > 0) {
-      this.deps.log?.(`sync openOrders: the exchange no longer knows order(s) ${gone.join(', ')}`);
-    }
-    if (failure !== undefined) {
-      this.emitChanged(['orders']);
-      throw failure;
-    }
-    return ['orders'];
-  }
-
-  /** An order's state now, or undefined when neither the lookup nor the history knows it. */
-  private async finalState(order: { id: number; symbol: string }): Promise<Order | undefined> {
-    try {
-      return await this.client.trading.getOrder({ orderId: order.id });
-    } catch (error) {
-      // Only the exchange's own "does not exist": a 404 of some other server on the address
-      // says nothing about the order.
-      if (!(error instanceof ExchangeError && error.code === ORDER_DOES_NOT_EXIST)) throw error;
-    }
-    try {
-      const history = await this.client.trading.allOrders({
-        symbol: order.symbol,
-        orderId: order.id,
-        limit: 1,
-      });
-      return history.find((o) => o.id === order.id);
-    } catch (error) {
-      // The market itself is gone with the rest of what the exchange knew.
-      if (error instanceof ExchangeError && error.code === INVALID_SYMBOL) return undefined;
-      throw error;
-    }
+  /** The main account's orders as sync/orders.ts reads them: the profile's key, its rows. */
+  private mainOrders(): AccountOrdersContext {
+    return {
+      client: this.client,
+      port: this.port,
+      profileId: this.profileId,
+      account: MAIN_ACCOUNT,
+      now: () => this.now(),
+      stopped: () => this.stopped,
+      log: (line) => this.deps.log?.(line),
+    };
   }
 
   // ---- Scheduling ---------------------------------------------------------------------------

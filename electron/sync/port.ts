@@ -107,13 +107,14 @@ export interface SyncStorePort {
   upsertTransfers(profileId: string, records: SubTransferRecord[]): void;
   transfers(profileId: string, query: SubTransferQuery): { rows: SubTransferRow[]; total: number };
 
-  /** Orders the store holds as open (idle or wait). */
-  openOrders(profileId: string): { id: number; symbol: string }[];
-  upsertOrders(profileId: string, orders: Order[], at: number): void;
+  // An order's account is 'main' (the default) or a linked sub-account's e-mail, read with its key.
+  /** Orders the store holds as open (idle or wait) of one account. */
+  openOrders(profileId: string, account?: string): { id: number; symbol: string }[];
+  upsertOrders(profileId: string, orders: Order[], at: number, account?: string): void;
   /** Marks orders the exchange no longer knows (see OrdersRepository.markOrdersGone). */
-  markOrdersGone(profileId: string, ids: number[], at: number): void;
+  markOrdersGone(profileId: string, ids: number[], at: number, account?: string): void;
   /** Symbols the account has had orders or trades on (allOrders needs a symbol). */
-  orderSymbols(profileId: string): string[];
+  orderSymbols(profileId: string, account?: string): string[];
   upsertTrades(profileId: string, trades: OwnTrade[], at: number): void;
   /** Trades read with a linked sub-account's key, stored as its own; returns how many were new. */
   insertSubAccountTrades(profileId: string, account: string, trades: OwnTrade[]): number;

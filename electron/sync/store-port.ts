@@ -6,6 +6,7 @@
  * step's rows.
  */
 import { z } from 'zod';
+import { MAIN_ACCOUNT } from '../../shared/ledger';
 import { assetKey } from '../../shared/market';
 import type { AccountInfo, CoinInfo } from '../exchange';
 import { accountInfoSchema } from '../exchange/wire';
@@ -179,20 +180,32 @@ export function storePort(store: Store): SyncStorePort {
     upsertTransfers: (profileId, records) => store.subAccounts.upsertTransfers(profileId, records),
     transfers: (profileId, query) => store.subAccounts.transfers(profileId, query),
 
-    openOrders: (profileId) =>
-      store.orders.openOrders(profileId).map((o) => ({ id: o.id, symbol: o.symbol })),
-    upsertOrders: (profileId, orders, at) => {
-      store.orders.upsertOrders(profileId, orders);
+    openOrders: (profileId, account = MAIN_ACCOUNT) =>
+      store.orders
+        .openOrders(profileId, undefined, [account])
+        .map((o) => ({ id: o.id, symbol: o.symbol })),
+    upsertOrders: (profileId, orders, at, account = MAIN_ACCOUNT) => {
+      store.orders.upsertOrders(profileId, orders, account);
+      if (account !== MAIN_ACCOUNT) return;
       addOrderSymbols(
         profileId,
         orders.map((o) => o.symbol),
         at,
       );
     },
-    markOrdersGone: (profileId, ids, at) => {
-      store.orders.markOrdersGone(profileId, ids, at);
+    markOrdersGone: (profileId, ids, at, account = MAIN_ACCOUNT) => {
+      store.orders.markOrdersGone(profileId, ids, at, account);
     },
-    orderSymbols: (profileId) => list<string>(profileId, STATE_KEYS.orderSymbols),
+    // A sub-account's are read from its own rows, which its unlink removes with them.
+    orderSymbols: (profileId, account = MAIN_ACCOUNT) =>
+      account === MAIN_ACCOUNT
+        ? list<string>(profileId, STATE_KEYS.orderSymbols)
+        : [
+            ...new Set([
+              ...store.orders.orderedSymbols(profileId, account),
+              ...store.subAccountKeys.tradedSymbols(profileId, account),
+            ]),
+          ].sort(),
     upsertTrades: (profileId, trades, at) => {
       store.orders.insertTrades(profileId, trades);
       addOrderSymbols(

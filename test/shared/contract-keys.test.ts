@@ -53,6 +53,7 @@ describe('the contract and its schemas', () => {
     expectTypeOf<MethodInput<'orders.cancel'>>().toEqualTypeOf<{
       symbol: string;
       orderId: number;
+      account?: string | undefined;
     }>();
     expectTypeOf<MethodInput<'orders.place'>>().toEqualTypeOf<
       z.input<MethodSchemas['orders.place']>

@@ -147,7 +147,7 @@ describe('migrations', () => {
     store.close();
   });
 
-  it('record and cache together hold every table and index of the single file of schema 4, less the foreign keys across files and the columns and indexes changed since', () => {
+  it('record and cache together hold every table and index of the single file of schema 4, less the foreign keys across files and the tables, columns and indexes changed since', () => {
     const legacy = new Database(':memory:');
     migrate(legacy, LEGACY_MIGRATIONS);
     const { store } = openStore({ dataDir: tempDir() });
@@ -176,6 +176,15 @@ describe('migrations', () => {
     old.delete('own_trades_by_time');
     expect(split.get('own_trades_in_ledger_order')).toBe(
       'CREATE INDEX own_trades_in_ledger_order ON own_trades (profile_id, time, id, order_id)',
+    );
+    // Orders keyed by their account since (cache migration 6): the same columns after it.
+    old.delete('orders');
+    old.delete('orders_by_client_id');
+    expect(split.get('orders')).toMatch(
+      /^CREATE TABLE "orders" \( profile_id TEXT NOT NULL, account TEXT NOT NULL, id INTEGER NOT NULL, client_order_id .* PRIMARY KEY \(profile_id, account, id\) \)$/,
+    );
+    expect(split.get('orders_by_client_id')).toBe(
+      'CREATE INDEX orders_by_client_id ON orders (profile_id, account, client_order_id)',
     );
     expect([...split.keys()]).toEqual(expect.arrayContaining([...old.keys()]));
     for (const [name, sql] of old) expect(split.get(name), name).toBe(sql);

@@ -55,6 +55,7 @@ describe('orders', () => {
     ]);
     expect(store.orders.getOrder('p1', 1)).toEqual({
       ...order(1, { type: 'stop_limit', status: 'wait', executedQty: '1', updatedTime: 5000 }),
+      account: 'main',
       stopPrice: '99',
       goneAt: null,
     });
@@ -135,7 +136,9 @@ describe('own trades', () => {
     ).toBe(2);
     expect(store.orders.tradesPage('p1', { limit: 1000 }).total).toBe(5);
     expect(store.orders.maxTradeId('p1', 'btcusdt')).toBe(4);
-    expect(store.orders.tradesPage('p1', { orderId: 501 }).rows).toEqual([trade(1)]);
+    expect(store.orders.tradesPage('p1', { orderId: 501 }).rows).toEqual([
+      { ...trade(1), account: 'main' },
+    ]);
     store.close();
   });
 
@@ -166,6 +169,71 @@ describe('own trades', () => {
     expect(() => store.orders.tradesPage('p1', { side: 'bid' as 'buy' })).toThrow(
       'side filter "bid" is unknown',
     );
+    store.close();
+  });
+});
+
+describe('accounts', () => {
+  const sub = 'desk@example.test';
+
+  it("keeps each account's orders apart, even under the same id, and reads the accounts asked for", () => {
+    const store = freshStore();
+    store.orders.upsertOrders('p1', [order(1), order(2, { status: 'done' })]);
+    store.orders.upsertOrders(
+      'p1',
+      [order(1, { price: '7', origQty: '0.000000000000000001' })],
+      sub,
+    );
+    store.orders.upsertOrders('p1', [order(3, { symbol: 'ethusdt' })], sub);
+    expect(store.orders.getOrder('p1', 1)).toMatchObject({ account: 'main', price: '100.5' });
+    expect(store.orders.getOrder('p1', 1, sub)).toMatchObject({
+      account: sub,
+      price: '7',
+      origQty: '0.000000000000000001',
+    });
+    // Left out, the main account's alone, as before there were others.
+    expect(store.orders.openOrders('p1').map((o) => [o.account, o.id])).toEqual([['main', 1]]);
+    expect(
+      store.orders.openOrders('p1', undefined, ['main', sub]).map((o) => [o.account, o.id]),
+    ).toEqual([
+      [sub, 3],
+      [sub, 1],
+      ['main', 1],
+    ]);
+    expect(store.orders.openOrders('p1', 'ethusdt', ['main', sub]).map((o) => o.id)).toEqual([3]);
+    expect(store.orders.ordersPage('p1', { accounts: [sub] }).total).toBe(2);
+    expect(store.orders.ordersPage('p1', { accounts: [] }).total).toBe(0);
+    expect(store.orders.orderedSymbols('p1', sub)).toEqual(['btcusdt', 'ethusdt']);
+    expect(store.orders.markOrdersGone('p1', [1], 5000, sub)).toBe(1);
+    expect(store.orders.getOrder('p1', 1)?.goneAt).toBeNull();
+    expect(() => store.orders.upsertOrders('p1', [order(9)], 'Desk@Example.test')).toThrow(
+      'is not an account',
+    );
+    store.close();
+  });
+
+  it("pages the main account's and a sub-account's trades together, fees summed over both", () => {
+    const store = freshStore();
+    store.orders.insertTrades('p1', [trade(2), trade(4)]);
+    store.subAccountKeys.insertTrades('p1', sub, [trade(3, { feeCurrency: 'btc' }), trade(4)]);
+    const both = store.orders.tradesPage('p1', { accounts: ['main', sub], direction: 'desc' });
+    // The same time and id in two accounts: by account name, in the page's direction.
+    expect(both.rows.map((t) => [t.account, t.id])).toEqual([
+      ['main', 4],
+      [sub, 4],
+      [sub, 3],
+      ['main', 2],
+    ]);
+    expect(
+      store.orders.tradesPage('p1', { accounts: [sub], direction: 'asc' }).rows.map((t) => t.id),
+    ).toEqual([3, 4]);
+    const fees = store.orders.feesByAsset('p1', { accounts: ['main', sub] });
+    expect(fees).toEqual([
+      {
+        asset: 'btc',
+        fee: new Decimal('0.000123456789').times(4).toFixed(),
+      },
+    ]);
     store.close();
   });
 });

@@ -48,6 +48,7 @@ const ORDER = { symbol: 'btcusdt', side: 'buy', type: 'limit', quantity: '0.001'
 
 function placed(): OrderView {
   return {
+    account: 'main',
     id: 7,
     clientOrderId: 'c7',
     symbol: 'btcusdt',
