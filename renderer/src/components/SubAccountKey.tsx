@@ -128,3 +128,20 @@ export function UnseenTrades(props: { unseen: readonly string[]; testId: string 
     </p>
   );
 }
+
+/**
+ * The sub-accounts of a scope whose orders and trades cannot be read (no key of their own
+ * linked: the parent's key reads neither), with the way to link one.
+ */
+export function UnlinkedAccounts(props: { unlinked: readonly string[]; testId: string }) {
+  if (props.unlinked.length === 0) return null;
+  const one = props.unlinked.length === 1;
+  return (
+    <p className="small-text" role="note" data-testid={props.testId}>
+      The orders and trades of {props.unlinked.join(', ')} are not shown: the main account&apos;s
+      key cannot read them.{' '}
+      <a href="#/sub-accounts">Link {one ? 'its own key' : 'their own keys'}</a> on the Sub-accounts
+      screen to see them here.
+    </p>
+  );
+}

@@ -1,4 +1,12 @@
-import { useMemo, useRef, useState } from 'react';
+/**
+ * The Orders screen: open orders, order history and own trades with their fees, of the main
+ * account, one sub-account or every account (a sub-account's are read with a key of its own,
+ * linked on the Sub-accounts screen; those without one are named), and the order form (the main
+ * account's). Every row says its account once the profile has sub-accounts; a sub-account's order
+ * is canceled with its own key, and what the exchange answers is said on that order's row.
+ */
+import { Fragment, useMemo, useRef, useState } from 'react';
+import { MAIN_ACCOUNT } from '../../../shared/ledger';
 import type { OrderStatus, OrderView } from '../../../shared/types';
 import { formatDateTime, formatSymbol } from '../../../shared/format';
 import { useApp } from '../context';
@@ -6,6 +14,12 @@ import { useBridgeAction, useBridgeQuery } from '../lib/query';
 import { PlaceOrderForm } from '../components/PlaceOrderForm';
 import { KeyPermissions, noTradeReason } from '../components/KeyPermissions';
 import { actions, figures, TableHead } from '../components/TableHead';
+import {
+  AccountScopeSwitch,
+  accountScopeInput,
+  type AccountScope,
+} from '../components/ScopeSwitch';
+import { UnlinkedAccounts } from '../components/SubAccountKey';
 import {
   Amount,
   ConfirmActions,
@@ -29,6 +43,7 @@ const statusText: Record<OrderStatus, string> = {
 
 export function Orders() {
   const [tab, setTab] = useState<Tab>('open');
+  const [scope, setScope] = useState<AccountScope>('every');
   return (
     <section className="page" data-testid="screen-orders">
       <PageHeader title="Orders" />
@@ -55,14 +70,46 @@ export function Orders() {
               </button>
             ))}
           </div>
-          {tab === 'open' && <OpenOrders />}
-          {tab === 'history' && <OrderHistory />}
-          {tab === 'trades' && <OwnTrades />}
+          {tab === 'open' && <OpenOrders scope={scope} onScope={setScope} />}
+          {tab === 'history' && <OrderHistory scope={scope} onScope={setScope} />}
+          {tab === 'trades' && <OwnTrades scope={scope} onScope={setScope} />}
         </div>
         <PlaceOrderForm />
       </div>
     </section>
   );
+}
+
+interface ScopeProps {
+  scope: AccountScope;
+  onScope: (scope: AccountScope) => void;
+}
+
+/** The scope switch and the sub-accounts of the scope that cannot be read, above each tab. */
+function AccountsLine(
+  props: ScopeProps & {
+    covered: { subAccounts: string[]; unlinked: string[] } | undefined;
+  },
+) {
+  return (
+    <div className="orders-accounts">
+      <AccountScopeSwitch
+        scope={props.scope}
+        onChange={props.onScope}
+        subAccounts={props.covered?.subAccounts}
+        testIdPrefix="orders-scope"
+      />
+      <UnlinkedAccounts unlinked={props.covered?.unlinked ?? []} testId="orders-unlinked" />
+    </div>
+  );
+}
+
+function accountName(account: string): string {
+  return account === MAIN_ACCOUNT ? 'Main account' : account;
+}
+
+function AccountCell({ account }: { account: string }) {
+  return <td data-testid="order-account">{accountName(account)}</td>;
 }
 
 function SymbolName({ symbol }: { symbol: string }) {
@@ -97,8 +144,8 @@ const ORDER_COLUMNS = [
   'Status',
 ];
 
-/** An order's time, its market when asked for, and the cells of ORDER_COLUMNS. */
-function OrderCells(props: { order: OrderView; withSymbol?: boolean }) {
+/** An order's time, its account and market when asked for, and the cells of ORDER_COLUMNS. */
+function OrderCells(props: { order: OrderView; withSymbol?: boolean; withAccount?: boolean }) {
   const { order } = props;
   const { base, quote } = useSymbolAssets()(order.symbol);
   return (
@@ -106,6 +153,7 @@ function OrderCells(props: { order: OrderView; withSymbol?: boolean }) {
       <td title={formatDateTime(order.createdTime)}>
         {formatDateTime(order.createdTime).slice(5, 16)}
       </td>
+      {props.withAccount && <AccountCell account={order.account} />}
       {props.withSymbol && (
         <td>
           <SymbolName symbol={order.symbol} />
@@ -140,22 +188,59 @@ function OrderCells(props: { order: OrderView; withSymbol?: boolean }) {
   );
 }
 
-function OpenOrders() {
+/** A market's open orders of one account: what "Cancel all" cancels. */
+interface OrderGroup {
+  key: string;
+  account: string;
+  symbol: string;
+  orders: OrderView[];
+}
+
+/** Test ids of the main account's groups stay as they were before there were others. */
+function groupTestId(what: string, group: { account: string; symbol: string }): string {
+  return group.account === MAIN_ACCOUNT
+    ? `${what}-${group.symbol}`
+    : `${what}-${group.symbol}-${group.account}`;
+}
+
+function OpenOrders(props: ScopeProps) {
   const { activeProfile } = useApp();
   const assetsOf = useSymbolAssets();
-  const open = useBridgeQuery('orders.open', {});
-  const [confirmAll, setConfirmAll] = useState<{ symbol: string; count: number } | null>(null);
+  const open = useBridgeQuery('orders.open', accountScopeInput(props.scope));
+  const [confirmAll, setConfirmAll] = useState<{
+    symbol: string;
+    account: string;
+    count: number;
+  } | null>(null);
   const [status, setStatus] = useState('');
   // Where focus rests after a cancel: a status line, never the next order's Cancel button, so a
   // second Enter cancels nothing.
   const statusLine = useRef<HTMLParagraphElement>(null);
   const canTrade = activeProfile?.canTrade ?? false;
   const refusal = activeProfile && !canTrade ? noTradeReason(activeProfile) : undefined;
-  const bySymbol = useMemo(() => {
-    const groups = new Map<string, OrderView[]>();
-    for (const order of open.data?.rows ?? [])
-      groups.set(order.symbol, [...(groups.get(order.symbol) ?? []), order]);
-    return [...groups.entries()].sort(([a], [b]) => a.localeCompare(b));
+  // The profile's key trades for the main account only: a sub-account's own key is asked of the
+  // exchange, which answers on the row.
+  const mayCancel = (account: string) => account !== MAIN_ACCOUNT || canTrade;
+  const refusalOf = (account: string) => (account === MAIN_ACCOUNT ? refusal : undefined);
+  const withAccount = (open.data?.subAccounts.length ?? 0) > 0;
+  const groups = useMemo(() => {
+    const byKey = new Map<string, OrderGroup>();
+    for (const order of open.data?.rows ?? []) {
+      const key = `${order.symbol} ${order.account}`;
+      const group = byKey.get(key) ?? {
+        key,
+        account: order.account,
+        symbol: order.symbol,
+        orders: [],
+      };
+      group.orders.push(order);
+      byKey.set(key, group);
+    }
+    // The main account's first within a market, then the sub-accounts by e-mail.
+    const rank = (account: string) => (account === MAIN_ACCOUNT ? '' : account);
+    return [...byKey.values()].sort(
+      (a, b) => a.symbol.localeCompare(b.symbol) || rank(a.account).localeCompare(rank(b.account)),
+    );
   }, [open.data]);
   const marketName = (symbol: string) => {
     const { base, quote } = assetsOf(symbol);
@@ -183,31 +268,36 @@ function OpenOrders() {
     },
     onError: (_, { symbol }) => announce(`The orders on ${marketName(symbol)} were not canceled.`),
   });
+  const orderKey = (order: { account?: string | undefined; orderId: number }) =>
+    `order:${order.account ?? MAIN_ACCOUNT}:${order.orderId}`;
   // One cancel at a time: while one is on its way every Cancel button is held.
   const busy =
     cancelOne.pending && cancelOne.input
-      ? `order:${cancelOne.input.orderId}`
+      ? orderKey(cancelOne.input)
       : cancelMarket.pending && cancelMarket.input
         ? `symbol:${cancelMarket.input.symbol}`
         : null;
-  const error = cancelOne.error ?? cancelMarket.error;
+  // A cancel's refusal is said on its order's row; a market's, above the orders.
+  const rowError =
+    cancelOne.error !== undefined && cancelOne.input ? orderKey(cancelOne.input) : null;
 
   const cancel = (order: OrderView) => {
     if (busy !== null) return;
     cancelMarket.reset();
     announce(`Canceling order ${order.id}…`);
-    void cancelOne.run({ symbol: order.symbol, orderId: order.id });
+    void cancelOne.run({ symbol: order.symbol, orderId: order.id, account: order.account });
   };
-  const cancelAll = (symbol: string) => {
+  const cancelAll = (symbol: string, account: string) => {
     setConfirmAll(null);
     if (busy !== null) return;
     cancelOne.reset();
     announce(`Canceling all orders on ${marketName(symbol)}…`);
-    void cancelMarket.run({ symbol });
+    void cancelMarket.run({ symbol, account });
   };
 
   const statusAndNotice = (
     <>
+      <AccountsLine scope={props.scope} onScope={props.onScope} covered={open.data} />
       {activeProfile && !canTrade && (
         <div data-testid="orders-permission">
           <KeyPermissions
@@ -243,7 +333,7 @@ function OpenOrders() {
   return (
     <div data-testid="open-orders">
       {statusAndNotice}
-      {error !== undefined && <InlineError error={error} />}
+      {cancelMarket.error !== undefined && <InlineError error={cancelMarket.error} />}
       {confirmAll && (
         <Modal
           title="Cancel all orders?"
@@ -253,7 +343,8 @@ function OpenOrders() {
         >
           <p>
             Cancel all {confirmAll.count} open order{confirmAll.count === 1 ? '' : 's'} on{' '}
-            {marketName(confirmAll.symbol)}?
+            {marketName(confirmAll.symbol)}
+            {withAccount ? ` of ${accountName(confirmAll.account)}` : ''}?
           </p>
           <p className="muted">
             Orders placed on this market elsewhere (another app, the exchange&apos;s site) are
@@ -266,52 +357,71 @@ function OpenOrders() {
             backLabel="Keep them"
             backTestId="cancel-all-keep"
             onBack={() => setConfirmAll(null)}
-            onConfirm={() => cancelAll(confirmAll.symbol)}
+            onConfirm={() => cancelAll(confirmAll.symbol, confirmAll.account)}
             testId="cancel-all-confirm-go"
             danger
             focusBack
           />
         </Modal>
       )}
-      {bySymbol.map(([symbol, orders]) => (
-        <div key={symbol} className="order-group" data-testid={`order-group-${symbol}`}>
+      {groups.map(({ key, account, symbol, orders }) => (
+        <div
+          key={key}
+          className="order-group"
+          data-testid={groupTestId('order-group', { account, symbol })}
+        >
           <div className="card-header">
             <h3>
               <SymbolName symbol={symbol} />
+              {withAccount && <span className="muted"> · {accountName(account)}</span>}
             </h3>
             <button
               type="button"
               className="small danger"
-              disabled={busy !== null || !canTrade}
-              title={refusal}
-              onClick={() => setConfirmAll({ symbol, count: orders.length })}
-              data-testid={`cancel-all-${symbol}`}
+              disabled={busy !== null || !mayCancel(account)}
+              title={refusalOf(account)}
+              onClick={() => setConfirmAll({ symbol, account, count: orders.length })}
+              data-testid={groupTestId('cancel-all', { account, symbol })}
             >
               Cancel all {symbol.toUpperCase()}
             </button>
           </div>
           <div className="table-wrap">
             <table className="table dense">
-              <TableHead columns={['Time', ...ORDER_COLUMNS, actions]} />
+              <TableHead
+                columns={['Time', ...(withAccount ? ['Account'] : []), ...ORDER_COLUMNS, actions]}
+              />
               <tbody>
-                {orders.map((order) => (
-                  <tr key={order.id} data-testid={`open-order-${order.id}`}>
-                    <OrderCells order={order} />
-                    <td>
-                      <button
-                        type="button"
-                        className="small"
-                        disabled={busy !== null || !canTrade}
-                        title={refusal}
-                        onClick={() => cancel(order)}
-                        aria-label={`Cancel order ${order.id}`}
-                        data-testid="cancel-order"
-                      >
-                        {busy === `order:${order.id}` ? 'Canceling…' : 'Cancel'}
-                      </button>
-                    </td>
-                  </tr>
-                ))}
+                {orders.map((order) => {
+                  const key = orderKey({ account: order.account, orderId: order.id });
+                  return (
+                    <Fragment key={key}>
+                      <tr data-testid={`open-order-${order.id}`} data-account={order.account}>
+                        <OrderCells order={order} withAccount={withAccount} />
+                        <td>
+                          <button
+                            type="button"
+                            className="small"
+                            disabled={busy !== null || !mayCancel(order.account)}
+                            title={refusalOf(order.account)}
+                            onClick={() => cancel(order)}
+                            aria-label={`Cancel order ${order.id}`}
+                            data-testid="cancel-order"
+                          >
+                            {busy === key ? 'Canceling…' : 'Cancel'}
+                          </button>
+                        </td>
+                      </tr>
+                      {rowError === key && (
+                        <tr data-testid={`cancel-error-${order.id}`}>
+                          <td colSpan={ORDER_COLUMNS.length + (withAccount ? 3 : 2)}>
+                            <InlineError error={cancelOne.error} />
+                          </td>
+                        </tr>
+                      )}
+                    </Fragment>
+                  );
+                })}
               </tbody>
             </table>
           </div>
@@ -321,11 +431,17 @@ function OpenOrders() {
   );
 }
 
-function OrderHistory() {
+function OrderHistory(props: ScopeProps) {
   const [status, setStatus] = useState<'' | OrderStatus>('');
-  const history = useBridgeQuery('orders.history', { status: status || undefined, limit: 200 });
+  const history = useBridgeQuery('orders.history', {
+    ...accountScopeInput(props.scope),
+    status: status || undefined,
+    limit: 200,
+  });
+  const withAccount = (history.data?.subAccounts.length ?? 0) > 0;
   return (
     <div>
+      <AccountsLine scope={props.scope} onScope={props.onScope} covered={history.data} />
       <div className="filters">
         <label>
           <span>Status</span>
@@ -344,11 +460,17 @@ function OrderHistory() {
       {history.data && history.data.rows.length > 0 && (
         <div className="table-wrap">
           <table className="table dense" data-testid="order-history">
-            <TableHead columns={['Time', 'Symbol', ...ORDER_COLUMNS]} />
+            <TableHead
+              columns={['Time', ...(withAccount ? ['Account'] : []), 'Symbol', ...ORDER_COLUMNS]}
+            />
             <tbody>
               {history.data.rows.map((order) => (
-                <tr key={order.id} data-testid={`history-order-${order.id}`}>
-                  <OrderCells order={order} withSymbol />
+                <tr
+                  key={`${order.account} ${order.id}`}
+                  data-testid={`history-order-${order.id}`}
+                  data-account={order.account}
+                >
+                  <OrderCells order={order} withSymbol withAccount={withAccount} />
                 </tr>
               ))}
             </tbody>
@@ -365,14 +487,17 @@ function OrderHistory() {
   );
 }
 
-function OwnTrades() {
+function OwnTrades(props: ScopeProps) {
   const assetsOf = useSymbolAssets();
-  const trades = useBridgeQuery('orders.trades', { limit: 200 });
+  const trades = useBridgeQuery('orders.trades', { ...accountScopeInput(props.scope), limit: 200 });
+  const line = <AccountsLine scope={props.scope} onScope={props.onScope} covered={trades.data} />;
   if (trades.error !== undefined && !trades.data)
     return <ErrorBox error={trades.error} onRetry={trades.reload} />;
   if (!trades.data) return <Skeleton rows={4} />;
+  const withAccount = trades.data.subAccounts.length > 0;
   return (
     <div data-testid="own-trades">
+      {line}
       <div className="fees" data-testid="fees-paid">
         <strong>Fees paid:</strong>{' '}
         {trades.data.feesByAsset.length === 0
@@ -394,6 +519,7 @@ function OwnTrades() {
             <TableHead
               columns={[
                 'Time',
+                ...(withAccount ? ['Account'] : []),
                 'Symbol',
                 'Side',
                 figures('Price'),
@@ -406,8 +532,9 @@ function OwnTrades() {
               {trades.data.rows.map((t) => {
                 const { base, quote } = assetsOf(t.symbol);
                 return (
-                  <tr key={t.id}>
+                  <tr key={`${t.account} ${t.id} ${t.orderId}`} data-account={t.account}>
                     <td>{formatDateTime(t.time)}</td>
+                    {withAccount && <AccountCell account={t.account} />}
                     <td>
                       <SymbolName symbol={t.symbol} />
                     </td>
