@@ -408,6 +408,11 @@ export interface AccountsCovered {
   unlinked: string[];
   /** Every sub-account of the profile, as sync last listed them. */
   subAccounts: string[];
+  /**
+   * The sub-accounts of the profile linked to a key of their own, whatever the scope: with any,
+   * the screen's rows may be of several accounts and each says its account.
+   */
+  linked: string[];
 }
 
 export interface OrdersPage extends Page<OrderView>, AccountsCovered {}

@@ -121,14 +121,16 @@ export class OrderHistory {
       .list(profileId)
       .rows.map((row) => row.email.toLowerCase());
     const linked = new Set(store.subAccountKeys.links(profileId).map((link) => link.email));
+    const linkedNow = subAccounts.filter((sub) => linked.has(sub));
+    const profile = { subAccounts, linked: linkedNow };
     if (account === undefined) {
       return {
-        accounts: [MAIN_ACCOUNT, ...subAccounts.filter((sub) => linked.has(sub))],
+        accounts: [MAIN_ACCOUNT, ...linkedNow],
         unlinked: subAccounts.filter((sub) => !linked.has(sub)),
-        subAccounts,
+        ...profile,
       };
     }
-    if (account === MAIN_ACCOUNT) return { accounts: [MAIN_ACCOUNT], unlinked: [], subAccounts };
+    if (account === MAIN_ACCOUNT) return { accounts: [MAIN_ACCOUNT], unlinked: [], ...profile };
     if (!subAccounts.includes(account)) {
       throw new AppError(
         'invalid-input',
@@ -137,8 +139,8 @@ export class OrderHistory {
       );
     }
     return linked.has(account)
-      ? { accounts: [account], unlinked: [], subAccounts }
-      : { accounts: [], unlinked: [account], subAccounts };
+      ? { accounts: [account], unlinked: [], ...profile }
+      : { accounts: [], unlinked: [account], ...profile };
   }
 
   /** When the oldest of the accounts' reads was made: the page is at least that fresh. */

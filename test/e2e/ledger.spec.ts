@@ -3,7 +3,9 @@
  * the P&L card's realized and unrealized P&L, fees and value, and the net worth, equal a FIFO
  * computed here from the sandbox's own trade records, balances and tickers. A Funds row opens the
  * asset page with its lots and entries (the deposit marked inferred); the reports dialog writes
- * the tax report and says where it went.
+ * the tax report and says where it went. The Orders screen shows the open orders of the main
+ * account and of a sub-account linked to its own key, each with its account, and of the
+ * sub-account alone, naming the sub-account with no key linked.
  */
 import { readFileSync } from 'node:fs';
 import Decimal from 'decimal.js';
@@ -609,6 +611,81 @@ test('a sub-account linked to its own key: its trades are in the P&L, the net wo
     expect(rows.filter((row) => !/^"?Trade btcusdt sell/i.test(row))).toEqual([]);
     const gains = rows.reduce((sum, row) => sum.plus(row.split(',').at(-4)!), new Exact(0));
     expect(gains.toFixed()).toBe(realized.toFixed());
+  } finally {
+    await Promise.all([main.close(), sub.close()]);
+  }
+});
+
+const ORDERS_MAIN = 'orders-accounts@example.test';
+const ORDERS_SUB = 'orders-accounts-sub@example.test';
+const ORDERS_UNLINKED = 'orders-accounts-unlinked@example.test';
+
+test("the Orders screen shows every account's open orders with their account, and a sub-account's alone", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1280, height: 1000 });
+  const { admin } = stack.sandbox;
+  admin.createAccount({ email: ORDERS_MAIN });
+  admin.createAccount({ email: ORDERS_SUB, parentEmail: ORDERS_MAIN });
+  admin.createAccount({ email: ORDERS_UNLINKED, parentEmail: ORDERS_MAIN });
+  const key = admin.createApiKey(ORDERS_MAIN, { canTrade: true });
+  const subKey = admin.createApiKey(ORDERS_SUB, { canTrade: true });
+  admin.credit(ORDERS_MAIN, 'usdt', '5000');
+  admin.credit(ORDERS_SUB, 'usdt', '3000');
+  const main = new ExchangeClient({ baseUrl: stack.world.baseUrl, ...key, rateLimits: false });
+  const sub = new ExchangeClient({ baseUrl: stack.world.baseUrl, ...subKey, rateLimits: false });
+  // Buys far below the market: they rest on the book, each account's own.
+  const rest = async (client: ExchangeClient, quantity: string) => {
+    const book = await client.market.depth({ symbol: 'btcusdt', limit: 5 });
+    const price = new Exact(String(book.bids[0]![0])).div(2).toDecimalPlaces(2).toFixed();
+    return client.trading.placeOrder({
+      symbol: 'btcusdt',
+      side: 'buy',
+      type: 'limit',
+      quantity,
+      price,
+    });
+  };
+  try {
+    const mainOrder = await rest(main, '0.0123');
+    const subOrder = await rest(sub, '0.0456');
+    await openWithSandboxProfile(page, stack, { name: 'Orders', key });
+    const bridge = await connectBridge(stack.url);
+    try {
+      await bridge.ok('subAccounts.refresh', {});
+      await bridge.ok('subAccounts.link', { email: ORDERS_SUB, ...subKey });
+    } finally {
+      bridge.close();
+    }
+    await goTo(page, 'orders');
+
+    // Every account: both orders, each saying its account; the sub-account with no key of its
+    // own is named, with the way to link it.
+    const mainRow = page.getByTestId(`open-order-${mainOrder.id}`);
+    const subRow = page.getByTestId(`open-order-${subOrder.id}`);
+    await expect(subRow.getByTestId('order-account')).toHaveText(ORDERS_SUB, { timeout: 30_000 });
+    await expect(mainRow.getByTestId('order-account')).toHaveText('Main account', {
+      timeout: 30_000,
+    });
+    await expect(page.getByTestId('orders-scope-every')).toHaveAttribute('aria-pressed', 'true');
+    const unlinked = page.getByTestId('orders-unlinked');
+    await expect(unlinked).toContainText(ORDERS_UNLINKED);
+    await expect(unlinked).not.toContainText(ORDERS_SUB);
+    await expect(unlinked.getByRole('link')).toHaveAttribute('href', '#/sub-accounts');
+    await screenshot(page, 'orders-every-account');
+
+    // The sub-account alone: its order only.
+    await page.getByTestId(`orders-scope-${ORDERS_SUB}`).click();
+    await expect(mainRow).toHaveCount(0);
+    await expect(subRow.getByTestId('order-account')).toHaveText(ORDERS_SUB);
+    await expect(page.getByTestId('orders-unlinked')).toHaveCount(0);
+    await expect(page.locator('[data-testid^="open-order-"]')).toHaveCount(1);
+
+    // The main account alone: its own.
+    await page.getByTestId('orders-scope-main').click();
+    await expect(subRow).toHaveCount(0);
+    await expect(mainRow.getByTestId('order-account')).toHaveText('Main account');
   } finally {
     await Promise.all([main.close(), sub.close()]);
   }

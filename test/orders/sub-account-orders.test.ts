@@ -161,7 +161,13 @@ describe("a linked sub-account's orders", () => {
     expect(every.accounts).toEqual(['main']);
     expect(every.unlinked.sort()).toEqual([savings.email, desk.email].sort());
     const one = await app.handlers['orders.open']({ account: desk.email });
-    expect(one).toMatchObject({ accounts: [], unlinked: [desk.email], rows: [], total: 0 });
+    expect(one).toMatchObject({
+      accounts: [],
+      unlinked: [desk.email],
+      linked: [],
+      rows: [],
+      total: 0,
+    });
 
     const readOnly = sandbox.admin.createApiKey(savings.email, { canTrade: false });
     await app.handlers['subAccounts.link']({ email: savings.email, ...readOnly });
@@ -187,6 +193,7 @@ describe("a linked sub-account's orders", () => {
     const every = await app.handlers['orders.open']({});
     expect(every.accounts).toEqual(['main', ...[savings.email, desk.email].sort()]);
     expect(every.unlinked).toEqual([]);
+    expect(every.linked).toEqual([savings.email, desk.email].sort());
     expect(every.rows.map(shown).sort(byId)).toEqual(recorded);
 
     const own = await app.handlers['orders.open']({ account: desk.email });

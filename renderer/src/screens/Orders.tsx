@@ -4,6 +4,7 @@
  * linked on the Sub-accounts screen; those without one are named), and the order form (the main
  * account's). Every row says its account once the profile has sub-accounts; a sub-account's order
  * is canceled with its own key, and what the exchange answers is said on that order's row.
+ * Until a sub-account is linked every row is the main account's, and no Account column is shown.
  */
 import { Fragment, useMemo, useRef, useState } from 'react';
 import { MAIN_ACCOUNT } from '../../../shared/ledger';
@@ -222,7 +223,7 @@ function OpenOrders(props: ScopeProps) {
   // exchange, which answers on the row.
   const mayCancel = (account: string) => account !== MAIN_ACCOUNT || canTrade;
   const refusalOf = (account: string) => (account === MAIN_ACCOUNT ? refusal : undefined);
-  const withAccount = (open.data?.subAccounts.length ?? 0) > 0;
+  const withAccount = (open.data?.linked.length ?? 0) > 0;
   const groups = useMemo(() => {
     const byKey = new Map<string, OrderGroup>();
     for (const order of open.data?.rows ?? []) {
@@ -438,7 +439,7 @@ function OrderHistory(props: ScopeProps) {
     status: status || undefined,
     limit: 200,
   });
-  const withAccount = (history.data?.subAccounts.length ?? 0) > 0;
+  const withAccount = (history.data?.linked.length ?? 0) > 0;
   return (
     <div>
       <AccountsLine scope={props.scope} onScope={props.onScope} covered={history.data} />
@@ -494,7 +495,7 @@ function OwnTrades(props: ScopeProps) {
   if (trades.error !== undefined && !trades.data)
     return <ErrorBox error={trades.error} onRetry={trades.reload} />;
   if (!trades.data) return <Skeleton rows={4} />;
-  const withAccount = trades.data.subAccounts.length > 0;
+  const withAccount = trades.data.linked.length > 0;
   return (
     <div data-testid="own-trades">
       {line}

@@ -60,6 +60,7 @@ function page(account: string | undefined): OrdersPage {
     accounts,
     unlinked: account === undefined || account === DESK ? [DESK] : [],
     subAccounts: [SAVINGS, DESK],
+    linked: [SAVINGS],
   };
 }
 
