@@ -10,12 +10,20 @@
  * store.backup             store.backup() of a record holding 10 profiles (settings, value snapshots)
  *                          beside a cache of 1,000,000 withdraws, which is not backed up, vs bare
  *                          better-sqlite3 backing up the same record file. < 1 s.
+ * store.orders.trades_page the Orders screen's trades page of every account (200 rows, newest
+ *                          first, and its total), out of 200,000 main-account and 2 x 50,000
+ *                          linked sub-account trades: median of 30, vs the main account's alone
+ *                          (its own table, the read before sub-accounts were covered) in the same
+ *                          run. < 50 ms.
+ * store.orders.trades_fees the fees paid over every account's 300,000 trades (the page's fee
+ *                          line), vs the main account's 200,000 alone: the same work per trade,
+ *                          so the ratio is about the rows' (1.5). ratio < 2.
  */
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openStore, type WithdrawInput } from '../electron/store';
+import { openStore, type OwnTradeInput, type WithdrawInput } from '../electron/store';
 import { normaliseWithdraw } from '../electron/store/withdraws';
 import { SeededRandom } from '../electron/sandbox/random';
 import { figure, percentile, type Bench } from './figure';
@@ -321,9 +329,83 @@ async function backup() {
   }
 }
 
+async function tradesPage() {
+  return withTempDir((dir) => {
+    const { store } = openStore({ dataDir: dir });
+    createProfile(store.db);
+    const random = new SeededRandom(11);
+    const symbols = ['btcusdt', 'ethusdt', 'solusdt', 'xrpusdt'];
+    const trades = (count: number, firstId: number): OwnTradeInput[] =>
+      Array.from({ length: count }, (_, i) => ({
+        id: firstId + i,
+        symbol: symbols[i % symbols.length]!,
+        orderId: firstId + i,
+        side: random.next() < 0.5 ? 'buy' : 'sell',
+        price: `${random.int(1, 60_000)}.${random.int(0, 99)}`,
+        qty: `0.${random.int(1, 99_999_999)}`,
+        quoteQty: `${random.int(1, 5000)}.${random.int(0, 9999)}`,
+        fee: `0.0000${random.int(1, 9999)}`,
+        feeCurrency: i % 2 === 0 ? 'usdt' : 'btc',
+        isBuyerMaker: random.next() < 0.5,
+        time: START + Math.floor(random.next() * SPAN_DAYS * DAY),
+      }));
+    store.orders.insertTrades('p1', trades(200_000, 1));
+    const subs = ['a@bench.test', 'b@bench.test'];
+    subs.forEach((sub, i) =>
+      store.subAccountKeys.insertTrades('p1', sub, trades(50_000, 1_000_000 * (i + 1))),
+    );
+    const median = (read: () => void) => {
+      const times: number[] = [];
+      for (let q = 0; q < 30; q++) {
+        const start = performance.now();
+        read();
+        times.push(performance.now() - start);
+      }
+      times.sort((a, b) => a - b);
+      return percentile(times, 50);
+    };
+    let q = 0;
+    const page = (accounts: string[]) => () => {
+      const query = { accounts, offset: (q++ % 3) * 200, limit: 200, direction: 'desc' as const };
+      const read = store.orders.tradesPage('p1', query);
+      if (read.rows.length !== 200) throw new Error('trades page bench read too few rows');
+    };
+    const fees = (accounts: string[]) => () => {
+      if (store.orders.feesByAsset('p1', { accounts }).length !== 2) {
+        throw new Error('trades fees bench summed the wrong assets');
+      }
+    };
+    const every = ['main', ...subs];
+    const pageBaseline = median(page(['main']));
+    const pageValue = median(page(every));
+    const feesBaseline = median(fees(['main']));
+    const feesValue = median(fees(every));
+    store.close();
+    return [
+      figure({
+        name: 'store.orders.trades_page',
+        value: pageValue,
+        baseline: pageBaseline,
+        unit: 'ms (page of 200 + total, median of 30, 300,000 trades in 3 accounts)',
+        target: '< 50 ms',
+        ok: pageValue < 50,
+      }),
+      figure({
+        name: 'store.orders.trades_fees',
+        value: feesValue,
+        baseline: feesBaseline,
+        unit: 'ms (fees over 300,000 trades in 3 accounts, median of 30)',
+        target: 'ratio < 2 (1.5 x the rows)',
+        ok: feesValue / feesBaseline < 2,
+      }),
+    ];
+  });
+}
+
 export const benches: Bench[] = [
   { name: 'store.withdraws.ingest', run: async () => [await ingest()] },
   { name: 'store.withdraws.page', run: async () => [await page()] },
   { name: 'store.open_funds', run: async () => [await openFunds()] },
   { name: 'store.backup', run: async () => [await backup()] },
+  { name: 'store.orders.trades', run: tradesPage },
 ];

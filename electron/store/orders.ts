@@ -43,12 +43,6 @@ type TradeDbRow = Omit<OwnTradeRow, 'isBuyerMaker'> & { isBuyerMaker: number };
 /** own_trades holds the main account's trades only: its account is a constant. */
 const MAIN_TRADE_COLUMNS = `'${MAIN_ACCOUNT}' AS account, ${TRADE_FIELDS}`;
 const TRADE_COLUMNS = `account, ${TRADE_FIELDS}`;
-/** Every account's trades: the main account's and the linked sub-accounts'. */
-const ALL_TRADES = `(SELECT '${MAIN_ACCOUNT}' AS account, profile_id, id, symbol, order_id, side,
-    price, qty, quote_qty, fee, fee_currency, is_buyer_maker, time FROM own_trades
-  UNION ALL SELECT account, profile_id, id, symbol, order_id, side, price, qty, quote_qty, fee,
-    fee_currency, is_buyer_maker, time FROM sub_account_trades)`;
-
 /** The accounts a read covers: those named, or the main account. */
 function accountList(accounts: readonly string[] | undefined): readonly string[] {
   const list = accounts ?? [MAIN_ACCOUNT];
@@ -58,11 +52,6 @@ function accountList(accounts: readonly string[] | undefined): readonly string[]
     }
   }
   return list;
-}
-
-/** Whether a read covers the main account alone (its own table, no union). */
-function mainOnly(accounts: readonly string[]): boolean {
-  return accounts.length === 1 && accounts[0] === MAIN_ACCOUNT;
 }
 
 function accountFilter(where: string[], params: unknown[], accounts: readonly string[]): void {
@@ -165,7 +154,7 @@ export class OrdersRepository {
   private readonly insertTradesTransaction;
   private readonly orderPages;
   private readonly tradePages;
-  private readonly allTradePages;
+  private readonly subTradePages;
   private readonly fees;
 
   constructor(db: Database.Database) {
@@ -227,7 +216,7 @@ export class OrdersRepository {
     );
     this.orderPages = new PagedReads<OrderRow>(db, 'orders', ORDER_COLUMNS);
     this.tradePages = new PagedReads<TradeDbRow>(db, 'own_trades', MAIN_TRADE_COLUMNS);
-    this.allTradePages = new PagedReads<TradeDbRow>(db, ALL_TRADES, TRADE_COLUMNS);
+    this.subTradePages = new PagedReads<TradeDbRow>(db, 'sub_account_trades', TRADE_COLUMNS);
     this.fees = new StatementCache((sql) =>
       db.prepare<unknown[], { feeCurrency: string; fee: string }>(sql),
     );
@@ -342,29 +331,49 @@ export class OrdersRepository {
 
   /**
    * A page of the trades of the accounts named (the main account's when none are), newest or
-   * oldest first; trades of the same time in id order, then by account.
+   * oldest first; trades of the same time in id order, then by account. The main account's are
+   * in own_trades, the sub-accounts' in sub_account_trades: each table gives its first
+   * offset + limit rows in that order along its index, and the page is taken from their merge
+   * (a sort of the two tables' union read every row of both).
    */
   tradesPage(profileId: string, query: OwnTradeQuery = {}): PageResult<OwnTradeRow> {
     const page = pageBounds(query.offset, query.limit);
     const order = direction(query.direction);
-    const { where, params, main } = tradeFilter(profileId, query);
-    const pages = main ? this.tradePages : this.allTradePages;
-    const orderBy = `time ${order}, id ${order}${main ? '' : `, account ${order}, order_id ${order}`}`;
-    const { rows, total } = pages.read(where, params, orderBy, page);
-    return { rows: rows.map((row) => ({ ...row, isBuyerMaker: row.isBuyerMaker === 1 })), total };
+    // own_trades' account is a constant: its order is its index's.
+    const mainOrder = `time ${order}, id ${order}, order_id ${order}`;
+    const subOrder = `time ${order}, id ${order}, account ${order}, order_id ${order}`;
+    const { main, subs } = tradeSources(profileId, query);
+    const sources: PageResult<TradeDbRow>[] = [];
+    const top = subs && main ? { offset: 0, limit: page.offset + page.limit } : page;
+    if (main) sources.push(this.tradePages.read(main.where, main.params, mainOrder, top));
+    if (subs) sources.push(this.subTradePages.read(subs.where, subs.params, subOrder, top));
+    const rows =
+      sources.length === 2
+        ? mergeTrades(sources[0]!.rows, sources[1]!.rows, order).slice(
+            page.offset,
+            page.offset + page.limit,
+          )
+        : (sources[0]?.rows ?? []);
+    return {
+      rows: rows.map((row) => ({ ...row, isBuyerMaker: row.isBuyerMaker === 1 })),
+      total: sources.reduce((sum, source) => sum + source.total, 0),
+    };
   }
 
   /** Fees paid over the whole filtered set, per fee asset, summed exactly. */
   feesByAsset(profileId: string, query: OwnTradeQuery = {}): { asset: string; fee: string }[] {
-    const { where, params, main } = tradeFilter(profileId, query);
+    const { main, subs } = tradeSources(profileId, query);
     const sums = new Map<string, Decimal>();
-    for (const row of this.fees
-      .get(
-        `SELECT fee_currency AS feeCurrency, fee FROM ${main ? 'own_trades' : ALL_TRADES}
-         WHERE ${where.join(' AND ')}`,
-      )
-      .iterate(...params)) {
-      sums.set(row.feeCurrency, (sums.get(row.feeCurrency) ?? new Decimal(0)).plus(row.fee));
+    const reads = [
+      ...(main ? [{ table: 'own_trades', ...main }] : []),
+      ...(subs ? [{ table: 'sub_account_trades', ...subs }] : []),
+    ];
+    for (const { table, where, params } of reads) {
+      for (const row of this.fees
+        .get(`SELECT fee_currency AS feeCurrency, fee FROM ${table} WHERE ${where.join(' AND ')}`)
+        .iterate(...params)) {
+        sums.set(row.feeCurrency, (sums.get(row.feeCurrency) ?? new Decimal(0)).plus(row.fee));
+      }
     }
     return [...sums.entries()]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
@@ -372,22 +381,63 @@ export class OrdersRepository {
   }
 }
 
-/**
- * The trades a page or a fee sum covers; `main` when they are the main account's alone (its own
- * table is read, no union).
- */
+/** The trades a page or a fee sum covers, in one table. */
 function tradeFilter(
   profileId: string,
   query: OwnTradeQuery,
-): { where: string[]; params: unknown[]; main: boolean } {
+): { where: string[]; params: unknown[] } {
   const { where, params } = symbolAndSide(profileId, query);
-  const accounts = accountList(query.accounts);
-  const main = mainOnly(accounts);
-  if (!main) accountFilter(where, params, accounts);
   if (query.orderId !== undefined) {
     where.push('order_id = ?');
     params.push(integer(query.orderId, 'orderId'));
   }
   addTimeRange(where, params, 'time', query.from, query.to);
-  return { where, params, main };
+  return { where, params };
+}
+
+/**
+ * The filter of each table the accounts' trades are in: own_trades for the main account's,
+ * sub_account_trades for the sub-accounts'; none for a table no account asked for is in.
+ */
+function tradeSources(
+  profileId: string,
+  query: OwnTradeQuery,
+): {
+  main: { where: string[]; params: unknown[] } | null;
+  subs: { where: string[]; params: unknown[] } | null;
+} {
+  const accounts = accountList(query.accounts);
+  const subAccounts = accounts.filter((account) => account !== MAIN_ACCOUNT);
+  let subs = null;
+  if (subAccounts.length > 0) {
+    subs = tradeFilter(profileId, query);
+    accountFilter(subs.where, subs.params, subAccounts);
+  }
+  return {
+    main: accounts.includes(MAIN_ACCOUNT) ? tradeFilter(profileId, query) : null,
+    subs,
+  };
+}
+
+/** Two pages each in (time, id, account, order id) order, merged in that order. */
+function mergeTrades(
+  a: readonly TradeDbRow[],
+  b: readonly TradeDbRow[],
+  order: 'ASC' | 'DESC',
+): TradeDbRow[] {
+  const sign = order === 'ASC' ? 1 : -1;
+  const compare = (x: TradeDbRow, y: TradeDbRow) =>
+    sign *
+    (x.time - y.time ||
+      x.id - y.id ||
+      (x.account < y.account ? -1 : x.account > y.account ? 1 : 0) ||
+      x.orderId - y.orderId);
+  const merged: TradeDbRow[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (j >= b.length || (i < a.length && compare(a[i]!, b[j]!) <= 0)) merged.push(a[i++]!);
+    else merged.push(b[j++]!);
+  }
+  return merged;
 }
