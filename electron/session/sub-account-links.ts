@@ -387,7 +387,8 @@ export class SubAccountLinks {
   private changed(profileId: string): void {
     this.deps.emit('data.changed', {
       profileId,
-      kinds: ['subAccounts', 'trades', 'funds', 'portfolio'],
+      // The orders too: the accounts they cover and name as unlinked changed.
+      kinds: ['subAccounts', 'orders', 'trades', 'funds', 'portfolio'],
     });
   }
 }

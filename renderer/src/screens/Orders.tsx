@@ -303,7 +303,7 @@ function OpenOrders(props: ScopeProps) {
         <div data-testid="orders-permission">
           <KeyPermissions
             profile={activeProfile}
-            disabled={`${refusal ?? ''}, so Cancel and Cancel all are disabled.`}
+            disabled={`${refusal ?? ''}, so Cancel and Cancel all are disabled${withAccount ? " for the main account's orders" : ''}.`}
           />
         </div>
       )}
