@@ -5,7 +5,8 @@
  * asset page with its lots and entries (the deposit marked inferred); the reports dialog writes
  * the tax report and says where it went. The Orders screen shows the open orders of the main
  * account and of a sub-account linked to its own key, each with its account, and of the
- * sub-account alone, naming the sub-account with no key linked.
+ * sub-account alone, naming the sub-account with no key linked, and cancels the sub-account's
+ * order with its own key.
  */
 import { readFileSync } from 'node:fs';
 import Decimal from 'decimal.js';
@@ -682,10 +683,16 @@ test("the Orders screen shows every account's open orders with their account, an
     await expect(page.getByTestId('orders-unlinked')).toHaveCount(0);
     await expect(page.locator('[data-testid^="open-order-"]')).toHaveCount(1);
 
+    // Canceled from the screen, with the sub-account's own key: the exchange's record says so.
+    await subRow.getByTestId('cancel-order').click();
+    await expect(page.getByTestId('orders-status')).toContainText(`Order ${subOrder.id}`);
+    await expect(subRow).toHaveCount(0, { timeout: 15_000 });
+    expect((await sub.trading.getOrder({ orderId: subOrder.id })).status).toBe('cancel');
+
     // The main account alone: its own.
     await page.getByTestId('orders-scope-main').click();
-    await expect(subRow).toHaveCount(0);
     await expect(mainRow.getByTestId('order-account')).toHaveText('Main account');
+    expect((await main.trading.getOrder({ orderId: mainOrder.id })).status).toBe('wait');
   } finally {
     await Promise.all([main.close(), sub.close()]);
   }
