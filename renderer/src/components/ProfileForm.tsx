@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { ProfileView } from '../../../shared/types';
 import { errorInfo } from '../lib/bridge';
 import { useBridgeAction } from '../lib/query';
-import { ErrorBox } from './common';
+import { CheckedTextField, ErrorBox } from './common';
 
 /**
  * Adds an API key. The app checks it before anything is saved: the key and the REST base URL
@@ -26,22 +26,17 @@ export function ProfileForm(props: { onAdded: (profile: ProfileView) => void; ti
   };
 
   const field = (name: keyof typeof form, label: string, type = 'text', hint?: string) => (
-    <label className="field">
-      <span>{label}</span>
-      <input
-        name={name}
-        type={type}
-        value={form[name]}
-        autoComplete="off"
-        spellCheck={false}
-        required
-        aria-invalid={fieldError?.field === name || undefined}
-        onChange={(e) => setForm({ ...form, [name]: e.target.value })}
-        data-testid={`profile-${name}`}
-      />
-      {hint && <small className="muted">{hint}</small>}
-      {fieldError?.field === name && <small className="field-error">{fieldError.message}</small>}
-    </label>
+    <CheckedTextField
+      name={name}
+      label={label}
+      type={type}
+      hint={hint}
+      required
+      value={form[name]}
+      onChange={(value) => setForm({ ...form, [name]: value })}
+      error={fieldError}
+      testId={`profile-${name}`}
+    />
   );
 
   return (
@@ -103,21 +98,16 @@ export function ProfileEditor(props: {
   };
 
   const field = (name: keyof typeof form, label: string, type: string) => (
-    <label className="field">
-      <span>{label}</span>
-      <input
-        name={name}
-        type={type}
-        value={form[name]}
-        autoComplete="off"
-        spellCheck={false}
-        required
-        aria-invalid={fieldError?.field === name || undefined}
-        onChange={(e) => setForm({ ...form, [name]: e.target.value })}
-        data-testid={`profile-${name}`}
-      />
-      {fieldError?.field === name && <small className="field-error">{fieldError.message}</small>}
-    </label>
+    <CheckedTextField
+      name={name}
+      label={label}
+      type={type}
+      required
+      value={form[name]}
+      onChange={(value) => setForm({ ...form, [name]: value })}
+      error={fieldError}
+      testId={`profile-${name}`}
+    />
   );
 
   return (

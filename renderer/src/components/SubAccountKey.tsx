@@ -3,7 +3,7 @@ import { formatDateTime } from '../../../shared/format';
 import type { SubAccountView } from '../../../shared/types';
 import { errorInfo } from '../lib/bridge';
 import { useBridgeAction } from '../lib/query';
-import { ErrorBox } from './common';
+import { CheckedTextField, ErrorBox } from './common';
 
 /**
  * A sub-account's own API key: linked (its trades are read with it; unlink removes the keychain
@@ -47,24 +47,16 @@ export function SubAccountKey(props: { account: SubAccountView; onChanged: () =>
     void link.run({ email: account.email, ...form });
   };
   const field = (name: 'apiKey' | 'secretKey', label: string, type: string) => (
-    <label className="field">
-      <span>{label}</span>
-      <input
-        name={name}
-        type={type}
-        value={form[name]}
-        autoComplete="off"
-        spellCheck={false}
-        aria-invalid={fieldError?.field === name || undefined}
-        onChange={(e) => setForm({ ...form, [name]: e.target.value })}
-        data-testid={testId(name)}
-      />
-      {fieldError?.field === name && (
-        <small className="field-error" data-testid={testId(`${name}-error`)}>
-          {fieldError.message}
-        </small>
-      )}
-    </label>
+    <CheckedTextField
+      name={name}
+      label={label}
+      type={type}
+      value={form[name]}
+      onChange={(value) => setForm({ ...form, [name]: value })}
+      error={fieldError}
+      testId={testId(name)}
+      errorTestId={testId(`${name}-error`)}
+    />
   );
   return (
     <div className="small-text" data-testid={testId('unlinked')}>

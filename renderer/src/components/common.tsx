@@ -540,3 +540,45 @@ export function Segmented<T extends string>(props: {
     </div>
   );
 }
+
+/**
+ * A text input of a form the main process checks: its label, an optional hint, and the error the
+ * main process named this field in (`errorInfo(...).field`), shown under it and marked invalid.
+ */
+export function CheckedTextField(props: {
+  name: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  /** The error of the form's last answer, if any; shown here only when it names this field. */
+  error: { field?: string; message: string } | null;
+  testId: string;
+  type?: string;
+  hint?: string;
+  required?: boolean;
+  errorTestId?: string;
+}) {
+  const fieldError = props.error?.field === props.name ? props.error : null;
+  return (
+    <label className="field">
+      <span>{props.label}</span>
+      <input
+        name={props.name}
+        type={props.type ?? 'text'}
+        value={props.value}
+        autoComplete="off"
+        spellCheck={false}
+        required={props.required}
+        aria-invalid={fieldError !== null || undefined}
+        onChange={(e) => props.onChange(e.target.value)}
+        data-testid={props.testId}
+      />
+      {props.hint && <small className="muted">{props.hint}</small>}
+      {fieldError && (
+        <small className="field-error" data-testid={props.errorTestId}>
+          {fieldError.message}
+        </small>
+      )}
+    </label>
+  );
+}
