@@ -107,6 +107,11 @@ function independentFifo(trades: OwnTrade[]) {
 /** The seeded history with what the ledger reads synced into the store, each job without error. */
 async function syncedHistory() {
   const s = await seededHistory();
+  return { s, ...(await syncLedgerReads(s)) };
+}
+
+/** What the ledger reads (markets, prices, funds, own trades) synced into the store, each job without error. */
+async function syncLedgerReads(s: Scenario) {
   const client = s.client();
   const sync = new SyncEngine({
     store: s.store,
@@ -119,7 +124,7 @@ async function syncedHistory() {
     await sync.refresh(kind, { force: true });
     expect(sync.jobStatus(kind).error).toBeNull();
   }
-  return { s, client, sync };
+  return { client, sync };
 }
 
 describe('the ledger against the sandbox', () => {
@@ -226,17 +231,7 @@ describe('the ledger against the sandbox', () => {
         price: String(book.bids.at(-1)![0]),
       });
     }
-    const client = s.client();
-    const sync = new SyncEngine({
-      store: s.store,
-      client,
-      profileId: PROFILE,
-      emit: s.emit,
-      pacing: false,
-    });
-    for (const kind of ['symbols', 'prices', 'funds', 'trades'] as const) {
-      await sync.refresh(kind, { force: true });
-    }
+    const { client, sync } = await syncLedgerReads(s);
     const trades: OwnTrade[] = [];
     for (const step of plan) {
       trades.push(...(await exchange.trading.myTrades({ symbol: step.symbol, limit: 1000 })));
