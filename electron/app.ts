@@ -15,7 +15,7 @@ import { createHandlers } from './api/handlers';
 import type { LockGate } from './api/dispatch';
 import { lockGate } from './api/lock';
 import { AppError } from './core/app-error';
-import { SystemClock, Timer, type Clock } from './core/clock';
+import { nextTurn, SystemClock, Timer, type Clock } from './core/clock';
 import type { Emit } from './core/events';
 import type { Logger } from './core/logger';
 import type { Notifier } from './core/notifier';
@@ -100,6 +100,9 @@ export interface SpotfolioApp {
   close(): Promise<void>;
 }
 
+/** The figure a start shows first: the Portfolio's total. */
+const FIRST_SCREEN_TOTAL = 'portfolio.summary';
+
 /**
  * The first screen's reads, answered from the record as soon as the app is created: a demo
  * resumed at start builds its exchange behind them (SessionManager.start), and every other call
@@ -109,16 +112,63 @@ const ANSWERED_WHILE_STARTING: ReadonlySet<string> = new Set<string>([
   'app.status',
   'settings.get',
   'profiles.list',
-  'portfolio.summary',
+  FIRST_SCREEN_TOTAL,
   ...METHODS_WHILE_LOCKED,
 ]);
 
-/** The handlers, each but the first screen's waiting for the session's start to be done. */
-function afterStart(handlers: BridgeHandlers, started: () => Promise<void>): BridgeHandlers {
+/**
+ * When a resumed demo's exchange is built (SessionManager.start): its world is built in turns of
+ * the thread that answers the page, so it begins once the first screen's total has gone out (the
+ * turn after portfolio.summary's first answer), or as soon as a call needs the new demo, or at the
+ * latest `atLatestMs` after the start when no page asks for either (one opened locked).
+ */
+function demoBuildGate(clock: Clock, atLatestMs: number) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let done = false;
+  const timer = new Timer(clock, () => now());
+  const now = () => {
+    done = true;
+    timer.cancel();
+    release();
+  };
+  return {
+    /** Asked only by a start that builds a demo behind the stand-in: the latest time is then set. */
+    released: () => {
+      if (!done) timer.startIfIdle(atLatestMs);
+      return released;
+    },
+    now,
+    /** After this turn: the answer just given is written out before the build's first slice. */
+    afterThisTurn: () => void nextTurn().then(now),
+  };
+}
+
+/** At the latest, how long after the start a resumed demo's exchange is built. */
+const DEMO_BUILD_AT_LATEST_MS = 1000;
+
+/**
+ * The handlers, each but the first screen's waiting for the session's start to be done (and
+ * letting a resumed demo's build begin at once); the total's answer lets it begin after it.
+ */
+function afterStart(
+  handlers: BridgeHandlers,
+  started: () => Promise<void>,
+  demoBuild: ReturnType<typeof demoBuildGate>,
+): BridgeHandlers {
   const gated = { ...handlers } as Record<string, (input: unknown) => Promise<unknown>>;
   for (const [name, handler] of Object.entries(gated)) {
+    if (name === FIRST_SCREEN_TOTAL) {
+      gated[name] = (input) => {
+        const answer = handler(input);
+        // Watched beside, not chained: the answer goes out in as few turns as the others'.
+        answer.then(demoBuild.afterThisTurn, demoBuild.afterThisTurn);
+        return answer;
+      };
+    }
     if (ANSWERED_WHILE_STARTING.has(name)) continue;
     gated[name] = async (input) => {
+      demoBuild.now();
       await started();
       return handler(input);
     };
@@ -367,13 +417,15 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
     ...(recovered ? { storeRecovered: recovered } : {}),
     ...(notices.length > 0 ? { storeNotices: notices } : {}),
   };
-  const handlers = afterStart(createHandlers(ctx), () => session.started());
+  const demoBuild = demoBuildGate(clock, DEMO_BUILD_AT_LATEST_MS);
+  const handlers = afterStart(createHandlers(ctx), () => session.started(), demoBuild);
 
   try {
-    await Promise.all([session.start(options.demo ?? 'off'), keychainProbed]);
+    await Promise.all([session.start(options.demo ?? 'off', demoBuild.released), keychainProbed]);
   } catch (error) {
     await keychainProbed;
     await session.close().catch(() => undefined);
+    demoBuild.now();
     limiters.close();
     screenLock?.stop();
     lock.dispose();
@@ -395,6 +447,8 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
     close() {
       closing ??= (async () => {
         await session.close();
+        // A demo build not begun yet never begins now (the session is closed): its timer goes.
+        demoBuild.now();
         limiters.close();
         screenLock?.stop();
         lock.dispose();

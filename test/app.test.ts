@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDispatcher } from '../electron/api/dispatch';
 import { createApp, type SpotfolioApp } from '../electron/app';
+import { ManualClock } from '../electron/core/clock';
 import { startSandbox, type Sandbox } from '../electron/sandbox';
 import { DemoSecretStore, KeytarSecretStore } from '../electron/secrets';
 import { openStore } from '../electron/store';
@@ -191,6 +192,85 @@ describe('the first start and the demo across restarts', () => {
     } finally {
       await app.close();
       await realExchange.close();
+      dir.remove();
+    }
+  });
+});
+
+describe('a resumed demo built behind the first screen', () => {
+  /** A data folder whose last run ended in the demo, its funds fetched. */
+  async function demoDataDir(dir: string, secrets: DemoSecretStore): Promise<string> {
+    const app = await createApp({
+      dataDir: dir,
+      mode: 'browser',
+      secrets,
+      demo: 'auto',
+      sandboxOptions: { seed: 46, simulation: false },
+      log: quiet,
+    });
+    try {
+      const [demo] = await app.handlers['profiles.list']({});
+      await eventually('the demo funds fetched', async () => {
+        const summary = await app.handlers['portfolio.summary']({});
+        return summary.asOf === null ? undefined : true;
+      });
+      return demo!.id;
+    } finally {
+      await app.close();
+    }
+  }
+
+  /** The new demo is being built once a Demo other than the last run's is listed. */
+  const newDemoListed = (app: SpotfolioApp, standIn: string) =>
+    eventually('the new demo listed', async () => {
+      const profiles = await app.handlers['profiles.list']({});
+      return profiles.some((p: ProfileView) => p.isDemo && p.id !== standIn) ? true : undefined;
+    });
+
+  it('begins once the total was answered, with no time passing on the clock', async () => {
+    const dir = tempDir();
+    const secrets = new DemoSecretStore();
+    const standIn = await demoDataDir(dir.path, secrets);
+    const clock = new ManualClock();
+    const app = await createApp({
+      dataDir: dir.path,
+      mode: 'browser',
+      secrets,
+      clock,
+      sandboxOptions: { seed: 47, simulation: false },
+      log: quiet,
+    });
+    try {
+      // Before the total is asked for, only the last run's demo is there.
+      expect((await app.handlers['profiles.list']({})).map((p: ProfileView) => p.id)).toEqual([
+        standIn,
+      ]);
+      expect((await app.handlers['portfolio.summary']({})).asOf).not.toBeNull();
+      await newDemoListed(app, standIn);
+    } finally {
+      await app.close();
+      dir.remove();
+    }
+  });
+
+  it('begins a second after the start when no page asks for anything', async () => {
+    const dir = tempDir();
+    const secrets = new DemoSecretStore();
+    const standIn = await demoDataDir(dir.path, secrets);
+    const clock = new ManualClock();
+    const app = await createApp({
+      dataDir: dir.path,
+      mode: 'browser',
+      secrets,
+      clock,
+      sandboxOptions: { seed: 48, simulation: false },
+      log: quiet,
+    });
+    try {
+      clock.advance(1000);
+      await newDemoListed(app, standIn);
+    } finally {
+      await app.close();
       dir.remove();
     }
   });

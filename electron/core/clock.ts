@@ -137,14 +137,19 @@ export function atOnce<T>(slices: Slices<T>): T {
 }
 
 /**
- * A turn of the event loop takes no time on any clock (a ManualClock need not be advanced for it),
- * so it is the one wait here that is not a clock's timer.
+ * Resolves on the next turn of the event loop: after what is due now (I/O already read, replies
+ * already written) has run. A turn takes no time on any clock (a ManualClock need not be advanced
+ * for it), so it is the one wait here that is not a clock's timer.
  */
+export function nextTurn(): Promise<void> {
+  return new Promise<void>((resolve) => setImmediate(resolve));
+}
+
 export async function inTurns<T>(slices: Slices<T>): Promise<T> {
   for (;;) {
     const step = slices.next();
     if (step.done) return step.value;
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await nextTurn();
   }
 }
 

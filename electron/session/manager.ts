@@ -257,9 +257,14 @@ export class SessionManager {
    * Resuming the demo does not wait for its exchange: building the sandbox's world takes most of
    * a second or more, and the first screen needs only what the last run cached. The last run's
    * demo profile stands in (cachedStandIn) while the new one starts behind; started() resolves
-   * once it runs.
+   * once it runs. The build begins once `demoAfter()` resolves (the app's: once the first screen
+   * was answered): its turns share the thread that answers the page, and begun at once they held
+   * up those answers.
    */
-  start(demo: 'auto' | 'off'): Promise<void> {
+  start(
+    demo: 'auto' | 'off',
+    demoAfter: () => Promise<void> = () => Promise.resolve(),
+  ): Promise<void> {
     // A start still under way (the demo's exchange being built) is the one start.
     if (this.standIn) return this.starting;
     const { store } = this.deps;
@@ -267,20 +272,25 @@ export class SessionManager {
     const remembered = store.settings.get<string>(ACTIVE_PROFILE_KEY);
     const resume =
       profiles.find((p) => p.id === remembered) ?? profiles.find((p) => !p.isDemo) ?? profiles[0];
-    const resumed = this.serial(async () => {
-      if (resume) {
-        try {
-          await this.resume(resume);
-        } catch (error) {
-          // The app still opens (cached data, profile screen) when the keychain is locked.
-          this.deps.log.error(`Could not resume profile ${resume.id}`, error);
+    const resumeNow = () =>
+      this.serial(async () => {
+        // Quit before a deferred start began: the stand-in stays for the next start (close).
+        if (this.closed) return;
+        if (resume) {
+          try {
+            await this.resume(resume);
+          } catch (error) {
+            // The app still opens (cached data, profile screen) when the keychain is locked.
+            this.deps.log.error(`Could not resume profile ${resume.id}`, error);
+          }
+        } else if (demo === 'auto') {
+          await this.enterDemoNow();
         }
-      } else if (demo === 'auto') {
-        await this.enterDemoNow();
-      }
-    });
-    if (!resume?.isDemo || this.active || this.closed) return resumed;
+      });
+    if (!resume?.isDemo || this.active || this.closed) return resumeNow();
     this.standIn = resume;
+    // A close meanwhile refuses the queue (serial): nothing is left to start then.
+    const resumed = demoAfter().then(() => (this.closed ? undefined : resumeNow()));
     this.starting = resumed.finally(() => {
       // A demo that did not start leaves no stand-in: its rows went, as they always did.
       if (this.standIn && !this.active) this.dropStandIn();
