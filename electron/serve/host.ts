@@ -19,7 +19,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, WebSocket, type RawData } from 'ws';
+import type { RawData, WebSocket, WebSocketServer } from 'ws';
 import type { CallOutcome } from '../../shared/contract';
 import {
   bridgePath,
@@ -31,9 +31,9 @@ import {
 } from '../../shared/bridge-client';
 import { contentSecurityPolicy } from '../../shared/csp';
 import type { BridgeErrorPayload } from '../../shared/types';
-import { createDispatcher, type Dispatch, type LockGate } from '../api/dispatch';
+import type { Dispatch, LockGate } from '../api/dispatch';
 import type { EventListener, SpotfolioApp } from '../app';
-import { SystemClock, type Clock } from '../core/clock';
+import { nextTurn, SystemClock, type Clock } from '../core/clock';
 import { contentTypeOf, createReadStream, lookupStatic, readFirstPage } from './static';
 
 export interface BrowserModeLimits {
@@ -267,16 +267,31 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
 
-  const wss = new WebSocketServer({
-    noServer: true,
-    // Frames above the contract's limit are refused by ws itself (close code 1009) before
-    // they are buffered, so a 10 MB message costs the host nothing but that connection.
-    maxPayload: maxCallBytes,
-    perMessageDeflate: false,
-    clientTracking: true,
-    // The answer names the bridge's protocol, never the token value the page offered beside it.
-    handleProtocols: (protocols) => (protocols.has(bridgeProtocol) ? bridgeProtocol : false),
-  });
+  // ws and the dispatcher (with the zod schemas of every method) are loaded the turn after the
+  // address is printed: the browser fetches the page meanwhile, and opens the bridge only once
+  // the page's scripts run.
+  const bridgeModules = nextTurn().then(() =>
+    Promise.all([import('ws'), import('../api/dispatch')]),
+  );
+  const wssReady: Promise<WebSocketServer> = bridgeModules.then(
+    ([{ WebSocketServer }]) =>
+      new WebSocketServer({
+        noServer: true,
+        // Frames above the contract's limit are refused by ws itself (close code 1009) before
+        // they are buffered, so a 10 MB message costs the host nothing but that connection.
+        maxPayload: maxCallBytes,
+        perMessageDeflate: false,
+        clientTracking: true,
+        // The answer names the bridge's protocol, never the token value the page offered beside it.
+        handleProtocols: (protocols) => (protocols.has(bridgeProtocol) ? bridgeProtocol : false),
+      }),
+  );
+  // Set once loaded: the events forwarded before then have no page to reach.
+  let wss: WebSocketServer | undefined;
+  wssReady.then(
+    (server) => (wss = server),
+    () => undefined,
+  );
 
   const refuseUpgrade = (socket: Duplex, status: number, reason: string) => {
     const statusText = status === 401 ? 'Unauthorized' : status === 404 ? 'Not Found' : 'Forbidden';
@@ -292,14 +307,18 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
     if (path !== bridgePath) return refuseUpgrade(socket, 404, 'No such endpoint');
     const refused = refusal(req, true) ?? tokenRefusal(req);
     if (refused) return refuseUpgrade(socket, refused.status, refused.reason);
-    if (wss.clients.size >= limits.maxConnections) {
-      return refuseUpgrade(socket, 403, 'Too many Spotfolio pages are open.');
-    }
-    wss.handleUpgrade(req, socket, head, (ws) => serveConnection(ws));
+    const upgrade = (server: WebSocketServer) => {
+      if (server.clients.size >= limits.maxConnections) {
+        return refuseUpgrade(socket, 403, 'Too many Spotfolio pages are open.');
+      }
+      server.handleUpgrade(req, socket, head, (ws) => serveConnection(ws));
+    };
+    if (wss) return upgrade(wss);
+    inBackground(wssReady.then(upgrade), 'Opening the bridge', lineErrorLog(log));
   });
 
   const send = (ws: WebSocket, reply: WireReply) => {
-    if (ws.readyState !== WebSocket.OPEN) return;
+    if (ws.readyState !== ws.OPEN) return;
     let text: string;
     try {
       text = JSON.stringify(reply);
@@ -376,7 +395,7 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
 
   let lock: LockGate | undefined;
   const forward: EventListener = (event, payload) => {
-    if (wss.clients.size === 0) return;
+    if (!wss || wss.clients.size === 0) return;
     // The app holds data events back while locked; this is the second door, at the transport.
     if (lock?.isLocked() && event !== 'lock.changed') return;
     let text: string;
@@ -387,7 +406,7 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
       return;
     }
     for (const client of wss.clients) {
-      if (client.readyState !== WebSocket.OPEN) continue;
+      if (client.readyState !== client.OPEN) continue;
       if (client.bufferedAmount > limits.maxBufferedBytes) {
         // A page that stopped reading would otherwise grow the host's memory without bound.
         client.close(1013, 'Events are not being read');
@@ -400,11 +419,15 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
   let unsubscribe: (() => void) | null = null;
   let stopped = false;
   // Subscribed before the first call is dispatched, so no event after the app's answer is missed.
-  const ready: Promise<Dispatch> = Promise.resolve(options.app).then((app) => {
+  const hosted = Promise.resolve(options.app).then((app) => {
     lock = app.lock;
     if (!stopped) unsubscribe = app.onEvent(forward);
-    return createDispatcher(app.handlers, { log, ...(app.lock ? { lock: app.lock } : {}) });
+    return app;
   });
+  const ready: Promise<Dispatch> = Promise.all([hosted, bridgeModules]).then(
+    ([app, [, { createDispatcher }]]) =>
+      createDispatcher(app.handlers, { log, ...(app.lock ? { lock: app.lock } : {}) }),
+  );
   // Whoever started the app reports why it failed; here the calls answer notStarted instead.
   ready.catch(() => undefined);
   const stopEvents = () => {
@@ -441,12 +464,13 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
       closing ??= (async () => {
         stopEvents();
         pageLoadedNow();
-        const clients = [...wss.clients];
+        const bridge = await wssReady;
+        const clients = [...bridge.clients];
         await Promise.all(
           clients.map(
             (client) =>
               new Promise<void>((done) => {
-                if (client.readyState === WebSocket.CLOSED) return done();
+                if (client.readyState === client.CLOSED) return done();
                 // A page that does not answer the close handshake promptly is cut off.
                 const timer = clock.setTimeout(() => client.terminate(), 1000);
                 client.once('close', () => {
@@ -457,7 +481,7 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
               }),
           ),
         );
-        await new Promise<void>((done) => wss.close(() => done()));
+        await new Promise<void>((done) => bridge.close(() => done()));
         server.closeAllConnections();
         await new Promise<void>((done) => server.close(() => done()));
       })();
