@@ -118,9 +118,10 @@ const ANSWERED_WHILE_STARTING: ReadonlySet<string> = new Set<string>([
 
 /**
  * When a resumed demo's exchange is built (SessionManager.start): its world is built in turns of
- * the thread that answers the page, so it begins once the first screen's total has gone out (the
- * turn after portfolio.summary's first answer), or as soon as a call needs the new demo, or at the
- * latest `atLatestMs` after the start when no page asks for either (one opened locked).
+ * the thread that answers the page, so it begins once the first screen's answers have gone out
+ * (the turn after the last of them, the total among them), or as soon as a call needs the new
+ * demo, or at the latest `atLatestMs` after the start when no page asks for either (one opened
+ * locked).
  */
 function demoBuildGate(clock: Clock, atLatestMs: number) {
   let release!: () => void;
@@ -149,7 +150,9 @@ const DEMO_BUILD_AT_LATEST_MS = 1000;
 
 /**
  * The handlers, each but the first screen's waiting for the session's start to be done (and
- * letting a resumed demo's build begin at once); the total's answer lets it begin after it.
+ * letting a resumed demo's build begin at once). Once the total has been answered, the build
+ * begins after the last of the first screen's calls then on their way (the page sends them
+ * together) has been answered too.
  */
 function afterStart(
   handlers: BridgeHandlers,
@@ -157,16 +160,24 @@ function afterStart(
   demoBuild: ReturnType<typeof demoBuildGate>,
 ): BridgeHandlers {
   const gated = { ...handlers } as Record<string, (input: unknown) => Promise<unknown>>;
+  let firstScreenCalls = 0;
+  let totalAnswered = false;
   for (const [name, handler] of Object.entries(gated)) {
-    if (name === FIRST_SCREEN_TOTAL) {
+    if (ANSWERED_WHILE_STARTING.has(name)) {
       gated[name] = (input) => {
+        firstScreenCalls++;
         const answer = handler(input);
-        // Watched beside, not chained: the answer goes out in as few turns as the others'.
-        answer.then(demoBuild.afterThisTurn, demoBuild.afterThisTurn);
+        const answered = () => {
+          firstScreenCalls--;
+          totalAnswered ||= name === FIRST_SCREEN_TOTAL;
+          if (totalAnswered && firstScreenCalls === 0) demoBuild.afterThisTurn();
+        };
+        // Watched beside, not chained: the answer goes out in no more turns than before.
+        answer.then(answered, answered);
         return answer;
       };
+      continue;
     }
-    if (ANSWERED_WHILE_STARTING.has(name)) continue;
     gated[name] = async (input) => {
       demoBuild.now();
       await started();
