@@ -20,7 +20,7 @@ import { z } from 'zod';
 import type { SpotfolioApp } from '../app';
 import { inBackground, keepServingOnUnexpectedErrors, type ErrorLog } from '../core/background';
 import { DEFAULT_TIMINGS, type Timings } from '../core/timings';
-import { sleep, SystemClock } from '../core/clock';
+import { nextTurn, sleep, SystemClock } from '../core/clock';
 import { describeError } from '../core/logger';
 import { startBrowserMode } from './host';
 
@@ -174,10 +174,14 @@ export async function serve(argv: string[]): Promise<void> {
   // A browser opened with the address at once (a script, the end-to-end tests) gets the page's
   // files before start-up ties up the event loop, and parses them while the app starts. Nobody
   // may be opening it yet, so the wait is short.
+  // The app's modules are evaluated meanwhile (they open nothing): the turn after the address is
+  // printed, while the browser navigates and before it asks for the page's files.
+  const appModule = nextTurn().then(() => import('../app'));
+  // Its failure is reported where it is awaited, below.
+  appModule.catch(() => undefined);
   await Promise.race([host.pageLoaded, sleep(new SystemClock(), pageHeadStartMs)]);
   try {
-    // Loaded only now: the host is up and the address printed before these modules are read.
-    const { createApp } = await import('../app');
+    const { createApp } = await appModule;
     app = await createApp({
       mode: 'browser',
       dataDir: args.dataDir,
