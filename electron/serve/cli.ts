@@ -173,11 +173,11 @@ export async function serve(argv: string[]): Promise<void> {
 
   // A browser opened with the address at once (a script, the end-to-end tests) gets the page's
   // files before start-up ties up the event loop, and parses them while the app starts. Nobody
-  // may be opening it yet, so the wait is short.
-  // The app's modules are evaluated meanwhile (they open nothing): the turn after the address is
-  // printed, while the browser navigates and before it asks for the page's files.
+  // may be opening it yet, so the wait is short. The app's modules, which open nothing, are
+  // evaluated before it: on the turn after the address is printed, while the browser navigates
+  // and before it asks for the page's files.
   const appModule = nextTurn().then(() => import('../app'));
-  // Its failure is reported where it is awaited, below.
+  // A failure to load them is reported where they are awaited, below.
   appModule.catch(() => undefined);
   await Promise.race([host.pageLoaded, sleep(new SystemClock(), pageHeadStartMs)]);
   try {
