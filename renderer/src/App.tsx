@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, memo, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { AppStatus, ConnectionState, ProfileView, Settings } from '../../shared/types';
 import { formatAge } from '../../shared/format';
 import { AppContext, useApp, type AppContextValue } from './context';
@@ -279,7 +279,9 @@ function UnlockedApp() {
   );
 }
 
-function Screen({ route }: { route: Route }) {
+// The shell's own state (a toast shown or gone, the connection's state) re-renders the shell, not
+// the screen: a Portfolio redrawn per toast held the page while a stream of fills came in.
+const Screen = memo(function Screen({ route }: { route: Route }) {
   switch (route.screen) {
     case 'funds':
       return route.asset ? <AssetPage key={route.asset} asset={route.asset} /> : <Funds />;
@@ -302,9 +304,15 @@ function Screen({ route }: { route: Route }) {
     default:
       return <Portfolio all={route.all === true} />;
   }
-}
+});
 
-function Sidebar({ current, disabled }: { current: ScreenName; disabled: boolean }) {
+const Sidebar = memo(function Sidebar({
+  current,
+  disabled,
+}: {
+  current: ScreenName;
+  disabled: boolean;
+}) {
   return (
     <nav className="sidebar" aria-label="Main">
       <div className="brand">
@@ -332,7 +340,7 @@ function Sidebar({ current, disabled }: { current: ScreenName; disabled: boolean
       </ul>
     </nav>
   );
-}
+});
 
 function connectionTitle(
   stream: { state: ConnectionState; since: number },
@@ -348,7 +356,7 @@ function connectionTitle(
   return `${restText}${rest.since ? ` since ${formatAge(rest.since, now)}` : ''}. Stream: ${stream.state} since ${formatAge(stream.since, now)}.`;
 }
 
-function TopBar() {
+const TopBar = memo(function TopBar() {
   const { status, activeProfile, connection, settings, updateSettings, toast } = useApp();
   const now = useNow(5000);
   const exchange = useExchangeStatus();
@@ -415,4 +423,4 @@ function TopBar() {
       </div>
     </div>
   );
-}
+});

@@ -5,7 +5,7 @@
  * reports) and the net worth card (each account's value and their sum); each covers every account
  * together or the main account alone, as its switch says.
  */
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { Decimal } from '../../../shared/exact-decimal';
 import {
   COST_METHOD_HINTS,
@@ -159,7 +159,9 @@ export const RANGES: { value: HistoryRange; label: string }[] = [
   { value: 'all', label: 'All' },
 ];
 
-export function PnlCard() {
+// Memoised, as NetWorthCard: they read their own queries, so the Portfolio's new summary (every
+// live change) or a toast does not re-render them.
+export const PnlCard = memo(function PnlCard() {
   const [range, setRange] = useState<HistoryRange>('month');
   const [scope, setScope] = useState<LedgerScope>('every');
   const summary = useBridgeQuery('ledger.summary', { range, ...scopeInput(scope) });
@@ -275,9 +277,9 @@ export function PnlCard() {
       {reports && <ReportsDialog onClose={() => setReports(false)} />}
     </div>
   );
-}
+});
 
-export function NetWorthCard() {
+export const NetWorthCard = memo(function NetWorthCard() {
   const [scope, setScope] = useState<LedgerScope>('every');
   const worth = useBridgeQuery('ledger.netWorth', scopeInput(scope));
   const data = worth.data;
@@ -321,4 +323,4 @@ export function NetWorthCard() {
       )}
     </div>
   );
-}
+});

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import {
   Area,
   AreaChart,
@@ -25,7 +26,12 @@ function historyTick(time: number, range: HistoryRange): string {
   return text.slice(0, 10);
 }
 
-export function AllocationDonut({ slices }: { slices: { asset: string; plot: number }[] }) {
+// Memoised: a render of the Portfolio that brings no new slices or points does not redraw them.
+export const AllocationDonut = memo(function AllocationDonut({
+  slices,
+}: {
+  slices: { asset: string; plot: number }[];
+}) {
   return (
     <ResponsiveContainer width="100%" height={200}>
       <PieChart title="Allocation by asset">
@@ -46,9 +52,9 @@ export function AllocationDonut({ slices }: { slices: { asset: string; plot: num
       </PieChart>
     </ResponsiveContainer>
   );
-}
+});
 
-export function ValueChart(props: {
+export const ValueChart = memo(function ValueChart(props: {
   points: { time: number; plot: number; value: string; onInferred: boolean }[];
   /** The span whose values depend on where inferred entries are placed: shaded. */
   inferred: { from: number; to: number } | null;
@@ -126,4 +132,4 @@ export function ValueChart(props: {
       </AreaChart>
     </ResponsiveContainer>
   );
-}
+});
