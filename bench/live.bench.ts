@@ -7,14 +7,46 @@
  * is seen; the n-th trade of the resting order is the n-th fill). Both ends read the same wall clock
  * (performance.timeOrigin + performance.now()). Baseline: the p99 of the taker's own REST round
  * trip over the same loopback, which every fill's latency includes.
+ *
+ * live.pnl_card: under the same stream, the P&L card on the Portfolio against the ledger's own
+ * update: from the moment the main process's ledger made the figures of an answer that counts new
+ * fills (the answer's `at`, on the card as data-at) to the card showing them (a MutationObserver
+ * in the page), p99 over every such answer. Both read the wall clock (the main process's Date.now,
+ * whole milliseconds). Baseline: the p99 of a bare bridge call's round trip from the page
+ * (settings.get, every 50 ms meanwhile), which any answer reaching the card pays too.
  */
 import type { SpotfolioBridge } from '../shared/contract';
 import { figure, percentile, type Bench, type Figure } from './figure';
-import { probeUntilArrived, startLiveRig, wallClock } from './live-rig';
+import { probeUntilArrived, startLiveRig, wallClock, type LiveRig } from './live-rig';
 
 const RATE_PER_SECOND = 200;
 const WARMUP_FILLS = 200;
 const MEASURED_FILLS = 2000;
+
+/**
+ * The taker's fills at RATE_PER_SECOND (each at its time, or at once after the one before when
+ * that was answered late): when each was sent, and the REST round trips after the warm-up.
+ */
+async function streamFills(
+  rig: LiveRig,
+  fills: number,
+): Promise<{ sentAt: number[]; roundTrips: number[] }> {
+  const sentAt: number[] = [];
+  const roundTrips: number[] = [];
+  const interval = 1000 / RATE_PER_SECOND;
+  const start = performance.now();
+  for (let i = 1; i <= fills; i++) {
+    const due = start + i * interval;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((done) => setTimeout(done, wait));
+    const sent = wallClock();
+    sentAt.push(sent);
+    await rig.takerBuys();
+    if (i > WARMUP_FILLS) roundTrips.push(wallClock() - sent);
+  }
+  roundTrips.sort((a, b) => a - b);
+  return { sentAt, roundTrips };
+}
 
 async function fillToPage(): Promise<Figure[]> {
   const fills = WARMUP_FILLS + MEASURED_FILLS;
@@ -38,20 +70,11 @@ async function fillToPage(): Promise<Figure[]> {
     await probeUntilArrived(rig, async () => (await arrived()) > 0, 'live.fill_to_page');
     await new Promise((done) => setTimeout(done, 1000));
     const before = await arrived();
+    // The rig's own bridge connection is done with: left open, the app sent it every event as
+    // well, and the bench's process (the sandbox's too) parsed each one beside the fills.
+    rig.bridge.close();
 
-    const sentAt: number[] = [];
-    const roundTrips: number[] = [];
-    const interval = 1000 / RATE_PER_SECOND;
-    const start = performance.now();
-    for (let i = 1; i <= fills; i++) {
-      const due = start + i * interval;
-      const wait = due - performance.now();
-      if (wait > 0) await new Promise((done) => setTimeout(done, wait));
-      const sent = wallClock();
-      sentAt.push(sent);
-      await rig.takerBuys();
-      if (i > WARMUP_FILLS) roundTrips.push(wallClock() - sent);
-    }
+    const { sentAt, roundTrips } = await streamFills(rig, fills);
     await page
       .waitForFunction(
         (total) => (window as unknown as { arrivals: unknown[] }).arrivals.length >= total,
@@ -75,7 +98,6 @@ async function fillToPage(): Promise<Figure[]> {
       .slice(before + WARMUP_FILLS)
       .map(([, at], i) => at - sentAt[WARMUP_FILLS + i]!);
     latencies.sort((a, b) => a - b);
-    roundTrips.sort((a, b) => a - b);
     const p99 = percentile(latencies, 99);
     return [
       figure({
@@ -92,4 +114,106 @@ async function fillToPage(): Promise<Figure[]> {
   }
 }
 
-export const benches: Bench[] = [{ name: 'live.fill_to_page', run: fillToPage }];
+type CardShown = [count: number, at: number, shownAt: number];
+
+async function pnlCard(): Promise<Figure[]> {
+  const fills = WARMUP_FILLS + MEASURED_FILLS;
+  const rig = await startLiveRig({ fills });
+  const { page } = rig;
+  try {
+    await page.waitForSelector('[data-testid="pnl-card"][data-at]', { timeout: 60_000 });
+    // Each new answer on the card: its trade count, when the ledger made it, when it was shown.
+    // (A string: the bench's compiler names functions with a helper the page does not have.)
+    await page.evaluate(`(() => {
+      const shown = [];
+      window.cardShown = shown;
+      let lastAt = '';
+      const look = () => {
+        const shownAt = performance.timeOrigin + performance.now();
+        const card = document.querySelector('[data-testid="pnl-card"]');
+        const at = card?.getAttribute('data-at') ?? '';
+        const text = card?.querySelector('[data-testid="pnl-includes"]')?.textContent ?? '';
+        const match = /([\\d,]+) trades?\\b/.exec(text);
+        if (!match || at === lastAt) return;
+        lastAt = at;
+        shown.push([Number(match[1].replace(/,/g, '')), Number(at), shownAt]);
+      };
+      new MutationObserver(look).observe(document.body, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+        attributes: true,
+        attributeFilter: ['data-at'],
+      });
+      look();
+      window.bareCalls = [];
+      window.bareCalling = setInterval(() => {
+        const sent = performance.now();
+        void window.spotfolio.settings.get().then(() => window.bareCalls.push(performance.now() - sent));
+      }, 50);
+    })()`);
+    const count = () =>
+      page.evaluate(() => {
+        const shown = (window as unknown as { cardShown: CardShown[] }).cardShown;
+        return shown[shown.length - 1]?.[0] ?? -1;
+      });
+    const start = await count();
+    await probeUntilArrived(rig, async () => (await count()) > start, 'live.pnl_card');
+    await new Promise((done) => setTimeout(done, 1000));
+    const base = await count();
+    rig.bridge.close(); // as in live.fill_to_page
+    const from = await page.evaluate(() => {
+      const w = window as unknown as { cardShown: CardShown[]; bareCalls: number[] };
+      w.bareCalls.length = 0;
+      return w.cardShown.length;
+    });
+    await streamFills(rig, fills);
+    await page
+      .waitForFunction((total) => {
+        const shown = (window as unknown as { cardShown: CardShown[] }).cardShown;
+        return (shown[shown.length - 1]?.[0] ?? -1) >= total;
+      }, base + fills)
+      .catch(async () => {
+        throw new Error(`The card counted ${(await count()) - base} of ${fills} fills in 30 s`);
+      });
+    const { shown, bare } = await page.evaluate(() => {
+      const w = window as unknown as {
+        cardShown: CardShown[];
+        bareCalls: number[];
+        bareCalling: number;
+      };
+      clearInterval(w.bareCalling);
+      return { shown: w.cardShown, bare: w.bareCalls };
+    });
+    // Answers counting fills past the warm-up; one counting none new is not the ledger's update.
+    const latencies: number[] = [];
+    for (let i = Math.max(from, 1); i < shown.length; i++) {
+      const [counted, at, shownAt] = shown[i]!;
+      if (counted > shown[i - 1]![0] && counted > base + WARMUP_FILLS) {
+        latencies.push(shownAt - at);
+      }
+    }
+    if (latencies.length === 0) throw new Error('No answer of the ledger counted a timed fill');
+    latencies.sort((a, b) => a - b);
+    bare.sort((a, b) => a - b);
+    const p99 = percentile(latencies, 99);
+    console.error(`live.pnl_card: ${latencies.length} answers counting new fills shown`);
+    return [
+      figure({
+        name: 'live.pnl_card.p99',
+        value: p99,
+        unit: 'ms',
+        baseline: percentile(bare, 99),
+        target: `p99 < 16 ms from the ledger's figures to the card, at ${RATE_PER_SECOND} fills/s`,
+        ok: p99 < 16,
+      }),
+    ];
+  } finally {
+    await rig.close();
+  }
+}
+
+export const benches: Bench[] = [
+  { name: 'live.fill_to_page', run: fillToPage },
+  { name: 'live.pnl_card', run: pnlCard },
+];

@@ -173,7 +173,9 @@ export const PnlCard = memo(function PnlCard() {
   // The profile's method, as Settings sets it: every figure here and the reports follow it.
   const chooseMethod = (method: CostMethodName) => void setMethod.run({ method });
   return (
-    <div className="card" data-testid="pnl-card">
+    // data-at: when the main process's ledger made these figures (its clock), for whoever times
+    // the card against it.
+    <div className="card" data-testid="pnl-card" data-at={data?.at}>
       <div className="card-header">
         <h2>Profit and loss</h2>
         <Segmented
