@@ -273,6 +273,32 @@ export class Taken {
   }
 }
 
+/** A position's figures and open lots at one moment (Position.state). */
+export interface PositionState {
+  readonly quantity: Amount;
+  readonly cost: Amount;
+  readonly realized: Amount;
+  readonly arrivals: number;
+  readonly lots: readonly OpenLot[];
+}
+
+/**
+ * A ledger as it stood after its first `applied` entries (Ledger.checkpoint): what restore() needs
+ * to go back there. What only grows (disposals, fees, flows, shortfalls) is kept as its length.
+ */
+export interface LedgerCheckpoint {
+  readonly applied: number;
+  /** The time of the last entry applied by then. */
+  readonly time: number;
+  readonly positions: readonly { account: string; asset: string; state: PositionState }[];
+  readonly disposals: number;
+  readonly fees: number;
+  readonly flows: number;
+  readonly shortfalls: number;
+  readonly feeValues: ReadonlyMap<string, ReadonlyMap<string, Amount>>;
+  readonly withdrawalFeeCost: Amount;
+}
+
 /** One asset in one account. */
 export class Position {
   quantity: Amount = ZERO;
@@ -380,6 +406,33 @@ export class Position {
       index = child;
     }
     heap[index] = last;
+  }
+
+  /** What the position holds now, as a copy a later restore() puts back (lots copied too). */
+  state(): PositionState {
+    return {
+      quantity: this.quantity,
+      cost: this.cost,
+      realized: this.realized,
+      arrivals: this.arrivals,
+      lots: this.openLots().map((lot) => ({ ...lot })),
+    };
+  }
+
+  /**
+   * Takes back a state() (its lots copied again, so the state can be put back once more). Under
+   * HIFO the heap is made anew: which lot it gives first is hifoBefore's order, however it is laid.
+   */
+  restore(state: PositionState): void {
+    this.quantity = state.quantity;
+    this.cost = state.cost;
+    this.realized = state.realized;
+    this.arrivals = state.arrivals;
+    this.queue = state.lots.map((lot) => ({ ...lot }));
+    this.head = 0;
+    this.holes = 0;
+    this.heap.length = 0;
+    if (this.method === 'hifo') for (const lot of this.queue) this.pushHeap(lot);
   }
 
   /** The open lots in arrival order. */
@@ -505,6 +558,8 @@ export class Ledger {
   withdrawalFeeCost: Amount = ZERO;
   /** The time of the last entry applied. */
   time = -Infinity;
+  /** How many entries were applied. */
+  applied = 0;
   private readonly taken = new Taken();
 
   constructor(readonly options: LedgerOptions) {}
@@ -559,6 +614,7 @@ export class Ledger {
       throw new Error(`Ledger entries out of order: ${entryKey(entry)} comes before ${this.time}`);
     }
     this.time = entry.time;
+    this.applied++;
     switch (entry.kind) {
       case 'trade':
         return this.applyTrade(entry);
@@ -857,6 +913,55 @@ export class Ledger {
       if (entry.base === this.reportingAsset) return tradeAmounts(entry).qty;
     }
     return this.pricedValues.get(entry);
+  }
+
+  /**
+   * The ledger as it stands, to come back to (restore) when an entry turns up that belongs before
+   * some applied since: its cost is a copy of every open lot, not of what only grows.
+   */
+  checkpoint(): LedgerCheckpoint {
+    return {
+      applied: this.applied,
+      time: this.time,
+      positions: [...this.positions.values()].map((position) => ({
+        account: position.account,
+        asset: position.asset,
+        state: position.state(),
+      })),
+      disposals: this.disposals.length,
+      fees: this.fees.length,
+      flows: this.flows.length,
+      shortfalls: this.shortfalls.length,
+      feeValues: new Map(
+        [...this.feeValues].map(([account, values]) => [account, new Map(values)]),
+      ),
+      withdrawalFeeCost: this.withdrawalFeeCost,
+    };
+  }
+
+  /**
+   * Back to a checkpoint of this ledger, as if only its first `applied` entries had been applied;
+   * `undone`: the entries applied since (their priced values go). The checkpoint stays usable.
+   */
+  restore(checkpoint: LedgerCheckpoint, undone: Iterable<LedgerEntry>): void {
+    this.positions.clear();
+    this.byAccount.clear();
+    // Made again in the checkpoint's order, which is the order they were first made in.
+    for (const { account, asset, state } of checkpoint.positions) {
+      this.position(account, asset).restore(state);
+    }
+    this.disposals.length = checkpoint.disposals;
+    this.fees.length = checkpoint.fees;
+    this.flows.length = checkpoint.flows;
+    this.shortfalls.length = checkpoint.shortfalls;
+    this.feeValues.clear();
+    for (const [account, values] of checkpoint.feeValues) {
+      this.feeValues.set(account, new Map(values));
+    }
+    this.withdrawalFeeCost = checkpoint.withdrawalFeeCost;
+    for (const entry of undone) this.pricedValues.delete(entry);
+    this.time = checkpoint.time;
+    this.applied = checkpoint.applied;
   }
 
   /** Open lots (non-cash), per account, oldest first. */

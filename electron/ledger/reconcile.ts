@@ -172,6 +172,15 @@ export type SnapshotGroup = 0 | 1 | 2;
 /** Snapshots added to the reconciliation, with their group. */
 export type AddedSnapshots = readonly { snapshot: BalanceSnapshot; group: SnapshotGroup }[];
 
+/**
+ * What a revision changed of the inferred entries: those made before that changed or went (as
+ * they were) and those new or made again (as they are now), each in no particular order.
+ */
+export interface Revision {
+  made: InferredEntry[];
+  gone: InferredEntry[];
+}
+
 /** Movements taken per slice of updateInSlices(). */
 const SLICE = 5000;
 
@@ -194,8 +203,9 @@ interface Movements {
  * intervals it touches: for each (account, asset) it moves, from its last observation before the
  * change. A full build is this engine run from empty; a kept ledger is the same engine given what
  * was added since, and what it finds must be what the run from empty would: entries made before
- * unchanged, new ones after them. When that cannot be shown it answers null and is spent (the
- * caller builds anew).
+ * unchanged, new ones after them. When that cannot be shown update() answers null and is spent
+ * (the caller builds anew); revise() takes a change that reaches back and says which entries made
+ * before came out otherwise.
  */
 export class Reconciliation {
   private readonly movements = new Map<string, Movements>();
@@ -236,6 +246,36 @@ export class Reconciliation {
     added: AddedSnapshots,
     removed: readonly BalanceSnapshot[] = [],
   ): Slices<InferredEntry[] | null> {
+    const revision = yield* this.take(entries, added, removed, null, false);
+    return revision && revision.made;
+  }
+
+  /**
+   * Takes a change that may reach back before what was taken: a late movement (a trade imported
+   * after newer ones were taken) or a late snapshot. With `since`, every movement taken at or
+   * after it is dropped and `entries` are every known entry from `since` on (those taken before
+   * again, and the new ones) in ledger order, so the movements stand as a run from empty would
+   * order them. Each asset touched is run again from its last observation before the change, and
+   * the inferred entries made before that come out otherwise are reported (gone), with what
+   * replaces them and what is new (made). Null only when it cannot be done (a movement before the
+   * accounts' opening); the engine is spent then.
+   */
+  revise(
+    entries: readonly LedgerEntry[],
+    added: AddedSnapshots,
+    removed: readonly BalanceSnapshot[],
+    since: number | null,
+  ): Revision | null {
+    return atOnce(this.take(entries, added, removed, since, true));
+  }
+
+  private *take(
+    entries: readonly LedgerEntry[],
+    added: AddedSnapshots,
+    removed: readonly BalanceSnapshot[],
+    since: number | null,
+    revising: boolean,
+  ): Slices<Revision | null> {
     if (!this.openingGiven) {
       // By default the accounts opened just before the first thing known of them.
       let earliest = Infinity;
@@ -253,6 +293,18 @@ export class Reconciliation {
       const before = changedAt.get(key);
       if (before === undefined || time < before) changedAt.set(key, time);
     };
+    if (since !== null) {
+      // The movements from `since` on come again, in order, among `entries`.
+      for (const [key, list] of this.movements) {
+        const cut = firstAfter(list.times, since - 1);
+        if (cut === list.times.length) continue;
+        list.times.length = cut;
+        list.deltas.length = cut;
+        list.subtracts.length = cut;
+        const split = key.indexOf('\u0000');
+        touch(key.slice(0, split), key.slice(split + 1), since);
+      }
+    }
     let late = false;
     let time = 0;
     const move = (account: string, asset: string, delta: Amount, subtract: boolean) => {
@@ -302,15 +354,16 @@ export class Reconciliation {
       this.insert(snapshot, group);
       touchSnapshot(snapshot);
     }
-    const found: InferredEntry[] = [];
+    const revision: Revision = { made: [], gone: [] };
     for (const [key, at] of changedAt) {
       const split = key.indexOf('\u0000');
-      const extras = this.rerun(key.slice(0, split), key.slice(split + 1), at);
-      if (!extras) return null;
-      for (const extra of extras) found.push(extra);
+      const rerun = this.rerun(key.slice(0, split), key.slice(split + 1), at, revising);
+      if (!rerun) return null;
+      for (const entry of rerun.made) revision.made.push(entry);
+      for (const entry of rerun.gone) revision.gone.push(entry);
       yield;
     }
-    return found;
+    return revision;
   }
 
   /**
@@ -364,9 +417,15 @@ export class Reconciliation {
 
   /**
    * Runs the rule over one asset's intervals from its last observation before `changedAt`: the
-   * entries it made from there must come out again, and what follows them is new.
+   * entries it made from there must come out again, and what follows them is new; `revising`,
+   * those that come out otherwise are gone and their successors made.
    */
-  private rerun(account: string, asset: string, changedAt: number): InferredEntry[] | null {
+  private rerun(
+    account: string,
+    asset: string,
+    changedAt: number,
+    revising: boolean,
+  ): Revision | null {
     const observations: Observation[] = [];
     const snapshots = this.snapshots.get(account) ?? [];
     let from: number | null = null;
@@ -404,13 +463,27 @@ export class Reconciliation {
     let start = list.length;
     while (start > 0 && list[start - 1]!.from >= from) start--;
     const kept = list.length - start;
-    if (made.length < kept) return null;
-    for (let i = 0; i < kept; i++) {
-      if (!sameInferred(list[start + i]!, made[i]!)) return null;
+    let same = 0;
+    while (same < kept && same < made.length && sameInferred(list[start + same]!, made[same]!)) {
+      same++;
     }
-    const extras = made.slice(kept);
-    for (const extra of extras) list.push(extra);
-    return extras;
+    if (same < kept && !revising) return null;
+    // The entries made before stand as they were up to `same`; the rest of them went.
+    const gone = list.splice(start + same);
+    const extras: InferredEntry[] = [];
+    for (let i = same; i < made.length; i++) {
+      // One that comes out as it was (after one that changed) stays, and is not reported.
+      const entry = made[i]!;
+      const index = gone.findIndex((old) => sameInferred(old, entry));
+      if (index >= 0) {
+        list.push(gone[index]!);
+        gone.splice(index, 1);
+      } else {
+        list.push(entry);
+        extras.push(entry);
+      }
+    }
+    return { made: extras, gone };
   }
 }
 

@@ -7,9 +7,12 @@
  * Asked again, when all that changed is rows added after everything read (new own trades,
  * withdrawals, transfers, observations; the balances of now), only those are read, given to the
  * kept engine (which re-runs the newest intervals of the assets they touch) and applied to the
- * kept Ledger, which takes entries in ledger order one after another. Anything else (a row among
- * those read changed, an annotation, new sub-accounts, candles fetched) rebuilds it all. The
- * result is the one a rebuild would give, which test/ledger/incremental.test.ts checks.
+ * kept Ledger, which takes entries in ledger order one after another. A trade or observation
+ * that comes late (within REPLAY_WINDOW_MS), or an entry already applied that would change, is
+ * replayed: the Ledger goes back to a checkpoint before it and applies the entries from there
+ * again. Anything else (a row among those read changed, an annotation, new sub-accounts, candles
+ * fetched) rebuilds it all. The result is the one a rebuild would give, which
+ * test/ledger/incremental.test.ts checks.
  *
  * What the screens are shown of it is in views.ts.
  */
@@ -18,7 +21,7 @@ import type { ExchangeClient } from '../exchange';
 import type { Store } from '../store';
 import { atOnce, inTurns, type Slices } from '../core/clock';
 import { movedAnnotations, resolveAnnotations, type ResolvedAnnotation } from './annotations';
-import { Ledger, type CostMethod, type PriceAt } from './cost-basis';
+import { Ledger, type CostMethod, type LedgerCheckpoint, type PriceAt } from './cost-basis';
 import { compareEntries, sortEntries, type InferredEntry, type LedgerEntry } from './entries';
 import { storePort } from '../sync/store-port';
 import {
@@ -43,6 +46,23 @@ const PRESENT_MS = 60_000;
  * this often (the present, PRESENT_MS before now, moves on).
  */
 const PRICES_EVERY_MS = 1_000;
+/**
+ * How late a trade or balance observation may come (older than the newest taken) and still be
+ * taken by replaying the kept ledger from a checkpoint before it, not by rebuilding it: a linked
+ * sub-account's fill reaches the store by its own stream or its import (at the start, when its
+ * stream goes live, after a reconnect and every minute), independently of the main account's
+ * fills, and its balance events of its own connection. Five minutes covers a minute's import
+ * and a reconnect's catching up with room to spare; what is older is rebuilt.
+ */
+export const REPLAY_WINDOW_MS = 5 * 60_000;
+/**
+ * A checkpoint of the kept ledger is taken after this many entries since the last: a late entry
+ * then costs at most about this many entries applied again (and the ones after it). Each costs a
+ * copy of the open lots, so not at every entry.
+ */
+const CHECKPOINT_EVERY = 32;
+/** The most checkpoints kept: the one older than the window, and the newer ones. */
+const MAX_CHECKPOINTS = 8;
 
 export interface LedgerChoice {
   method: CostMethod;
@@ -87,6 +107,11 @@ interface Kept {
   reconciliation: Reconciliation;
   /** Ledgers of the entries before a range's start, per range span (see rangePnl). */
   ranges: Map<number, { from: number; ledger: Ledger; next: number }>;
+  /**
+   * The kept ledger as it stood after its first entries, oldest first (each with the size of the
+   * price log then), to replay from when an entry turns up among those applied (see replay).
+   */
+  checkpoints: { ledger: LedgerCheckpoint; logged: number }[];
 }
 
 /** Entries applied per slice of a build. */
@@ -99,8 +124,11 @@ export class LedgerService {
   private readonly building = new Map<string, Promise<Kept>>();
   /** Moved on by forget(): a build started before is not kept. */
   private generation = 0;
-  /** Full builds and incremental updates made, for tests and benches. */
-  readonly stats = { builds: 0, updates: 0 };
+  /**
+   * Full builds and incremental updates made, for tests and benches; `replays`: the updates that
+   * went back to a checkpoint for an entry older than the last applied (a late trade).
+   */
+  readonly stats = { builds: 0, updates: 0, replays: 0 };
 
   constructor(
     private readonly store: Store,
@@ -297,15 +325,18 @@ export class LedgerService {
   }
 
   /**
-   * Brings a kept ledger up to date when only additions after what it read happened; false when
-   * it must be rebuilt.
+   * Brings a kept ledger up to date when only additions happened; false when it must be rebuilt.
+   * What comes after everything applied is applied to the kept ledger; a change older than the
+   * last applied (a late trade or observation, an inferred entry made again, a price an entry
+   * took that reads otherwise now) within the checkpoints' reach is replayed from the one before
+   * it (replay).
    */
   private update(kept: Kept, now: number): boolean {
     const { built, parts } = kept;
     const { profileId } = built;
     // Trades on markets not known yet join when exchangeInfo is read: look again now and then.
     if (built.inputs.unknownSymbols.length > 0 && now - kept.readAt >= PRESENT_MS) return false;
-    const appends = readAppends(this.store, profileId, parts);
+    const appends = readAppends(this.store, profileId, parts, REPLAY_WINDOW_MS);
     if (!appends) return false;
     const known = sortEntries([...appends.trades, ...appends.withdrawals, ...appends.transfers]);
     const currentChanged =
@@ -317,17 +348,44 @@ export class LedgerService {
         ? appends.current.map((snapshot) => ({ snapshot, group: 2 as const }))
         : []),
     ];
+    const entries = built.entries;
     let items: LedgerEntry[] = [];
+    let gone: InferredEntry[] = [];
     if (known.length > 0 || added.length > 0) {
-      const extras = kept.reconciliation.update(known, added, currentChanged ? parts.current : []);
-      if (!extras) return false;
-      // A new entry where an annotation moved or went from may be where it belongs now.
-      if (extras.some((entry) => unsettledAt(built.annotations, entry))) return false;
-      items = sortEntries([...known, ...extras]);
-      // What comes now must come after everything applied, as a fresh build would order it.
-      const first = items[0];
-      const last = built.entries[built.entries.length - 1];
-      if (first && last && !(compareEntries(last, first) < 0)) return false;
+      // A known entry that belongs before one taken: the engine takes every one from its time on
+      // again, in order.
+      const lastKnown = lastKnownEntry(entries);
+      const since =
+        known.length > 0 && lastKnown && compareEntries(known[0]!, lastKnown) < 0
+          ? known[0]!.time
+          : null;
+      let given = known;
+      if (since !== null) {
+        const again: LedgerEntry[] = [];
+        for (let index = entries.length - 1; index >= 0; index--) {
+          const entry = entries[index]!;
+          if (entry.time < since) break;
+          if (entry.kind !== 'inferred') again.push(entry);
+        }
+        given = sortEntries([...again.reverse(), ...known]);
+      }
+      const revision = kept.reconciliation.revise(
+        given,
+        added,
+        currentChanged ? parts.current : [],
+        since,
+      );
+      if (!revision) return false;
+      // A new entry where an annotation moved or went from may be where it belongs now, and one
+      // that changes or goes may change how an annotation resolves.
+      if (revision.made.some((entry) => annotatedAt(built.annotations, entry, 'unsettled'))) {
+        return false;
+      }
+      if (revision.gone.some((entry) => annotatedAt(built.annotations, entry, 'any'))) {
+        return false;
+      }
+      gone = revision.gone;
+      items = sortEntries([...known, ...revision.made]);
     }
     const newAssets = [...assetsOf(items)].filter((asset) => !kept.assets.has(asset));
     for (const asset of newAssets) kept.assets.add(asset);
@@ -335,10 +393,23 @@ export class LedgerService {
       newAssets.length > 0 ||
       appends.marks.prices !== parts.marks.prices ||
       now - built.builtAt >= PRICES_EVERY_MS;
-    if (pricesDue && !this.readPrices(kept, now)) {
-      return false;
+    // The earliest time from which the applied entries must be applied again.
+    let replayFrom = Infinity;
+    if (pricesDue) {
+      const changed = this.readPrices(kept, now);
+      if (changed === null) return false;
+      replayFrom = changed;
     }
-    if (items.length > 0) {
+    // What comes now must come after everything applied, as a fresh build would order it.
+    const first = items[0];
+    const last = entries[entries.length - 1];
+    if (first && last && !(compareEntries(last, first) < 0)) {
+      replayFrom = Math.min(replayFrom, first.time);
+    }
+    for (const entry of gone) replayFrom = Math.min(replayFrom, entry.time);
+    if (replayFrom !== Infinity) {
+      if (!this.replay(kept, replayFrom, new Set(gone), items)) return false;
+    } else if (items.length > 0) {
       kept.holder.logging = true;
       try {
         for (const item of items) built.ledger.apply(item);
@@ -347,11 +418,20 @@ export class LedgerService {
       } finally {
         kept.holder.logging = false;
       }
-      built.entries.push(...items);
+      entries.push(...items);
       for (const item of items) if (item.kind === 'inferred') built.inferred.push(item);
     }
     const inputs = parts.inputs;
-    inputs.trades.push(...appends.trades);
+    if (appends.tradesFrom) {
+      // The trades from then on, those read and the late ones, in the order a read gives them.
+      const { time, trades } = appends.tradesFrom;
+      let cut = inputs.trades.length;
+      while (cut > 0 && inputs.trades[cut - 1]!.time >= time) cut--;
+      inputs.trades.length = cut;
+      inputs.trades.push(...trades);
+    } else {
+      inputs.trades.push(...appends.trades);
+    }
     parts.withdrawals.push(...appends.withdrawals);
     parts.transfers.push(...appends.transfers);
     for (const id of appends.transferIds) parts.transferIds.add(id);
@@ -359,7 +439,7 @@ export class LedgerService {
       inputs.others = [...parts.withdrawals, ...parts.transfers];
     }
     parts.fundSnapshots.push(...appends.fundSnapshots);
-    parts.observations.push(...appends.observations);
+    insertObservations(parts.observations, appends.observations);
     // The snapshots the reconciliation holds are the ones to take out when today's balances move.
     if (currentChanged) parts.current = appends.current;
     if (added.length > 0) {
@@ -372,15 +452,64 @@ export class LedgerService {
     }
     parts.marks = appends.marks;
     parts.lastTrade = appends.lastTrade;
+    keepCheckpoints(kept);
     this.stats.updates++;
     return true;
   }
 
   /**
-   * Today's prices read again (and candles kept for any new path): taken when every price the
-   * ledger's entries already took comes out the same, else false (rebuild).
+   * The kept ledger taken back to the newest checkpoint before `from` and its entries from there
+   * applied again, without those `gone` and with `items` (new ones) among them: what a build
+   * would have applied. Whatever was derived from the entries after the checkpoint goes with
+   * them (their prices logged, the range ledgers that took them). False when no checkpoint is
+   * old enough (then it is rebuilt).
    */
-  private readPrices(kept: Kept, now: number): boolean {
+  private replay(
+    kept: Kept,
+    from: number,
+    gone: ReadonlySet<LedgerEntry>,
+    items: readonly LedgerEntry[],
+  ): boolean {
+    const { built } = kept;
+    const checkpoints = kept.checkpoints;
+    let at = checkpoints.length - 1;
+    // Every entry it holds comes before the change: strictly earlier, as ties may be reordered.
+    while (at >= 0 && checkpoints[at]!.ledger.time >= from) at--;
+    if (at < 0) return false;
+    const checkpoint = checkpoints[at]!;
+    checkpoints.length = at + 1;
+    const start = checkpoint.ledger.applied;
+    const undone = built.entries.slice(start);
+    const again = sortEntries([...undone.filter((entry) => !gone.has(entry)), ...items]);
+    built.ledger.restore(checkpoint.ledger, undone);
+    let index = 0;
+    // The prices taken since the checkpoint were logged after those before it.
+    for (const key of kept.priceLog.keys()) {
+      if (index++ >= checkpoint.logged) kept.priceLog.delete(key);
+    }
+    kept.entryLacking = null;
+    for (const [span, state] of kept.ranges) if (state.next > start) kept.ranges.delete(span);
+    kept.holder.logging = true;
+    try {
+      for (const entry of again) built.ledger.apply(entry);
+    } catch {
+      return false;
+    } finally {
+      kept.holder.logging = false;
+    }
+    built.entries.length = start;
+    built.entries.push(...again);
+    built.inferred = kept.reconciliation.inferred();
+    this.stats.replays++;
+    return true;
+  }
+
+  /**
+   * Today's prices read again (and candles kept for any new path): the earliest time of a price
+   * the ledger's entries took that comes out otherwise now (Infinity when none does; the entries
+   * from then on are applied again), or null when that is older than the checkpoints reach.
+   */
+  private readPrices(kept: Kept, now: number): number | null {
     const { built } = kept;
     const currency = built.ledger.reportingAsset;
     const tickers = tickersOf(this.store, built.profileId, kept.assets);
@@ -399,26 +528,80 @@ export class LedgerService {
       undefined,
       kept.entryCandles,
     );
+    let changed = Infinity;
     for (const taken of kept.priceLog.values()) {
+      if (taken.time >= changed) continue;
       if (priceText(prices.entryPriceAt(taken.asset, taken.quote, taken.time)) !== taken.value) {
-        return false;
+        changed = taken.time;
       }
     }
+    const oldest = kept.checkpoints[0]?.ledger.time ?? Infinity;
+    if (changed !== Infinity && !(oldest < changed)) return null;
     kept.holder.prices = prices;
     built.prices = prices;
     built.builtAt = now;
-    return true;
+    return changed;
   }
 }
 
-/** Whether an annotation that moved or is gone was about `entry`'s account and asset. */
-function unsettledAt(annotations: readonly ResolvedAnnotation[], entry: InferredEntry): boolean {
+/**
+ * Whether an annotation was about `entry`'s account and asset (one whose id does not say, about
+ * any): `unsettled`, one that moved or is gone only.
+ */
+function annotatedAt(
+  annotations: readonly ResolvedAnnotation[],
+  entry: InferredEntry,
+  which: 'unsettled' | 'any',
+): boolean {
   return annotations.some(
     (item) =>
-      (item.status === 'moved' || item.status === 'gone') &&
-      item.account === entry.account &&
-      item.asset === entry.asset,
+      (which === 'any' || item.status === 'moved' || item.status === 'gone') &&
+      (item.account === '' || (item.account === entry.account && item.asset === entry.asset)),
   );
+}
+
+/** The last entry that is not inferred. */
+function lastKnownEntry(entries: readonly LedgerEntry[]): LedgerEntry | undefined {
+  for (let index = entries.length - 1; index >= 0; index--) {
+    if (entries[index]!.kind !== 'inferred') return entries[index];
+  }
+  return undefined;
+}
+
+/** Observations added into those read, in the order the store reads them (time, account, kind). */
+function insertObservations(into: BalanceSnapshot[], added: readonly BalanceSnapshot[]): void {
+  for (const observation of added) {
+    let index = into.length;
+    while (index > 0 && compareObservations(into[index - 1]!, observation) > 0) index--;
+    into.splice(index, 0, observation);
+  }
+}
+
+function compareObservations(a: BalanceSnapshot, b: BalanceSnapshot): number {
+  if (a.time !== b.time) return a.time - b.time;
+  if (a.account !== b.account) return a.account < b.account ? -1 : 1;
+  return Number(a.complete) - Number(b.complete);
+}
+
+/**
+ * A checkpoint of the kept ledger as it stands now, when the last is CHECKPOINT_EVERY entries
+ * back; those before the newest one older than the window (or than the last entry, with nothing
+ * older) go, and the second oldest when there are too many.
+ */
+function keepCheckpoints(kept: Kept): void {
+  const { ledger, entries } = kept.built;
+  const checkpoints = kept.checkpoints;
+  const newest = checkpoints[checkpoints.length - 1];
+  if (!newest || ledger.applied - newest.ledger.applied >= CHECKPOINT_EVERY) {
+    checkpoints.push({ ledger: ledger.checkpoint(), logged: kept.priceLog.size });
+  }
+  const windowStart = (entries[entries.length - 1]?.time ?? -Infinity) - REPLAY_WINDOW_MS;
+  let anchor = 0;
+  while (anchor + 1 < checkpoints.length && checkpoints[anchor + 1]!.ledger.time < windowStart) {
+    anchor++;
+  }
+  if (anchor > 0) checkpoints.splice(0, anchor);
+  if (checkpoints.length > MAX_CHECKPOINTS) checkpoints.splice(1, 1);
 }
 
 function priceText(value: ReturnType<PriceAt>): string | null {
@@ -521,12 +704,19 @@ function* buildKept(
     valueAt: (asset, quote, time) => holder.prices.priceAt(asset, quote, time),
     unpricedCredits: 'missing-basis',
   });
+  // A checkpoint before the window's entries, so a late one among them is replayed, not rebuilt.
+  const checkpoints: Kept['checkpoints'] = [];
+  const windowStart = (entries[entries.length - 1]?.time ?? -Infinity) - REPLAY_WINDOW_MS;
   for (let index = 0; index < entries.length; index++) {
-    ledger.apply(entries[index]!);
+    const entry = entries[index]!;
+    if (checkpoints.length === 0 && entry.time >= windowStart) {
+      checkpoints.push({ ledger: ledger.checkpoint(), logged: priceLog.size });
+    }
+    ledger.apply(entry);
     if (index % ENTRIES_PER_SLICE === ENTRIES_PER_SLICE - 1) yield;
   }
   holder.logging = false;
-  return {
+  const kept: Kept = {
     built: {
       profileId,
       choice: { method: choice.method, currency },
@@ -548,5 +738,8 @@ function* buildKept(
     assets,
     reconciliation,
     ranges: new Map(),
+    checkpoints,
   };
+  keepCheckpoints(kept);
+  return kept;
 }

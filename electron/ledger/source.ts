@@ -11,6 +11,7 @@ import { assetKey, withdrawStatusOf } from '../../shared/market';
 import type {
   AnnotationRow,
   LedgerMarks,
+  LedgerTradeRow,
   LedgerTransferRow,
   LedgerWithdrawalRow,
   Store,
@@ -253,7 +254,14 @@ function transferEntry(
 /** What was added after `parts` was read, when it is only that; null when anything else changed. */
 export interface LedgerAppends {
   marks: LedgerMarks;
+  /** The trades added (in the order trades are read), late ones among them. */
   trades: TradeEntry[];
+  /**
+   * When some trades added are older than the newest read: every trade from this time on, those
+   * read before (the same objects) and the new ones, in the order trades are read; they take the
+   * place of the inputs' trades from then on.
+   */
+  tradesFrom: { time: number; trades: TradeEntry[] } | null;
   lastTrade: TradeCursor | null;
   /** Own trades on symbols with unknown assets among the new rows. */
   unknownSymbols: string[];
@@ -267,13 +275,17 @@ export interface LedgerAppends {
 
 /**
  * The rows added since `parts` (and the balances cached now), when every change since is an
- * addition after what was read; null when anything else changed (a row updated or inserted among
- * those read, an annotation, the sub-accounts): then only a full read is right.
+ * addition; trades and balance observations may be late by up to `lateMs` (older than the newest
+ * read: a sub-account's trade imported after the main account's next fill, its balance event
+ * after the main account's). Null when anything else changed (a row updated, a withdrawal or
+ * transfer inserted among those read, one trade or observation older than that, an annotation,
+ * the sub-accounts): then only a full read is right.
  */
 export function readAppends(
   store: Store,
   profileId: string,
   parts: LedgerParts,
+  lateMs = 0,
 ): LedgerAppends | null {
   const q = store.ledger;
   const before = parts.marks;
@@ -285,18 +297,30 @@ export function readAppends(
   const trades: TradeEntry[] = [];
   const unknown = new Set<string>();
   let lastTrade = parts.lastTrade;
+  let tradesFrom: LedgerAppends['tradesFrom'] = null;
   if (marks.trades !== before.trades) {
-    const rows = q.tradesAfter(profileId, parts.lastTrade);
-    if (before.trades + rows.length !== marks.trades) return null;
+    let rows = q.tradesAfter(profileId, parts.lastTrade);
+    let held: Map<string, TradeEntry> | null = null;
+    if (before.trades + rows.length !== marks.trades) {
+      const late = lateTrades(store, profileId, parts, marks.trades - before.trades, lateMs);
+      if (!late) return null;
+      ({ rows, held } = late);
+      tradesFrom = { time: late.from, trades: [] };
+    }
     const pairs = rows.length > 0 ? symbolPairs(store, profileId) : new Map();
     for (const row of rows) {
+      const known = held?.get(tradeKey(row.account, row.symbol, String(row.id)));
+      if (known) {
+        tradesFrom!.trades.push(known);
+        continue;
+      }
       const pair = pairs.get(row.symbol);
       if (!pair) {
         unknown.add(row.symbol);
         continue;
       }
       const tradeId = String(row.id);
-      trades.push({
+      const entry: TradeEntry = {
         kind: 'trade',
         id: tradeId,
         account: row.account,
@@ -317,7 +341,9 @@ export function readAppends(
           quoteQty: row.quoteQty,
           commission: row.fee,
         }),
-      });
+      };
+      trades.push(entry);
+      tradesFrom?.trades.push(entry);
     }
     const newest = rows[rows.length - 1];
     if (newest) lastTrade = { time: newest.time, id: newest.id, orderId: newest.orderId };
@@ -365,9 +391,12 @@ export function readAppends(
   let observations: BalanceSnapshot[] = [];
   if (marks.observationsRow !== before.observationsRow) {
     const rows = q.observationsAfter(profileId, before.observationsRow);
+    // One among those read replaced (the count stays), or one dated too far before them.
     if (before.observations + rows.length !== marks.observations) return null;
-    // One among those read replaced, or one dated before them: not an addition after.
-    if (rows.some((row) => row.time <= before.observationsTime)) return null;
+    if (rows.some((row) => row.time <= before.observationsTime - lateMs)) return null;
+    // A late one at the time of one read of its account would be ordered among them by kind.
+    const late = rows.filter((row) => row.time <= before.observationsTime);
+    if (late.some((row) => sameTimeAs(parts.observations, row))) return null;
     observations = rows;
   } else if (marks.observations !== before.observations) {
     return null;
@@ -375,6 +404,7 @@ export function readAppends(
   return {
     marks,
     trades,
+    tradesFrom,
     lastTrade,
     unknownSymbols: [...unknown],
     withdrawals,
@@ -384,6 +414,64 @@ export function readAppends(
     observations,
     current: marks.funds === before.funds ? parts.current : currentObservations(store, profileId),
   };
+}
+
+function tradeKey(account: string, symbol: string, id: string): string {
+  return `${account}\u0000${symbol}\u0000${id}`;
+}
+
+/** The first time at or after which a late trade is looked for; widened up to the window. */
+const LATE_FIRST_LOOK_MS = 2_000;
+
+/**
+ * The trades from a time on, when the `added` trades since `parts` are all among them (some
+ * older than the newest read) and every trade read from then on still is: `held`, those read
+ * before, by key. Looked for from a little before the newest trade read, then further back (so a
+ * trade a moment late costs the reading of a moment's rows), up to `lateMs`. Null when they are
+ * not all found within it, or a trade read is gone.
+ */
+function lateTrades(
+  store: Store,
+  profileId: string,
+  parts: LedgerParts,
+  added: number,
+  lateMs: number,
+): { from: number; rows: LedgerTradeRow[]; held: Map<string, TradeEntry> } | null {
+  const last = parts.lastTrade;
+  // Trades on symbols not known are not among those read: the count could not be told apart.
+  if (!last || lateMs <= 0 || parts.inputs.unknownSymbols.length > 0) return null;
+  const read = parts.inputs.trades;
+  for (let back = Math.min(LATE_FIRST_LOOK_MS, lateMs); ; back = Math.min(back * 4, lateMs)) {
+    const from = last.time - back;
+    // Every trade at or after `from` (times are whole milliseconds).
+    const rows = store.ledger.tradesAfter(profileId, {
+      time: from - 1,
+      id: Number.MAX_SAFE_INTEGER,
+      orderId: Number.MAX_SAFE_INTEGER,
+    });
+    const held = new Map<string, TradeEntry>();
+    for (let index = read.length - 1; index >= 0 && read[index]!.time >= from; index--) {
+      const trade = read[index]!;
+      held.set(tradeKey(trade.account, trade.symbol, trade.id), trade);
+    }
+    if (rows.length === held.size + added) {
+      let found = 0;
+      for (const row of rows)
+        if (held.has(tradeKey(row.account, row.symbol, String(row.id)))) found++;
+      return found === held.size ? { from, rows, held } : null;
+    }
+    if (back >= lateMs) return null;
+  }
+}
+
+/** Whether `observations` (in ledger order) hold one of `row`'s account at its time. */
+function sameTimeAs(observations: readonly BalanceSnapshot[], row: BalanceSnapshot): boolean {
+  for (let index = observations.length - 1; index >= 0; index--) {
+    const observation = observations[index]!;
+    if (observation.time < row.time) return false;
+    if (observation.time === row.time && observation.account === row.account) return true;
+  }
+  return false;
 }
 
 /** The balances cached now: the main account's funds and each sub-account's balances. */
