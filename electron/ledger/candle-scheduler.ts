@@ -33,6 +33,8 @@ type Client = Pick<ExchangeClient, 'market'>;
 
 export class CandleScheduler {
   private readonly lastLook = new Map<string, number>();
+  /** Per profile, the newest entry time lacking its candle that a look has asked for. */
+  private readonly askedUpTo = new Map<string, number>();
   private readonly fetching = new Set<string>();
   /** Entries' prices being fetched, per profile: how many markets' times are looked up. */
   private readonly entryProgress = new Map<string, EntryPriceProgress>();
@@ -45,22 +47,41 @@ export class CandleScheduler {
 
   /**
    * The candles the prices of the time need. `missing`: an answer lacks candles (a market first
-   * traded since the last look, found by the trade import), so the wait is short.
+   * traded since the last look, found by the trade import), so the wait is short. `newestLacking`:
+   * the newest entry time whose candle is not kept (LedgerService.newestLacking); one no look has
+   * asked for yet (a live fill since) is looked for at once: the candle that prices it is the last
+   * one finished by its time, final as soon as the fill is there, and the wait is for a look that
+   * found nothing to ask again. Whether a look starts now.
    */
-  prices(profileId: string, client: Client, choice: LedgerChoice, missing = false): void {
-    const wait = missing ? this.retryMs : PRICE_FETCH_EVERY_MS;
+  prices(
+    profileId: string,
+    client: Client,
+    choice: LedgerChoice,
+    missing = false,
+    newestLacking: number | null = null,
+  ): boolean {
+    const asked = this.askedUpTo.get(profileId) ?? -Infinity;
+    const fresh = newestLacking !== null && newestLacking > asked;
+    const wait = fresh ? 0 : missing ? this.retryMs : PRICE_FETCH_EVERY_MS;
     const { clock, emit } = this.deps;
     let told = clock.now();
-    this.inBackground(profileId, wait, 'ledger prices', ['portfolio', 'trades'], () =>
-      this.deps.ledger
-        .fetchPrices(profileId, client, choice, (progress) => {
-          this.entryProgress.set(profileId, progress);
-          if (clock.now() - told < PROGRESS_EVERY_MS) return;
-          told = clock.now();
-          emit('data.changed', { profileId, kinds: ['portfolio'] });
-        })
-        .finally(() => this.entryProgress.delete(profileId)),
+    const started = this.inBackground(
+      profileId,
+      wait,
+      'ledger prices',
+      ['portfolio', 'trades'],
+      () =>
+        this.deps.ledger
+          .fetchPrices(profileId, client, choice, (progress) => {
+            this.entryProgress.set(profileId, progress);
+            if (clock.now() - told < PROGRESS_EVERY_MS) return;
+            told = clock.now();
+            emit('data.changed', { profileId, kinds: ['portfolio'] });
+          })
+          .finally(() => this.entryProgress.delete(profileId)),
     );
+    if (started && fresh) this.askedUpTo.set(profileId, newestLacking);
+    return started;
   }
 
   /** How far the fetch of entries' prices has come; null when none runs. */
@@ -77,8 +98,8 @@ export class CandleScheduler {
     interval: KlineInterval,
   ): void {
     const key = `${profileId}\u0000${interval}`;
-    this.inBackground(key, this.retryMs, 'history candles', ['portfolio'], () =>
-      fetchCloses(
+    this.inBackground(key, this.retryMs, 'history candles', ['portfolio'], async () => {
+      await fetchCloses(
         this.deps.store,
         client,
         profileId,
@@ -86,8 +107,8 @@ export class CandleScheduler {
         from,
         this.deps.clock.now(),
         interval,
-      ),
-    );
+      );
+    });
   }
 
   private inBackground(
@@ -96,10 +117,10 @@ export class CandleScheduler {
     what: string,
     kinds: ('portfolio' | 'trades')[],
     fetch: () => Promise<void>,
-  ): void {
+  ): boolean {
     const { clock, emit, log } = this.deps;
     const now = clock.now();
-    if (this.fetching.has(key) || now - (this.lastLook.get(key) ?? 0) < wait) return;
+    if (this.fetching.has(key) || now - (this.lastLook.get(key) ?? 0) < wait) return false;
     this.lastLook.set(key, now);
     this.fetching.add(key);
     const profileId = key.split('\u0000')[0]!;
@@ -107,5 +128,6 @@ export class CandleScheduler {
       .then(() => emit('data.changed', { profileId, kinds }))
       .catch((error: unknown) => log.warn(`${what}: ${String(error)}`))
       .finally(() => this.fetching.delete(key));
+    return true;
   }
 }

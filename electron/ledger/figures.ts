@@ -99,7 +99,12 @@ export class LedgerFigures {
     const choice = this.choiceOf(profileId);
     const ledger = await this.built(profileId, choice);
     const pricesLacking = this.deps.ledger.candlesLacking(ledger);
-    this.pricesInBackground(session, choice, pricesLacking.length > 0);
+    this.pricesInBackground(
+      session,
+      choice,
+      pricesLacking.length > 0,
+      this.deps.ledger.newestLacking(ledger),
+    );
     const now = this.deps.now();
     const view = summaryView(ledger, {
       at: now,
@@ -306,10 +311,15 @@ export class LedgerFigures {
   /**
    * The candles of the ledger's prices, fetched in the background. Candles that do not reach
    * back to the first entry (the import found older trades since the last look) are looked for
-   * again soon, not after the usual wait.
+   * again soon, not after the usual wait; an entry's time no look asked for (a live fill), at once.
    */
-  private pricesInBackground(session: LedgerSession, choice: LedgerChoice, missing = false): void {
-    this.deps.candles.prices(session.profile.id, session.client, choice, missing);
+  private pricesInBackground(
+    session: LedgerSession,
+    choice: LedgerChoice,
+    missing = false,
+    newestLacking: number | null = null,
+  ): void {
+    this.deps.candles.prices(session.profile.id, session.client, choice, missing, newestLacking);
   }
 }
 

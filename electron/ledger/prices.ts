@@ -273,7 +273,7 @@ export function keptCloses(
  * start (a quiet market: the price there is an older candle's). A span of up to 2,000 candles is
  * one call for the newest ones, which reach back past the start by themselves when the market is
  * quiet; a longer one goes 1,000 a call from the start. Offline or refused, the closes kept so far
- * serve.
+ * serve. Whether any candles were kept.
  */
 export async function fetchCloses(
   store: Store,
@@ -283,7 +283,8 @@ export async function fetchCloses(
   from: number,
   now: number,
   interval: KlineInterval = LEDGER_INTERVAL,
-): Promise<void> {
+): Promise<boolean> {
+  let stored = false;
   const port = storePort(store);
   const intervalMs = KLINE_INTERVAL_MS[interval];
   const start = Math.floor(from / intervalMs) * intervalMs - intervalMs;
@@ -354,7 +355,9 @@ export async function fetchCloses(
       { from: Math.min(coverFrom, covered?.from ?? coverFrom), to: lastFinished },
       now,
     );
+    stored = true;
   }
+  return stored;
 }
 
 /** The candles kept for entries' times, per symbol, every level (no network). */

@@ -10,8 +10,9 @@
  * kept Ledger, which takes entries in ledger order one after another. A trade or observation
  * that comes late (within REPLAY_WINDOW_MS), or an entry already applied that would change, is
  * replayed: the Ledger goes back to a checkpoint before it and applies the entries from there
- * again. Anything else (a row among those read changed, an annotation, new sub-accounts, candles
- * fetched) rebuilds it all. The result is the one a rebuild would give, which
+ * again, as is a price an entry took that a finer candle fetched since answers otherwise. Anything
+ * else (a row among those read changed, an annotation, new sub-accounts, 12-hour candles fetched)
+ * rebuilds it all. The result is the one a rebuild would give, which
  * test/ledger/incremental.test.ts checks.
  *
  * What the screens are shown of it is in views.ts.
@@ -101,8 +102,18 @@ interface Kept {
   closes: Map<string, { openTime: number; close: string }[]>;
   /** The finer candles kept for entries' times, per symbol on the ledger's price paths. */
   entryCandles: EntryCandles;
-  /** The markets whose candles do not answer yet for every entry's time, as of the log's size. */
-  entryLacking: { logged: number; markets: number; symbols: string[] } | null;
+  /**
+   * The markets whose candles do not answer yet for every entry's time, and the newest such time,
+   * as of the log's size.
+   */
+  entryLacking: {
+    logged: number;
+    markets: number;
+    symbols: string[];
+    newest: number | null;
+  } | null;
+  /** Finer candles were kept since the prices were read: read them again at the next ask. */
+  pricesStale: boolean;
   assets: Set<string>;
   reconciliation: Reconciliation;
   /** Ledgers of the entries before a range's start, per range span (see rangePnl). */
@@ -235,12 +246,39 @@ export class LedgerService {
     const first = built.entries[0]?.time;
     if (first === undefined) return;
     const symbols = built.prices.pathSymbols(assetsOf(built.entries), built.ledger.reportingAsset);
-    await fetchCloses(this.store, client, profileId, symbols, first, this.now());
+    const closes = await fetchCloses(this.store, client, profileId, symbols, first, this.now());
     const wanted = this.entryTimes(built);
     if (wanted.size > 0) {
       await fetchEntryPrices(this.store, client, profileId, wanted, this.now(), onProgress);
     }
-    this.forget(profileId);
+    // New 12-hour candles price any moment (a range's start, now's holdings): built again. Finer
+    // ones price only entries' own times: a kept ledger takes those that change by replaying.
+    if (closes) this.forget(profileId);
+    else this.entryCandlesKept(profileId);
+  }
+
+  /**
+   * The finer candles kept for entries' times were added to: each kept ledger of the profile reads
+   * them and, at its next ask, its prices (see update).
+   */
+  private entryCandlesKept(profileId: string): void {
+    // A build running now read the candles before them: it is not kept (as after forget()).
+    this.generation++;
+    for (const [key, kept] of this.kept) {
+      if (!key.startsWith(`${profileId}\u0000`)) continue;
+      kept.entryCandles = keptEntryCandles(this.store, profileId, [...kept.entryCandles.keys()]);
+      kept.entryLacking = null;
+      kept.pricesStale = true;
+    }
+  }
+
+  /**
+   * The newest time an entry took a price at whose candles are not kept yet (a live fill's, until
+   * its 1-minute candle is fetched); null when every one is answered.
+   */
+  newestLacking(built: BuiltLedger): number | null {
+    this.entryLacking(built);
+    return this.keptOf(built)?.entryLacking?.newest ?? null;
   }
 
   /**
@@ -296,24 +334,26 @@ export class LedgerService {
     if (!kept) return [];
     const cached = kept.entryLacking;
     const logged = kept.priceLog.size;
-    // The candles kept change only by a fetch, after which the ledger is built again; prices
-    // taken since the last look (a live fill's) come last in the log, and only they are looked at.
+    // The candles kept change only by a fetch, after which this is looked at anew (as after a
+    // replay); prices taken since the last look (a live fill's) come last in the log, and only
+    // they are looked at.
     const markets = kept.entryCandles.size;
     const from =
       cached && cached.markets === markets && cached.logged <= logged ? cached.logged : 0;
     if (cached && from === logged) return cached.symbols;
     const lacking = new Set(from > 0 ? cached!.symbols : []);
+    let newest = from > 0 ? cached!.newest : null;
     let index = 0;
     for (const taken of kept.priceLog.values()) {
       if (index++ < from) continue;
       for (const symbol of built.prices.symbolsOf(taken.asset, taken.quote)) {
-        if (!lacking.has(symbol) && !built.prices.entryAnswered(symbol, taken.time)) {
-          lacking.add(symbol);
-        }
+        if (built.prices.entryAnswered(symbol, taken.time)) continue;
+        lacking.add(symbol);
+        if (newest === null || taken.time > newest) newest = taken.time;
       }
     }
     const symbols = [...lacking].sort();
-    kept.entryLacking = { logged, markets, symbols };
+    kept.entryLacking = { logged, markets, symbols, newest };
     return symbols;
   }
 
@@ -390,6 +430,7 @@ export class LedgerService {
     const newAssets = [...assetsOf(items)].filter((asset) => !kept.assets.has(asset));
     for (const asset of newAssets) kept.assets.add(asset);
     const pricesDue =
+      kept.pricesStale ||
       newAssets.length > 0 ||
       appends.marks.prices !== parts.marks.prices ||
       now - built.builtAt >= PRICES_EVERY_MS;
@@ -538,6 +579,7 @@ export class LedgerService {
     const oldest = kept.checkpoints[0]?.ledger.time ?? Infinity;
     if (changed !== Infinity && !(oldest < changed)) return null;
     kept.holder.prices = prices;
+    kept.pricesStale = false;
     built.prices = prices;
     built.builtAt = now;
     return changed;
@@ -735,6 +777,7 @@ function* buildKept(
     closes,
     entryCandles,
     entryLacking: null,
+    pricesStale: false,
     assets,
     reconciliation,
     ranges: new Map(),
