@@ -225,6 +225,23 @@ interface OpenLot {
   orderQuantity: Amount;
   /** Arrival in this position, the last tie-break. */
   seq: number;
+  /** Its copy a checkpoint took (see frozenOf), or null. */
+  frozen: OpenLot | null;
+}
+
+/**
+ * A lot as a checkpoint keeps it: the copy an earlier checkpoint took while the lot is unchanged
+ * since (only its quantity and cost change, each to a new value), else a new one. So checkpoints
+ * share the lots none of them saw change, and each costs a reference per open lot besides.
+ */
+function frozenOf(lot: OpenLot): OpenLot {
+  const frozen = lot.frozen;
+  if (frozen !== null && frozen.quantity === lot.quantity && frozen.cost === lot.cost) {
+    return frozen;
+  }
+  const copy = { ...lot, frozen: null };
+  lot.frozen = copy;
+  return copy;
 }
 
 /** Whether HIFO takes `a` before `b`: higher cost per unit, then older, then arrived first. */
@@ -346,6 +363,7 @@ export class Position {
       orderCost: cost,
       orderQuantity: quantity,
       seq: this.arrivals++,
+      frozen: null,
     };
     this.queue.push(lot);
     if (this.method === 'hifo') this.pushHeap(lot);
@@ -408,19 +426,20 @@ export class Position {
     heap[index] = last;
   }
 
-  /** What the position holds now, as a copy a later restore() puts back (lots copied too). */
+  /** What the position holds now, as a copy a later restore() puts back (see frozenOf). */
   state(): PositionState {
     return {
       quantity: this.quantity,
       cost: this.cost,
       realized: this.realized,
       arrivals: this.arrivals,
-      lots: this.openLots().map((lot) => ({ ...lot })),
+      lots: this.openLots().map(frozenOf),
     };
   }
 
   /**
-   * Takes back a state() (its lots copied again, so the state can be put back once more). Under
+   * Takes back a state() (its lots copied again, so the state can be put back once more; each
+   * copy knows its checkpoint's, which the next checkpoint shares while it is unchanged). Under
    * HIFO the heap is made anew: which lot it gives first is hifoBefore's order, however it is laid.
    */
   restore(state: PositionState): void {
@@ -428,7 +447,7 @@ export class Position {
     this.cost = state.cost;
     this.realized = state.realized;
     this.arrivals = state.arrivals;
-    this.queue = state.lots.map((lot) => ({ ...lot }));
+    this.queue = state.lots.map((frozen) => ({ ...frozen, frozen }));
     this.head = 0;
     this.holes = 0;
     this.heap.length = 0;
