@@ -17,7 +17,7 @@ import type {
 } from '../../electron/exchange/wire';
 
 describe('order and trade views', () => {
-  it('maps a REST order, with no stop price as null', () => {
+  it("maps a REST order, with no stop price as null, as the main account's unless another is named", () => {
     const order: Order = {
       id: 7,
       clientOrderId: 'abc',
@@ -32,6 +32,7 @@ describe('order and trade views', () => {
       updatedTime: 2,
     };
     expect(toOrderView(order)).toEqual({
+      account: 'main',
       id: 7,
       clientOrderId: 'abc',
       symbol: 'btcusdt',
@@ -48,6 +49,7 @@ describe('order and trade views', () => {
     expect(toOrderView({ ...order, type: 'stop_limit', stopPrice: '59000' }).stopPrice).toBe(
       '59000',
     );
+    expect(toOrderView(order, 'sub1@example.com').account).toBe('sub1@example.com');
   });
 
   it('maps the stream order update and own trade to the live batch shapes', () => {
