@@ -44,6 +44,40 @@ function power(places: number): bigint {
   return POWERS[places] ?? 10n ** BigInt(places);
 }
 
+/** Exact powers of ten as numbers, up to the last below 2^53. */
+const NUMBER_POWERS: number[] = [1];
+for (let index = 1; index <= 15; index++) NUMBER_POWERS.push(NUMBER_POWERS[index - 1]! * 10);
+
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+const BIG_MAX_SAFE = BigInt(MAX_SAFE);
+
+/**
+ * A coefficient: a number while it is a safe integer (below 2^53, as nearly every amount and most
+ * sums and products of them are), a bigint beyond, never both for one value (so equal values of
+ * one scale are ===). Arithmetic on two numbers whose exact result is still safe is exact in
+ * floating point and makes no BigInt; a BigInt is an object of its own beside the Decimal, and
+ * made and collected for every operation they were a third of a ledger build.
+ */
+type Coefficient = number | bigint;
+
+/** `value` in the one form its size takes. */
+function coefficientOf(value: bigint): Coefficient {
+  return value >= -BIG_MAX_SAFE && value <= BIG_MAX_SAFE ? Number(value) : value;
+}
+
+/** `value` as a bigint, for the arithmetic that goes beyond 2^53. */
+function big(value: Coefficient): bigint {
+  return typeof value === 'number' ? BigInt(value) : value;
+}
+
+/** Whether a number (an integer) is exact: its magnitude at most 2^53 − 1. */
+function safe(value: number): boolean {
+  return value <= MAX_SAFE && value >= -MAX_SAFE;
+}
+
+/** Marks the constructor's third argument: a coefficient already in its one form (internal). */
+const RAW: unique symbol = Symbol('coefficient');
+
 /** A product's zeros are stripped only above this scale (repeated products stay bounded). */
 const MAX_SCALE = 4 * MAX_DECIMAL_LENGTH;
 
@@ -63,8 +97,8 @@ export class Decimal {
   static readonly ROUND_HALF_CEIL = 7;
   static readonly ROUND_HALF_FLOOR = 8;
 
-  /** The coefficient: the value is coefficient × 10^-scale. */
-  readonly coefficient: bigint;
+  /** The coefficient (a number while a safe integer, else a bigint): value = coefficient × 10^-scale. */
+  readonly coefficient: Coefficient;
   /** Fraction digits of the coefficient (≥ 0), trailing zeros included. */
   readonly scale: number;
 
@@ -72,9 +106,14 @@ export class Decimal {
    * A value from another, from text or a number; or, given a bigint, from a coefficient and scale
    * (Decimal.of() also strips the coefficient's trailing zeros).
    */
-  constructor(value: DecimalValue | bigint, scale = 0) {
+  constructor(value: DecimalValue | bigint, scale = 0, raw?: typeof RAW) {
+    if (raw === RAW) {
+      this.coefficient = value as Coefficient;
+      this.scale = scale;
+      return;
+    }
     if (typeof value === 'bigint') {
-      this.coefficient = value;
+      this.coefficient = coefficientOf(value);
       this.scale = scale;
       return;
     }
@@ -89,7 +128,8 @@ export class Decimal {
   }
 
   /** A value from its coefficient and scale, normalized. */
-  static of(coefficient: bigint, scale = 0): Decimal {
+  static of(value: bigint, scale = 0): Decimal {
+    let coefficient = value;
     while (scale > 0 && coefficient % 10n === 0n) {
       if (coefficient === 0n) {
         scale = 0;
@@ -121,37 +161,41 @@ export class Decimal {
 
   plus(other: DecimalValue): Decimal {
     const b = decimalOf(other);
-    if (b.coefficient === 0n) return this;
-    if (this.coefficient === 0n) return b;
-    if (this.scale === b.scale) return made(this.coefficient + b.coefficient, this.scale);
-    return this.scale > b.scale
-      ? made(this.coefficient + b.coefficient * power(this.scale - b.scale), this.scale)
-      : made(this.coefficient * power(b.scale - this.scale) + b.coefficient, b.scale);
+    const y = b.coefficient;
+    if (y === 0) return this;
+    const x = this.coefficient;
+    if (x === 0) return b;
+    return sum(x, this.scale, y, b.scale, false);
   }
 
   minus(other: DecimalValue): Decimal {
     const b = decimalOf(other);
-    if (b.coefficient === 0n) return this;
-    if (this.scale === b.scale) return made(this.coefficient - b.coefficient, this.scale);
-    return this.scale > b.scale
-      ? made(this.coefficient - b.coefficient * power(this.scale - b.scale), this.scale)
-      : made(this.coefficient * power(b.scale - this.scale) - b.coefficient, b.scale);
+    const y = b.coefficient;
+    if (y === 0) return this;
+    return sum(this.coefficient, this.scale, y, b.scale, true);
   }
 
   times(other: DecimalValue): Decimal {
     const b = decimalOf(other);
     const scale = this.scale + b.scale;
-    const product = this.coefficient * b.coefficient;
+    const x = this.coefficient;
+    const y = b.coefficient;
+    if (typeof x === 'number' && typeof y === 'number' && scale <= MAX_SCALE) {
+      // Exact when the result is safe: were the exact product beyond 2^53, so would its rounding.
+      const product = x * y;
+      if (safe(product)) return fromNumber(product, scale);
+    }
+    const product = big(x) * big(y);
     return scale > MAX_SCALE ? Decimal.of(product, scale) : made(product, scale);
   }
 
   /** The remainder of a division truncated toward zero (the sign of this), exact. */
   mod(other: DecimalValue): Decimal {
     const b = decimalOf(other);
-    if (b.coefficient === 0n) throw new RangeError('Division by zero');
+    if (b.coefficient === 0) throw new RangeError('Division by zero');
     const scale = Math.max(this.scale, b.scale);
-    const a = this.coefficient * power(scale - this.scale);
-    return Decimal.of(a % (b.coefficient * power(scale - b.scale)), scale);
+    const a = big(this.coefficient) * power(scale - this.scale);
+    return Decimal.of(a % (big(b.coefficient) * power(scale - b.scale)), scale);
   }
 
   /** This to a whole power of at least zero, exact. */
@@ -159,11 +203,12 @@ export class Decimal {
     if (!Number.isInteger(exponent) || exponent < 0) {
       throw new RangeError(`A power of a Decimal is whole and at least 0, got ${exponent}`);
     }
-    return Decimal.of(this.coefficient ** BigInt(exponent), this.scale * exponent);
+    return Decimal.of(big(this.coefficient) ** BigInt(exponent), this.scale * exponent);
   }
 
   neg(): Decimal {
-    return this.coefficient === 0n ? this : new Decimal(-this.coefficient, this.scale);
+    const x = this.coefficient;
+    return x === 0 ? this : new Decimal(-x, this.scale, RAW);
   }
 
   negated(): Decimal {
@@ -171,7 +216,8 @@ export class Decimal {
   }
 
   abs(): Decimal {
-    return this.coefficient < 0n ? new Decimal(-this.coefficient, this.scale) : this;
+    const x = this.coefficient;
+    return x < 0 ? new Decimal(-x, this.scale, RAW) : this;
   }
 
   /** -1, 0 or 1 as this is below, equal to or above `other`. */
@@ -179,10 +225,17 @@ export class Decimal {
     const b = decimalOf(other);
     const a = this.coefficient;
     const c = b.coefficient;
+    // A number and a bigint compare by their exact values.
     if (this.scale === b.scale) return a < c ? -1 : a > c ? 1 : 0;
-    if (a < 0n !== c < 0n || a === 0n || c === 0n) return a < c ? -1 : a > c ? 1 : 0;
-    const left = this.scale > b.scale ? a : a * power(b.scale - this.scale);
-    const right = this.scale > b.scale ? c * power(this.scale - b.scale) : c;
+    if (a < 0 !== c < 0 || a === 0 || c === 0) return a < c ? -1 : a > c ? 1 : 0;
+    if (typeof a === 'number' && typeof c === 'number') {
+      const shift = this.scale - b.scale;
+      const left = shift > 0 ? a : a * (NUMBER_POWERS[-shift] ?? Infinity);
+      const right = shift > 0 ? c * (NUMBER_POWERS[shift] ?? Infinity) : c;
+      if (safe(left) && safe(right)) return left < right ? -1 : left > right ? 1 : 0;
+    }
+    const left = this.scale > b.scale ? big(a) : big(a) * power(b.scale - this.scale);
+    const right = this.scale > b.scale ? big(c) * power(this.scale - b.scale) : big(c);
     return left < right ? -1 : left > right ? 1 : 0;
   }
 
@@ -216,44 +269,44 @@ export class Decimal {
   }
 
   isZero(): boolean {
-    return this.coefficient === 0n;
+    return this.coefficient === 0;
   }
 
   isNegative(): boolean {
-    return this.coefficient < 0n;
+    return this.coefficient < 0;
   }
 
   isNeg(): boolean {
-    return this.coefficient < 0n;
+    return this.coefficient < 0;
   }
 
   isPositive(): boolean {
-    return this.coefficient > 0n;
+    return this.coefficient > 0;
   }
 
   isPos(): boolean {
-    return this.coefficient > 0n;
+    return this.coefficient > 0;
   }
 
   isInteger(): boolean {
-    return this.scale === 0 || this.coefficient % power(this.scale) === 0n;
+    return this.scale === 0 || big(this.coefficient) % power(this.scale) === 0n;
   }
 
   /** Fraction digits of the value (1.50 has 1). */
   decimalPlaces(): number {
-    return Decimal.of(this.coefficient, this.scale).scale;
+    return Decimal.of(big(this.coefficient), this.scale).scale;
   }
 
   /** The power of ten of the leading digit (0.5229 → -1, 60123 → 4; 0 → 0). */
   exponent(): number {
-    return this.coefficient === 0n ? 0 : digitCount(this.coefficient) - 1 - this.scale;
+    return this.coefficient === 0 ? 0 : digitCount(this.coefficient) - 1 - this.scale;
   }
 
   /** Rounded to `places` fraction digits (may be below 0: to tens, hundreds) by `rounding`. */
   toDecimalPlaces(places: number, rounding: Rounding = Decimal.ROUND_HALF_EVEN): Decimal {
     if (places >= this.scale) return this;
     const drop = this.scale - places;
-    const coefficient = roundDivide(this.coefficient, power(drop), rounding);
+    const coefficient = roundDivide(big(this.coefficient), power(drop), rounding);
     return places >= 0
       ? Decimal.of(coefficient, places)
       : Decimal.of(coefficient * power(-places), 0);
@@ -261,7 +314,7 @@ export class Decimal {
 
   /** Rounded to `digits` significant digits by `rounding`. */
   toSignificantDigits(digits: number, rounding: Rounding = Decimal.ROUND_HALF_EVEN): Decimal {
-    if (this.coefficient === 0n) return this;
+    if (this.coefficient === 0) return this;
     const length = digitCount(this.coefficient);
     return this.toDecimalPlaces(digits - length + this.scale, rounding);
   }
@@ -291,20 +344,17 @@ export class Decimal {
   toFixed(places?: number, rounding: Rounding = Decimal.ROUND_HALF_EVEN): string {
     if (places === undefined) return this.toString();
     const rounded = this.toDecimalPlaces(places, rounding);
-    const text = plain(
-      rounded.coefficient < 0n ? -rounded.coefficient : rounded.coefficient,
-      rounded.scale,
-    );
+    const text = plain(magnitude(rounded.coefficient), rounded.scale);
     const padded =
       places === 0
         ? text
         : `${rounded.scale === 0 ? `${text}.` : text}${'0'.repeat(places - rounded.scale)}`;
-    return this.coefficient < 0n ? `-${padded}` : padded;
+    return this.coefficient < 0 ? `-${padded}` : padded;
   }
 
   toString(): string {
-    const negative = this.coefficient < 0n;
-    let text = plain(negative ? -this.coefficient : this.coefficient, this.scale);
+    const negative = this.coefficient < 0;
+    let text = plain(magnitude(this.coefficient), this.scale);
     if (this.scale > 0) {
       let end = text.length;
       while (text.charCodeAt(end - 1) === 48) end--;
@@ -325,7 +375,34 @@ export class Decimal {
 
 /** A value made by arithmetic, at the scale it was made at (zero at scale 0). */
 function made(coefficient: bigint, scale: number): Decimal {
-  return new Decimal(coefficient, coefficient === 0n ? 0 : scale);
+  return coefficient === 0n ? ZERO_VALUE : new Decimal(coefficientOf(coefficient), scale, RAW);
+}
+
+/** made() for a safe number (-0 is 0). */
+function fromNumber(coefficient: number, scale: number): Decimal {
+  return coefficient === 0 ? ZERO_VALUE : new Decimal(coefficient, scale, RAW);
+}
+
+const ZERO_VALUE = new Decimal(0, 0, RAW);
+
+/** x × 10^-xs ± y × 10^-ys (y not zero), at the larger scale. */
+function sum(x: Coefficient, xs: number, y: Coefficient, ys: number, subtract: boolean): Decimal {
+  if (typeof x === 'number' && typeof y === 'number') {
+    // Aligned and added in floating point, taken only where every step is a safe integer (then
+    // exact: an exact result beyond 2^53 would round to one beyond it too).
+    const left = xs >= ys ? x : x * (NUMBER_POWERS[ys - xs] ?? Infinity);
+    const right = xs >= ys ? y * (NUMBER_POWERS[xs - ys] ?? Infinity) : y;
+    if (safe(left) && safe(right)) {
+      const result = subtract ? left - right : left + right;
+      if (safe(result)) return fromNumber(result, xs >= ys ? xs : ys);
+    }
+  }
+  const a = big(x);
+  const b = big(y);
+  if (xs === ys) return made(subtract ? a - b : a + b, xs);
+  return xs > ys
+    ? made(subtract ? a - b * power(xs - ys) : a + b * power(xs - ys), xs)
+    : made(subtract ? a * power(ys - xs) - b : a * power(ys - xs) + b, ys);
 }
 
 /** `value` as a Decimal, without a copy when it is one. */
@@ -333,8 +410,13 @@ function decimalOf(value: DecimalValue): Decimal {
   return value instanceof Decimal ? value : new Decimal(value);
 }
 
+/** |value| (either form). */
+function magnitude(value: Coefficient): Coefficient {
+  return value < 0 ? -value : value;
+}
+
 /** The digits of a non-negative coefficient at `scale`, with its dot. */
-function plain(magnitude: bigint, scale: number): string {
+function plain(magnitude: Coefficient, scale: number): string {
   const digits = magnitude.toString();
   if (scale === 0) return digits;
   if (digits.length > scale) {
@@ -343,8 +425,8 @@ function plain(magnitude: bigint, scale: number): string {
   return `0.${digits.padStart(scale, '0')}`;
 }
 
-function digitCount(value: bigint): number {
-  return (value < 0n ? -value : value).toString().length;
+function digitCount(value: Coefficient): number {
+  return magnitude(value).toString().length;
 }
 
 /** `numerator ÷ divisor` (divisor above 0) to a whole number by `rounding`. */
@@ -394,7 +476,7 @@ function roundDivide(numerator: bigint, divisor: bigint, rounding: Rounding): bi
  * "1.5E+3", as a JavaScript number prints). Anything else (empty, "NaN", "Infinity", "0x1f")
  * throws. One pass over the characters for the plain form: this runs for every amount read.
  */
-function parseText(text: string): [bigint, number] {
+function parseText(text: string): [Coefficient, number] {
   const length = text.length;
   let index = 0;
   const first = length > 0 ? text.charCodeAt(0) : 0;
@@ -419,16 +501,47 @@ function parseText(text: string): [bigint, number] {
   if (digits === 0) throw invalid(text);
   if (fraction < 0) fraction = 0;
   if (digits <= SAFE_DIGITS) {
-    if (value === 0) return [0n, 0];
-    return [negative ? -BigInt(value) : BigInt(value), fraction];
+    if (value === 0) return [0, 0];
+    return [negative ? -value : value, fraction];
   }
   const body = text.slice(start);
   const dot = body.indexOf('.');
   const coefficient = BigInt(dot < 0 ? body : body.slice(0, dot) + body.slice(dot + 1));
-  return [negative ? -coefficient : coefficient, coefficient === 0n ? 0 : fraction];
+  if (coefficient === 0n) return [0, 0];
+  return [coefficientOf(negative ? -coefficient : coefficient), fraction];
 }
 
-function parseExponentText(text: string): [bigint, number] {
+/**
+ * Signed plain decimal text (shared/decimal.ts's SIGNED_DECIMAL_PATTERN: "-12.50", "3", not "+3",
+ * ".5", "5." or an exponent) as a Decimal, or null for anything else: the check and the read in
+ * one pass over the characters, for amounts read by the hundred thousand (a ledger's trades).
+ */
+export function plainDecimal(text: string): Decimal | null {
+  const length = text.length;
+  let index = length > 0 && text.charCodeAt(0) === 45 ? 1 : 0;
+  const negative = index === 1;
+  let value = 0;
+  let digits = 0;
+  let fraction = -1;
+  for (; index < length; index++) {
+    const code = text.charCodeAt(index);
+    if (code >= 48 && code <= 57) {
+      value = value * 10 + (code - 48);
+      digits++;
+      if (fraction >= 0) fraction++;
+    } else if (code === 46 && fraction < 0 && digits > 0) {
+      fraction = 0;
+    } else {
+      return null;
+    }
+  }
+  if (digits === 0 || fraction === 0) return null;
+  if (digits > SAFE_DIGITS) return new Decimal(text);
+  if (value === 0) return ZERO_VALUE;
+  return new Decimal(negative ? -value : value, fraction < 0 ? 0 : fraction, RAW);
+}
+
+function parseExponentText(text: string): [Coefficient, number] {
   const match = EXPONENT_TEXT.exec(text);
   if (!match) throw invalid(text);
   const [, sign, whole = '', fraction = ''] = match;
@@ -440,13 +553,15 @@ function parseExponentText(text: string): [bigint, number] {
   let coefficient = BigInt(whole + fraction);
   if (sign === '-') coefficient = -coefficient;
   const scale = fraction.length - exponent;
-  if (coefficient === 0n) return [0n, 0];
-  return scale >= 0 ? [coefficient, scale] : [coefficient * power(-scale), 0];
+  if (coefficient === 0n) return [0, 0];
+  return scale >= 0
+    ? [coefficientOf(coefficient), scale]
+    : [coefficientOf(coefficient * power(-scale)), 0];
 }
 
-function parseNumber(value: number): [bigint, number] {
+function parseNumber(value: number): [Coefficient, number] {
   if (!Number.isFinite(value)) throw invalid(String(value));
-  if (Number.isSafeInteger(value)) return [BigInt(value), 0];
+  if (Number.isSafeInteger(value)) return [value === 0 ? 0 : value, 0];
   return parseText(String(value));
 }
 
@@ -474,11 +589,11 @@ const LIMIT = power(QUOTIENT_DIGITS);
 export function divide(dividend: DecimalValue, divisor: DecimalValue, places?: number): Decimal {
   const a = decimalOf(dividend);
   const b = decimalOf(divisor);
-  if (b.coefficient === 0n) throw new RangeError('Division by zero');
-  if (a.coefficient === 0n) return a;
-  const negative = a.coefficient < 0n !== b.coefficient < 0n;
-  const n = a.coefficient < 0n ? -a.coefficient : a.coefficient;
-  const d = b.coefficient < 0n ? -b.coefficient : b.coefficient;
+  if (b.coefficient === 0) throw new RangeError('Division by zero');
+  if (a.coefficient === 0) return a;
+  const negative = a.coefficient < 0 !== b.coefficient < 0;
+  const n = big(magnitude(a.coefficient));
+  const d = big(magnitude(b.coefficient));
   let kept: number;
   if (places === undefined) {
     const exponent = digitCount(n) - a.scale - (digitCount(d) - b.scale);

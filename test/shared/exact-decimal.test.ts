@@ -6,7 +6,8 @@
 import DecimalJs from 'decimal.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Decimal, divide } from '../../shared/exact-decimal';
+import { isSignedDecimalText } from '../../shared/decimal';
+import { Decimal, divide, plainDecimal } from '../../shared/exact-decimal';
 
 const Wide = DecimalJs.clone({ precision: 400, rounding: DecimalJs.ROUND_DOWN });
 
@@ -164,5 +165,81 @@ describe('Decimal, against decimal.js at 400 digits', () => {
     }
     expect(() => new Decimal(Number.NaN)).toThrow();
     expect(() => new Decimal('1e99999')).toThrow(RangeError);
+  });
+});
+
+/**
+ * Amounts whose coefficients lie about 2^53, where a coefficient changes from a number to a
+ * bigint: digits from just below to just above it, at any scale, so sums, differences, products
+ * and comparisons cross the boundary both ways.
+ */
+const nearLimit = fc
+  .tuple(
+    fc.boolean(),
+    fc.bigInt({ min: -(2n ** 20n), max: 2n ** 20n }),
+    fc.constantFrom(0n, 2n ** 53n, 2n ** 52n, 10n ** 15n, 10n ** 16n),
+    fc.integer({ min: 0, max: 20 }),
+  )
+  .map(([negative, offset, around, places]) => {
+    const digits = around + offset;
+    const unsigned = new Wide((digits < 0n ? -digits : digits).toString()).div(
+      new Wide(10).pow(places),
+    );
+    return (negative ? unsigned.neg() : unsigned).toFixed();
+  });
+
+describe('Decimal about 2^53', () => {
+  it('is exact where a coefficient leaves or enters the safe integers', () => {
+    fc.assert(
+      fc.property(fc.oneof(nearLimit, text), nearLimit, (a, b) => {
+        const [x, y] = [new Decimal(a), new Decimal(b)];
+        const [p, q] = [new Exact(a), new Exact(b)];
+        expect(x.plus(y).toString()).toBe(p.plus(q).toString());
+        expect(x.minus(y).toString()).toBe(p.minus(q).toString());
+        expect(y.minus(x).toString()).toBe(q.minus(p).toString());
+        expect(x.times(y).toString()).toBe(p.times(q).toString());
+        expect(x.cmp(y)).toBe(p.cmp(q));
+        expect(y.cmp(x)).toBe(q.cmp(p));
+        expect(x.eq(y)).toBe(p.eq(q));
+        // A value made two ways (a sum's, parsed) is one value whichever form its digits took.
+        expect(x.plus(y).eq(new Decimal(p.plus(q).toFixed()))).toBe(true);
+        expect(x.plus(y).minus(y).eq(x)).toBe(true);
+        if (!q.isZero()) {
+          expect(divide(x, y, 18).toFixed()).toBe(expected(a, b, 18));
+          expect(x.mod(y).toString()).toBe(p.mod(q).toString());
+        }
+      }),
+      { numRuns: 400 },
+    );
+    const limit = new Decimal(String(Number.MAX_SAFE_INTEGER));
+    expect(limit.plus(1).toString()).toBe('9007199254740992');
+    expect(limit.plus(2).toString()).toBe('9007199254740993');
+    expect(limit.times(limit).toString()).toBe('81129638414606663681390495662081');
+    expect(limit.plus(2).minus(2).eq(limit)).toBe(true);
+    expect(new Decimal('0.09007199254740993').cmp('0.0900719925474099')).toBe(1);
+    expect(new Decimal('-9007199254740993').neg().toString()).toBe('9007199254740993');
+  });
+});
+
+describe('plainDecimal', () => {
+  it('reads exactly the text SIGNED_DECIMAL_PATTERN accepts, as the constructor reads it', () => {
+    const near = fc.stringMatching(/^[-+]?[0-9.eE]{0,24}$/);
+    fc.assert(
+      fc.property(fc.oneof(text, near, fc.string()), (candidate) => {
+        const value = plainDecimal(candidate);
+        expect(value !== null).toBe(isSignedDecimalText(candidate));
+        if (value !== null) {
+          expect(value.toString()).toBe(new Exact(candidate).toString());
+          expect(value.eq(new Decimal(candidate))).toBe(true);
+          expect(value.decimalPlaces()).toBe(new Decimal(candidate).decimalPlaces());
+        }
+      }),
+      { numRuns: 1000 },
+    );
+    for (const bad of ['', '-', '+3', '.5', '5.', '-.5', '1e5', '1.2.3', ' 1', '--1', '0x1f']) {
+      expect(plainDecimal(bad)).toBeNull();
+    }
+    expect(plainDecimal('-0.000')!.isZero()).toBe(true);
+    expect(plainDecimal('123456789012345678901.5')!.toString()).toBe('123456789012345678901.5');
   });
 });
