@@ -10,8 +10,7 @@
  * rather than making equal ones, and asks a sign where that is the question (isBelowZero) rather
  * than comparing with a made zero.
  */
-import { Decimal, divide } from '../../shared/exact-decimal';
-import { isSignedDecimalText } from '../../shared/decimal';
+import { Decimal, divide, plainDecimal } from '../../shared/exact-decimal';
 
 export type Amount = Decimal;
 
@@ -26,11 +25,12 @@ export const ONE: Amount = new Decimal(1);
  * owner (the message is built only then: this runs for every amount of every entry).
  */
 export function amount(text: string, owner: string | (() => string), field: string): Amount {
-  if (!isSignedDecimalText(text)) {
+  const value = plainDecimal(text);
+  if (value === null) {
     const name = typeof owner === 'string' ? owner : owner();
     throw new Error(`${name} ${field} must be a decimal, got ${JSON.stringify(text)}`);
   }
-  return new Decimal(text);
+  return value;
 }
 
 /** `total × part ÷ whole`, rounded half-even to SPLIT_PLACES (divide()'s rule for a share). */

@@ -6,8 +6,7 @@
  */
 import type { InferredBound, InferredFacts } from '../../shared/ledger';
 import type { WithdrawStatus } from '../../shared/market';
-import { Decimal } from '../../shared/exact-decimal';
-import { isSignedDecimalText } from '../../shared/decimal';
+import { plainDecimal } from '../../shared/exact-decimal';
 import { amount, ZERO, type Amount } from './decimal';
 
 export type TradeSide = 'BUY' | 'SELL';
@@ -65,9 +64,7 @@ function tradeAmount(
   text: string,
   field: string,
 ): Amount {
-  return isSignedDecimalText(text)
-    ? new Decimal(text)
-    : amount(text, `trade:${trade.symbol}:${trade.id}`, field);
+  return plainDecimal(text) ?? amount(text, `trade:${trade.symbol}:${trade.id}`, field);
 }
 
 /** One withdrawal; the balance loses amount + fee while it is pending or done. */
@@ -210,6 +207,28 @@ export function sortEntries(entries: readonly LedgerEntry[]): LedgerEntry[] {
   const order = Array.from(entries.keys());
   order.sort((a, b) => compareEntries(entries[a]!, entries[b]!) || a - b);
   return order.map((index) => entries[index]!);
+}
+
+/**
+ * Two lists, each in ledger order, as one new list in ledger order, a tie taken from `first`:
+ * sortEntries([...first, ...second]) in one pass, without the copy and the look for runs (a
+ * build merges its 100,000 trades, read in ledger order, with the rest).
+ */
+export function mergeEntries(
+  first: readonly LedgerEntry[],
+  second: readonly LedgerEntry[],
+): LedgerEntry[] {
+  const merged = new Array<LedgerEntry>(first.length + second.length);
+  let left = 0;
+  let right = 0;
+  let out = 0;
+  while (left < first.length && right < second.length) {
+    merged[out++] =
+      compareEntries(first[left]!, second[right]!) <= 0 ? first[left++]! : second[right++]!;
+  }
+  while (left < first.length) merged[out++] = first[left++]!;
+  while (right < second.length) merged[out++] = second[right++]!;
+  return merged;
 }
 
 export interface BalanceChange {

@@ -23,7 +23,13 @@ import type { Store } from '../store';
 import { atOnce, inTurns, type Slices } from '../core/clock';
 import { movedAnnotations, resolveAnnotations, type ResolvedAnnotation } from './annotations';
 import { Ledger, type CostMethod, type LedgerCheckpoint, type PriceAt } from './cost-basis';
-import { compareEntries, sortEntries, type InferredEntry, type LedgerEntry } from './entries';
+import {
+  compareEntries,
+  mergeEntries,
+  sortEntries,
+  type InferredEntry,
+  type LedgerEntry,
+} from './entries';
 import { storePort } from '../sync/store-port';
 import {
   fetchCloses,
@@ -701,7 +707,8 @@ function* buildKept(
   const currency = assetKey(choice.currency);
   const parts = yield* readLedgerParts(store, profileId);
   const inputs = parts.inputs;
-  const known = sortEntries([...inputs.trades, ...inputs.others]);
+  // The store reads trades in ledger order: merged with the rest, not sorted again.
+  const known = mergeEntries(inputs.trades, sortEntries(inputs.others));
   // The engine run from empty: every known movement and observation as added at once.
   const reconciliation = new Reconciliation({ annotations: inputs.annotations });
   yield* reconciliation.updateInSlices(known, [
@@ -720,7 +727,7 @@ function* buildKept(
     inputs.annotations = new Map([...inputs.annotations, ...moved]);
     annotations = resolveAnnotations(inferred, inputs.annotationRows);
   }
-  const entries = sortEntries([...known, ...inferred]);
+  const entries = mergeEntries(known, inferred);
   const assets = assetsOf(entries);
   assets.add(currency);
   const tickers = tickersOf(store, profileId, assets);

@@ -1,11 +1,11 @@
 /**
  * Ledger order (sortEntries, compareEntries): by time, then credit / known movement / debit, then
  * kind and id (inferred entries by account and asset), then as given; its merging of runs already
- * in order, against a plain stable sort on random lists.
+ * in order, and mergeEntries of two lists in order, against a plain stable sort on random lists.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sortEntries, type LedgerEntry } from '../../electron/ledger';
+import { mergeEntries, sortEntries, type LedgerEntry } from '../../electron/ledger';
 
 const entryArb = fc
   .tuple(
@@ -116,6 +116,24 @@ describe('sortEntries', () => {
         const expected = reference(entries);
         expect(sorted.length).toBe(expected.length);
         sorted.forEach((entry, index) => expect(entry).toBe(expected[index]));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('mergeEntries', () => {
+  it('merges two lists in ledger order as the stable sort of the two one after the other', () => {
+    const runArb = fc.array(entryArb, { maxLength: 40 }).map(reference);
+    fc.assert(
+      fc.property(runArb, runArb, (first, second) => {
+        const merged = mergeEntries(first, second);
+        const expected = reference([...first, ...second]);
+        expect(merged.length).toBe(expected.length);
+        merged.forEach((entry, index) => expect(entry).toBe(expected[index]));
+        // A new list, whatever the inputs: a build's entries grow apart from its trades.
+        expect(merged).not.toBe(first);
+        expect(merged).not.toBe(second);
       }),
       { numRuns: 500 },
     );
