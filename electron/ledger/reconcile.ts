@@ -192,6 +192,8 @@ const keyOf = (account: string, asset: string) => `${account}\u0000${asset}`;
  * away (no negated value made).
  */
 interface Movements {
+  /** keyOf(account, asset), made once: a build records some 300,000 movements. */
+  key: string;
   times: number[];
   deltas: Amount[];
   subtracts: boolean[];
@@ -209,6 +211,8 @@ interface Movements {
  */
 export class Reconciliation {
   private readonly movements = new Map<string, Movements>();
+  /** The same lists by account, then asset: found per movement without making a key. */
+  private readonly movementsByAccount = new Map<string, Map<string, Movements>>();
   /** Every asset named per account, by movements or snapshots. */
   private readonly assets = new Map<string, Set<string>>();
   /** Each account's snapshots as a fresh read sorts them: by time, then group, then as read. */
@@ -288,11 +292,12 @@ export class Reconciliation {
       }
     }
     const changedAt = new Map<string, number>();
-    const touch = (account: string, asset: string, time: number) => {
-      const key = keyOf(account, asset);
+    const touchKey = (key: string, time: number) => {
       const before = changedAt.get(key);
       if (before === undefined || time < before) changedAt.set(key, time);
     };
+    const touch = (account: string, asset: string, time: number) =>
+      touchKey(keyOf(account, asset), time);
     if (since !== null) {
       // The movements from `since` on come again, in order, among `entries`.
       for (const [key, list] of this.movements) {
@@ -301,25 +306,20 @@ export class Reconciliation {
         list.times.length = cut;
         list.deltas.length = cut;
         list.subtracts.length = cut;
-        const split = key.indexOf('\u0000');
-        touch(key.slice(0, split), key.slice(split + 1), since);
+        touchKey(key, since);
       }
     }
     let late = false;
     let time = 0;
     const move = (account: string, asset: string, delta: Amount, subtract: boolean) => {
-      const key = keyOf(account, asset);
-      let list = this.movements.get(key);
-      if (!list) {
-        this.movements.set(key, (list = { times: [], deltas: [], subtracts: [] }));
-        this.assetsOf(account).add(asset);
-      }
-      const last = list.times[list.times.length - 1];
+      const list = this.movementsOf(account, asset);
+      const times = list.times;
+      const last = times[times.length - 1];
       if (last !== undefined && last > time) late = true;
-      list.times.push(time);
+      times.push(time);
       list.deltas.push(delta);
       list.subtracts.push(subtract);
-      touch(account, asset, time);
+      touchKey(list.key, time);
     };
     for (let index = 0; index < entries.length; index++) {
       const entry = entries[index]!;
@@ -385,6 +385,21 @@ export class Reconciliation {
     const all: InferredEntry[] = [];
     for (const list of this.made.values()) for (const entry of list) all.push(entry);
     return sortEntries(all) as InferredEntry[];
+  }
+
+  /** The movements of one (account, asset), a new list the first time. */
+  private movementsOf(account: string, asset: string): Movements {
+    let assets = this.movementsByAccount.get(account);
+    if (!assets) this.movementsByAccount.set(account, (assets = new Map()));
+    let list = assets.get(asset);
+    if (!list) {
+      const key = keyOf(account, asset);
+      list = { key, times: [], deltas: [], subtracts: [] };
+      assets.set(asset, list);
+      this.movements.set(key, list);
+      this.assetsOf(account).add(asset);
+    }
+    return list;
   }
 
   private assetsOf(account: string): Set<string> {

@@ -75,25 +75,18 @@ function* readTrades(
   if (!last) return trades;
   const pairs = symbolPairs(store, profileId);
   const feeAssets = new Map<string, string>();
+  // Every row brings its own copy of these few texts; an entry keeps the first one read, so a
+  // built ledger holds one string per symbol and account, not one per trade.
+  const symbols = new Map<string, string>();
+  const accounts = new Map<string, string>();
   let after: TradeCursor | null = null;
   for (;;) {
     const page = store.ledger.trades(profileId, after, TRADES_PER_SLICE);
-    for (const [
-      id,
-      symbol,
-      side,
-      price,
-      qty,
-      quoteQty,
-      fee,
-      feeCurrency,
-      time,
-      orderId,
-      account,
-    ] of page) {
-      after = { time, id, orderId };
+    for (const row of page) {
+      const [id, symbol, side, price, qty, quoteQty, fee, feeCurrency, time, orderId, account] =
+        row;
       // Rows written since the marks were read are the next update's.
-      if (!tradeBefore(after, last)) return trades;
+      if (!tradeBefore(time, id, orderId, last)) return trades;
       const pair = pairs.get(symbol);
       if (!pair) {
         unknown.add(symbol);
@@ -107,8 +100,8 @@ function* readTrades(
       trades.push({
         kind: 'trade',
         id: tradeId,
-        account,
-        symbol,
+        account: interned(accounts, account),
+        symbol: interned(symbols, symbol),
         base: pair.base,
         quote: pair.quote,
         side: side === 'buy' ? 'BUY' : 'SELL',
@@ -122,16 +115,26 @@ function* readTrades(
         amounts: readTradeAmounts({ id: tradeId, symbol, qty, quoteQty, commission: fee }),
       });
     }
-    if (page.length < TRADES_PER_SLICE) return trades;
+    const lastRow = page[page.length - 1];
+    if (page.length < TRADES_PER_SLICE || !lastRow) return trades;
+    after = { time: lastRow[8], id: lastRow[0], orderId: lastRow[9] };
     yield;
   }
 }
 
-/** Whether `a` comes no later than `b` in the order trades are read. */
-function tradeBefore(a: TradeCursor, b: TradeCursor): boolean {
-  if (a.time !== b.time) return a.time < b.time;
-  if (a.id !== b.id) return a.id < b.id;
-  return a.orderId <= b.orderId;
+/** The copy of `text` kept in `seen` (the first one given). */
+function interned(seen: Map<string, string>, text: string): string {
+  const kept = seen.get(text);
+  if (kept !== undefined) return kept;
+  seen.set(text, text);
+  return text;
+}
+
+/** Whether the trade (time, id, orderId) comes no later than `b` in the order trades are read. */
+function tradeBefore(time: number, id: number, orderId: number, b: TradeCursor): boolean {
+  if (time !== b.time) return time < b.time;
+  if (id !== b.id) return id < b.id;
+  return orderId <= b.orderId;
 }
 
 /**
