@@ -520,13 +520,16 @@ export function plainDecimal(text: string): Decimal | null {
   const length = text.length;
   let index = length > 0 && text.charCodeAt(0) === 45 ? 1 : 0;
   const negative = index === 1;
+  // The first SAFE_DIGITS digits, and any after them apart (a number holds 15 digits exactly).
   let value = 0;
+  let rest = 0;
   let digits = 0;
   let fraction = -1;
   for (; index < length; index++) {
     const code = text.charCodeAt(index);
     if (code >= 48 && code <= 57) {
-      value = value * 10 + (code - 48);
+      if (digits < SAFE_DIGITS) value = value * 10 + (code - 48);
+      else rest = rest * 10 + (code - 48);
       digits++;
       if (fraction >= 0) fraction++;
     } else if (code === 46 && fraction < 0 && digits > 0) {
@@ -536,7 +539,12 @@ export function plainDecimal(text: string): Decimal | null {
     }
   }
   if (digits === 0 || fraction === 0) return null;
-  if (digits > SAFE_DIGITS) return new Decimal(text);
+  if (digits > SAFE_DIGITS) {
+    // Sixteen or seventeen digits (an amount of 10 places above a million) are mostly below 2^53.
+    const shifted = digits - SAFE_DIGITS <= 2 ? value * NUMBER_POWERS[digits - SAFE_DIGITS]! : NaN;
+    if (!safe(shifted) || !safe(shifted + rest)) return new Decimal(text);
+    value = shifted + rest;
+  }
   if (value === 0) return ZERO_VALUE;
   return new Decimal(negative ? -value : value, fraction < 0 ? 0 : fraction, RAW);
 }

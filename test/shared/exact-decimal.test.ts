@@ -225,7 +225,7 @@ describe('plainDecimal', () => {
   it('reads exactly the text SIGNED_DECIMAL_PATTERN accepts, as the constructor reads it', () => {
     const near = fc.stringMatching(/^[-+]?[0-9.eE]{0,24}$/);
     fc.assert(
-      fc.property(fc.oneof(text, near, fc.string()), (candidate) => {
+      fc.property(fc.oneof(text, nearLimit, near, fc.string()), (candidate) => {
         const value = plainDecimal(candidate);
         expect(value !== null).toBe(isSignedDecimalText(candidate));
         if (value !== null) {
@@ -241,5 +241,10 @@ describe('plainDecimal', () => {
     }
     expect(plainDecimal('-0.000')!.isZero()).toBe(true);
     expect(plainDecimal('123456789012345678901.5')!.toString()).toBe('123456789012345678901.5');
+    // Sixteen and seventeen digits, either side of 2^53.
+    expect(plainDecimal('900719925474.0991')!.toString()).toBe('900719925474.0991');
+    expect(plainDecimal('-9007199254740993')!.toString()).toBe('-9007199254740993');
+    expect(plainDecimal('12345678.123456789')!.toString()).toBe('12345678.123456789');
+    expect(plainDecimal('99999999.999999999')!.toString()).toBe('99999999.999999999');
   });
 });
