@@ -301,15 +301,16 @@ export interface PositionState {
 
 /**
  * A ledger as it stood after its first `applied` entries (Ledger.checkpoint): what restore() needs
- * to go back there. What only grows (disposals, fees, flows, shortfalls) is kept as its length.
+ * to go back there. What only grows (flows, shortfalls; the disposal and fee records when they
+ * were made by then, else null) is kept as its length.
  */
 export interface LedgerCheckpoint {
   readonly applied: number;
   /** The time of the last entry applied by then. */
   readonly time: number;
   readonly positions: readonly { account: string; asset: string; state: PositionState }[];
-  readonly disposals: number;
-  readonly fees: number;
+  readonly disposals: number | null;
+  readonly fees: number | null;
   readonly flows: number;
   readonly shortfalls: number;
   readonly feeValues: ReadonlyMap<string, ReadonlyMap<string, Amount>>;
@@ -566,8 +567,16 @@ export class Ledger {
   /** Every position, keyed by account and asset. */
   readonly positions = new Map<string, Position>();
   private readonly byAccount = new Map<string, Map<string, Position>>();
-  readonly disposals: DisposalRecord[] = [];
-  readonly fees: FeePaid[] = [];
+  /**
+   * A record of each disposal piece and each fee paid, made once someone asks for them (a tax
+   * report): the figures read each position's realized sum and each account's fee values, kept as
+   * entries are applied, so a build for the screens makes none of these 200,000 records nor the
+   * split of proceeds among pieces. Asked for, they come of the entries applied so far, replayed
+   * by a ledger that records, and are recorded from then on as further entries come.
+   */
+  private records: { disposals: DisposalRecord[]; fees: FeePaid[] } | null = null;
+  /** Every entry applied, in order: what the records are replayed from. */
+  private readonly appliedEntries: LedgerEntry[] = [];
   readonly flows: Flow[] = [];
   readonly shortfalls: Shortfall[] = [];
   /** Values that took a price to find (see valueOf); kept so exports repeat the same figure. */
@@ -585,6 +594,27 @@ export class Ledger {
 
   get reportingAsset(): string {
     return this.options.reportingAsset;
+  }
+
+  /** Every disposal piece, in the order made. */
+  get disposals(): readonly DisposalRecord[] {
+    return this.recorded().disposals;
+  }
+
+  /** Every fee paid, in the order paid. */
+  get fees(): readonly FeePaid[] {
+    return this.recorded().fees;
+  }
+
+  private recorded(): { disposals: DisposalRecord[]; fees: FeePaid[] } {
+    if (this.records === null) {
+      // Same options, same entries in the same order: the records recording all along made.
+      const replay = new Ledger(this.options);
+      replay.records = { disposals: [], fees: [] };
+      for (const entry of this.appliedEntries) replay.apply(entry);
+      this.records = replay.records;
+    }
+    return this.records;
   }
 
   position(account: string, asset: string): Position {
@@ -634,6 +664,7 @@ export class Ledger {
     }
     this.time = entry.time;
     this.applied++;
+    this.appliedEntries.push(entry);
     switch (entry.kind) {
       case 'trade':
         return this.applyTrade(entry);
@@ -690,15 +721,15 @@ export class Ledger {
       } else {
         feeValue = times(commission, this.priceFor(feeAsset, trade.time, tradeFeeReason, trade));
       }
-      this.addFee({
-        entry: key,
-        account: trade.account,
-        asset: feeAsset,
-        amount: commission,
-        value: feeValue,
-        attributedTo: trade.base === cash ? trade.quote : trade.base,
-        time: trade.time,
-      });
+      this.addFee(
+        key,
+        trade.account,
+        feeAsset,
+        commission,
+        feeValue,
+        trade.base === cash ? trade.quote : trade.base,
+        trade.time,
+      );
     }
     const feeInSent = hasFee && feeAsset === sent;
     const feeInReceived = hasFee && feeAsset === received;
@@ -758,6 +789,8 @@ export class Ledger {
     if (position.cash) return;
     // The pieces' proceeds add up to `proceeds`, their costs to the total taken.
     position.realized = position.realized.plus(proceeds).minus(taken.totalCost);
+    const records = this.records;
+    if (records === null) return;
     let proceedsLeft = proceeds;
     const last = taken.count - 1;
     for (let index = 0; index <= last; index++) {
@@ -767,7 +800,7 @@ export class Ledger {
         pieceProceeds = share(proceeds, pieceQuantity, quantity);
         proceedsLeft = proceedsLeft.minus(pieceProceeds);
       }
-      this.disposals.push(
+      records.disposals.push(
         new DisposalRecord(
           key,
           account,
@@ -818,15 +851,15 @@ export class Ledger {
       kind: 'withdrawal-fee',
     });
     const price = this.priceFor(withdrawal.asset, withdrawal.time, withdrawalFeeReason, withdrawal);
-    this.addFee({
-      entry: key,
-      account: withdrawal.account,
-      asset: withdrawal.asset,
-      amount: fee,
-      value: times(fee, price),
-      attributedTo: withdrawal.asset,
-      time: withdrawal.time,
-    });
+    this.addFee(
+      key,
+      withdrawal.account,
+      withdrawal.asset,
+      fee,
+      times(fee, price),
+      withdrawal.asset,
+      withdrawal.time,
+    );
   }
 
   private applyTransfer(transfer: TransferEntry): void {
@@ -901,12 +934,21 @@ export class Ledger {
     });
   }
 
-  private addFee(fee: FeePaid): void {
-    this.fees.push(fee);
-    let values = this.feeValues.get(fee.account);
-    if (!values) this.feeValues.set(fee.account, (values = new Map()));
-    const before = values.get(fee.attributedTo);
-    values.set(fee.attributedTo, before === undefined ? fee.value : before.plus(fee.value));
+  /** A fee paid: its value counted for `attributedTo`, and its record when records are kept. */
+  private addFee(
+    entry: LedgerEntry,
+    account: string,
+    asset: string,
+    amount: Amount,
+    value: Amount,
+    attributedTo: string,
+    time: number,
+  ): void {
+    this.records?.fees.push({ entry, account, asset, amount, value, attributedTo, time });
+    let values = this.feeValues.get(account);
+    if (!values) this.feeValues.set(account, (values = new Map()));
+    const before = values.get(attributedTo);
+    values.set(attributedTo, before === undefined ? value : before.plus(value));
   }
 
   private noteShortfall(
@@ -947,8 +989,8 @@ export class Ledger {
         asset: position.asset,
         state: position.state(),
       })),
-      disposals: this.disposals.length,
-      fees: this.fees.length,
+      disposals: this.records?.disposals.length ?? null,
+      fees: this.records?.fees.length ?? null,
       flows: this.flows.length,
       shortfalls: this.shortfalls.length,
       feeValues: new Map(
@@ -969,8 +1011,14 @@ export class Ledger {
     for (const { account, asset, state } of checkpoint.positions) {
       this.position(account, asset).restore(state);
     }
-    this.disposals.length = checkpoint.disposals;
-    this.fees.length = checkpoint.fees;
+    this.appliedEntries.length = checkpoint.applied;
+    if (this.records !== null && checkpoint.disposals !== null && checkpoint.fees !== null) {
+      this.records.disposals.length = checkpoint.disposals;
+      this.records.fees.length = checkpoint.fees;
+    } else {
+      // Records made since the checkpoint: made again from the entries when next asked for.
+      this.records = null;
+    }
     this.flows.length = checkpoint.flows;
     this.shortfalls.length = checkpoint.shortfalls;
     this.feeValues.clear();
