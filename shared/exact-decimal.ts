@@ -1,6 +1,7 @@
 /**
- * The one amount type of the project: an exact decimal, a BigInt coefficient times 10^-scale.
- * Sums, differences, products and remainders of amounts are exact whatever their length; nothing
+ * The one amount type of the project: an exact decimal, a whole coefficient times 10^-scale; the
+ * coefficient is a number while it is a safe integer (below 2^53) and a BigInt beyond (see
+ * Coefficient), so most arithmetic on amounts makes no BigInt, and its results are the same. Sums, differences, products and remainders of amounts are exact whatever their length; nothing
  * rounds an amount behind the caller's back. The scale is the one written or made, not normalized:
  * "1.50" is 150 × 10^-2, a sum keeps its longer operand's scale (0.25 + 0.75 is 100 × 10^-2), a
  * product the sum of its factors' (below MAX_SCALE), a quotient the places its rule keeps. Every
@@ -21,7 +22,7 @@
  *
  * The methods are the subset of decimal.js's the project uses, with its names and results (text
  * never in exponent notation); the type used to be a decimal.js clone of precision 160, half-even.
- * decimal.js made an object of digit arrays for every operation; a BigInt and a number are a
+ * decimal.js made an object of digit arrays for every operation; a coefficient and a scale are a
  * third of the work (the ledger builds 100,000 trades in this type).
  */
 import { MAX_DECIMAL_LENGTH } from './decimal';
