@@ -433,7 +433,7 @@ function digitCount(value: Coefficient): number {
 /** `numerator ÷ divisor` (divisor above 0) to a whole number by `rounding`. */
 function roundDivide(numerator: bigint, divisor: bigint, rounding: Rounding): bigint {
   const quotient = numerator / divisor;
-  const remainder = numerator - quotient * divisor;
+  const remainder = numerator % divisor;
   if (remainder === 0n) return quotient;
   const negative = numerator < 0n;
   const step = negative ? -1n : 1n;
