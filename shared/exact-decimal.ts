@@ -218,7 +218,7 @@ export class Decimal {
 
   abs(): Decimal {
     const x = this.coefficient;
-    return x < 0 ? new Decimal(-x, this.scale, RAW) : this;
+    return negative(x) ? new Decimal(-x, this.scale, RAW) : this;
   }
 
   /** -1, 0 or 1 as this is below, equal to or above `other`. */
@@ -226,17 +226,23 @@ export class Decimal {
     const b = decimalOf(other);
     const a = this.coefficient;
     const c = b.coefficient;
-    // A number and a bigint compare by their exact values.
-    if (this.scale === b.scale) return a < c ? -1 : a > c ? 1 : 0;
-    if (a < 0 !== c < 0 || a === 0 || c === 0) return a < c ? -1 : a > c ? 1 : 0;
     if (typeof a === 'number' && typeof c === 'number') {
+      if (this.scale === b.scale || a < 0 !== c < 0 || a === 0 || c === 0) {
+        return a < c ? -1 : a > c ? 1 : 0;
+      }
       const shift = this.scale - b.scale;
       const left = shift > 0 ? a : a * (NUMBER_POWERS[-shift] ?? Infinity);
       const right = shift > 0 ? c * (NUMBER_POWERS[shift] ?? Infinity) : c;
       if (safe(left) && safe(right)) return left < right ? -1 : left > right ? 1 : 0;
+    } else if (this.scale === b.scale) {
+      // One form each: the bigint is the larger in magnitude, so its sign decides.
+      if (typeof a === 'bigint' && typeof c === 'bigint') return a < c ? -1 : a > c ? 1 : 0;
+      return typeof a === 'bigint' ? (a < 0n ? -1 : 1) : (c as bigint) < 0n ? 1 : -1;
     }
-    const left = this.scale > b.scale ? big(a) : big(a) * power(b.scale - this.scale);
-    const right = this.scale > b.scale ? big(c) * power(this.scale - b.scale) : big(c);
+    const x = big(a);
+    const y = big(c);
+    const left = this.scale > b.scale ? x : x * power(b.scale - this.scale);
+    const right = this.scale > b.scale ? y * power(this.scale - b.scale) : y;
     return left < right ? -1 : left > right ? 1 : 0;
   }
 
@@ -274,19 +280,20 @@ export class Decimal {
   }
 
   isNegative(): boolean {
-    return this.coefficient < 0;
+    return negative(this.coefficient);
   }
 
   isNeg(): boolean {
-    return this.coefficient < 0;
+    return negative(this.coefficient);
   }
 
   isPositive(): boolean {
-    return this.coefficient > 0;
+    const x = this.coefficient;
+    return typeof x === 'number' ? x > 0 : x > 0n;
   }
 
   isPos(): boolean {
-    return this.coefficient > 0;
+    return this.isPositive();
   }
 
   isInteger(): boolean {
@@ -350,11 +357,11 @@ export class Decimal {
       places === 0
         ? text
         : `${rounded.scale === 0 ? `${text}.` : text}${'0'.repeat(places - rounded.scale)}`;
-    return this.coefficient < 0 ? `-${padded}` : padded;
+    return negative(this.coefficient) ? `-${padded}` : padded;
   }
 
   toString(): string {
-    const negative = this.coefficient < 0;
+    const below = negative(this.coefficient);
     let text = plain(magnitude(this.coefficient), this.scale);
     if (this.scale > 0) {
       let end = text.length;
@@ -362,7 +369,7 @@ export class Decimal {
       if (text.charCodeAt(end - 1) === 46) end--;
       text = text.slice(0, end);
     }
-    return negative && text !== '0' ? `-${text}` : text;
+    return below && text !== '0' ? `-${text}` : text;
   }
 
   toJSON(): string {
@@ -411,9 +418,17 @@ function decimalOf(value: DecimalValue): Decimal {
   return value instanceof Decimal ? value : new Decimal(value);
 }
 
+/**
+ * Whether a coefficient is below zero, each form compared with its own zero (a bigint compared
+ * with a number is a runtime call in V8, not an inline comparison).
+ */
+function negative(value: Coefficient): boolean {
+  return typeof value === 'number' ? value < 0 : value < 0n;
+}
+
 /** |value| (either form). */
 function magnitude(value: Coefficient): Coefficient {
-  return value < 0 ? -value : value;
+  return negative(value) ? -value : value;
 }
 
 /** The digits of a non-negative coefficient at `scale`, with its dot. */
@@ -435,8 +450,8 @@ function roundDivide(numerator: bigint, divisor: bigint, rounding: Rounding): bi
   const quotient = numerator / divisor;
   const remainder = numerator % divisor;
   if (remainder === 0n) return quotient;
-  const negative = numerator < 0n;
-  const step = negative ? -1n : 1n;
+  const belowZero = numerator < 0n;
+  const step = belowZero ? -1n : 1n;
   const twice = (remainder < 0n ? -remainder : remainder) * 2n;
   let away: boolean;
   switch (rounding) {
@@ -447,10 +462,10 @@ function roundDivide(numerator: bigint, divisor: bigint, rounding: Rounding): bi
       away = false;
       break;
     case Decimal.ROUND_CEIL:
-      away = !negative;
+      away = !belowZero;
       break;
     case Decimal.ROUND_FLOOR:
-      away = negative;
+      away = belowZero;
       break;
     default: {
       if (twice !== divisor) {
@@ -465,8 +480,8 @@ function roundDivide(numerator: bigint, divisor: bigint, rounding: Rounding): bi
             : rounding === Decimal.ROUND_HALF_EVEN
               ? (quotient & 1n) !== 0n
               : rounding === Decimal.ROUND_HALF_CEIL
-                ? !negative
-                : negative;
+                ? !belowZero
+                : belowZero;
     }
   }
   return away ? quotient + step : quotient;
@@ -481,8 +496,8 @@ function parseText(text: string): [Coefficient, number] {
   const length = text.length;
   let index = 0;
   const first = length > 0 ? text.charCodeAt(0) : 0;
-  const negative = first === 45;
-  if (negative || first === 43) index = 1;
+  const belowZero = first === 45;
+  if (belowZero || first === 43) index = 1;
   let value = 0;
   let digits = 0;
   let fraction = -1;
@@ -503,13 +518,13 @@ function parseText(text: string): [Coefficient, number] {
   if (fraction < 0) fraction = 0;
   if (digits <= SAFE_DIGITS) {
     if (value === 0) return [0, 0];
-    return [negative ? -value : value, fraction];
+    return [belowZero ? -value : value, fraction];
   }
   const body = text.slice(start);
   const dot = body.indexOf('.');
   const coefficient = BigInt(dot < 0 ? body : body.slice(0, dot) + body.slice(dot + 1));
   if (coefficient === 0n) return [0, 0];
-  return [coefficientOf(negative ? -coefficient : coefficient), fraction];
+  return [coefficientOf(belowZero ? -coefficient : coefficient), fraction];
 }
 
 /**
@@ -520,7 +535,7 @@ function parseText(text: string): [Coefficient, number] {
 export function plainDecimal(text: string): Decimal | null {
   const length = text.length;
   let index = length > 0 && text.charCodeAt(0) === 45 ? 1 : 0;
-  const negative = index === 1;
+  const belowZero = index === 1;
   // The first SAFE_DIGITS digits, and any after them apart (a number holds 15 digits exactly).
   let value = 0;
   let rest = 0;
@@ -547,7 +562,7 @@ export function plainDecimal(text: string): Decimal | null {
     value = shifted + rest;
   }
   if (value === 0) return ZERO_VALUE;
-  return new Decimal(negative ? -value : value, fraction < 0 ? 0 : fraction, RAW);
+  return new Decimal(belowZero ? -value : value, fraction < 0 ? 0 : fraction, RAW);
 }
 
 function parseExponentText(text: string): [Coefficient, number] {
@@ -600,7 +615,7 @@ export function divide(dividend: DecimalValue, divisor: DecimalValue, places?: n
   const b = decimalOf(divisor);
   if (b.coefficient === 0) throw new RangeError('Division by zero');
   if (a.coefficient === 0) return a;
-  const negative = a.coefficient < 0 !== b.coefficient < 0;
+  const below = negative(a.coefficient) !== negative(b.coefficient);
   const n = big(magnitude(a.coefficient));
   const d = big(magnitude(b.coefficient));
   let kept: number;
@@ -615,7 +630,7 @@ export function divide(dividend: DecimalValue, divisor: DecimalValue, places?: n
     kept--;
     quotient = scaledQuotient(n, a.scale, d, b.scale, kept);
   }
-  const signed = negative ? -quotient : quotient;
+  const signed = below ? -quotient : quotient;
   return kept >= 0 ? made(signed, kept) : made(signed * power(-kept), 0);
 }
 
