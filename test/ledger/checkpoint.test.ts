@@ -91,7 +91,8 @@ describe('a ledger checkpoint', () => {
         fc.constantFrom<CostMethod>('fifo', 'lifo', 'hifo', 'average'),
         fc.array(fc.nat(), { minLength: 1, maxLength: 4 }),
         fc.array(fc.nat(), { minLength: 1, maxLength: 3 }),
-        (steps, method, at, restores) => {
+        fc.nat(),
+        (steps, method, at, restores, askAt) => {
           const entries = history(steps);
           const straight = ledgerOf(method);
           for (const entry of entries) straight.apply(entry);
@@ -99,7 +100,11 @@ describe('a ledger checkpoint', () => {
           const cuts = new Set(at.map((n) => n % (entries.length + 1)));
           const ledger = ledgerOf(method);
           const checkpoints = [];
+          // The disposal and fee records are made when first asked for: checkpoints taken before
+          // that ask keep none of them, those after keep their lengths.
+          const recordsAskedAt = askAt % (entries.length + 2);
           for (let index = 0; index <= entries.length; index++) {
+            if (index === recordsAskedAt) expect(ledger.disposals.length).toBeGreaterThanOrEqual(0);
             if (cuts.has(index)) checkpoints.push(ledger.checkpoint());
             if (index < entries.length) ledger.apply(entries[index]!);
           }
