@@ -66,6 +66,9 @@ async function fillUpdate(linkedSub = false): Promise<Figure[]> {
         const seen = (window as unknown as { seen: Seen }).seen;
         return seen[seen.length - 1]?.[0] ?? -1;
       });
+    // The rig's own bridge connection is done with: left open, the app sent it every event as
+    // well, and the bench's process (the sandbox's too) parsed each one beside the fills.
+    rig.bridge.close();
     const start = await shown();
     await probeUntilArrived(rig, async () => (await shown()) > start, 'ledger.fill_update');
     await new Promise((done) => setTimeout(done, 1000));
