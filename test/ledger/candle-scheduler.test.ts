@@ -9,8 +9,7 @@ import { ManualClock } from '../../electron/core/clock';
 import type { Emit } from '../../electron/core/events';
 import { buildFromStore, CandleScheduler, LedgerService, summaryView } from '../../electron/ledger';
 import { createLogger } from '../../electron/log';
-import { SyncEngine } from '../../electron/sync';
-import { PARENT, PROFILE, scenario, type Scenario } from '../sync/helpers';
+import { PARENT, PROFILE, scenario, syncLedgerReads, type Scenario } from '../sync/helpers';
 import { tradingClient } from '../sync/own-trades';
 
 let current: Scenario | undefined;
@@ -38,17 +37,7 @@ describe('the candle scheduler', () => {
     };
     // A first buy before the import, so later imports walk its market.
     await buy(Date.now() - 5_000);
-    const client = s.client();
-    const sync = new SyncEngine({
-      store: s.store,
-      client,
-      profileId: PROFILE,
-      emit: s.emit,
-      pacing: false,
-    });
-    for (const kind of ['symbols', 'prices', 'funds', 'trades'] as const) {
-      await sync.refresh(kind, { force: true });
-    }
+    const { client, sync } = await syncLedgerReads(s);
     const clock = new ManualClock(Date.now());
     const service = new LedgerService(s.store, () => clock.now());
     let looked = () => {};

@@ -15,10 +15,9 @@ import {
 } from '../../electron/ledger';
 import { KLINE_INTERVAL_MS, type KlineInterval } from '../../shared/market';
 import { quotient } from './independent';
-import { SyncEngine } from '../../electron/sync';
 import type { OwnTrade } from '../../electron/exchange';
 import { SeededRandom } from '../../electron/sandbox/random';
-import { PARENT, PROFILE, scenario, type Scenario } from '../sync/helpers';
+import { PARENT, PROFILE, scenario, syncLedgerReads, type Scenario } from '../sync/helpers';
 import { takeTrade, tradingClient } from '../sync/own-trades';
 
 const COUNTERPARTY = 'counterparty@example.test';
@@ -108,23 +107,6 @@ function independentFifo(trades: OwnTrade[]) {
 async function syncedHistory() {
   const s = await seededHistory();
   return { s, ...(await syncLedgerReads(s)) };
-}
-
-/** What the ledger reads (markets, prices, funds, own trades) synced into the store, each job without error. */
-async function syncLedgerReads(s: Scenario) {
-  const client = s.client();
-  const sync = new SyncEngine({
-    store: s.store,
-    client,
-    profileId: PROFILE,
-    emit: s.emit,
-    pacing: false,
-  });
-  for (const kind of ['symbols', 'prices', 'funds', 'trades'] as const) {
-    await sync.refresh(kind, { force: true });
-    expect(sync.jobStatus(kind).error).toBeNull();
-  }
-  return { client, sync };
 }
 
 describe('the ledger against the sandbox', () => {

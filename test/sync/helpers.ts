@@ -2,7 +2,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import { ExchangeClient } from '../../electron/exchange';
+import { SyncEngine } from '../../electron/sync';
 import { startSandbox, type TestSandbox as Sandbox } from '../../electron/sandbox/testing';
 import { openStore, type Store } from '../../electron/store';
 import type { EventName, EventPayloads } from '../../shared/contract';
@@ -104,4 +106,21 @@ export async function until(
     if (Date.now() - started > limitMs) throw new Error(`Timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
+}
+
+/** What the ledger reads (markets, prices, funds, own trades) synced into the store, each job without error. */
+export async function syncLedgerReads(s: Scenario) {
+  const client = s.client();
+  const sync = new SyncEngine({
+    store: s.store,
+    client,
+    profileId: PROFILE,
+    emit: s.emit,
+    pacing: false,
+  });
+  for (const kind of ['symbols', 'prices', 'funds', 'trades'] as const) {
+    await sync.refresh(kind, { force: true });
+    expect(sync.jobStatus(kind).error).toBeNull();
+  }
+  return { client, sync };
 }
