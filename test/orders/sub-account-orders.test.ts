@@ -50,33 +50,13 @@ async function restingBuy(client: ExchangeClient, quantity: string): Promise<Ord
 }
 
 /** What the exchange's own record says of an order, as the app must show it. */
-function asRecorded(order: Order, account: string) {
-  return {
-    account,
-    id: order.id,
-    symbol: order.symbol,
-    side: order.side,
-    type: order.type,
-    status: order.status,
-    price: order.price,
-    origQty: order.origQty,
-    executedQty: order.executedQty,
-  };
+function asRecorded(order: Order | OrderView, account: string) {
+  const { id, symbol, side, type, status, price, origQty, executedQty } = order;
+  return { account, id, symbol, side, type, status, price, origQty, executedQty };
 }
 
-function shown(order: OrderView) {
-  return {
-    account: order.account,
-    id: order.id,
-    symbol: order.symbol,
-    side: order.side,
-    type: order.type,
-    status: order.status,
-    price: order.price,
-    origQty: order.origQty,
-    executedQty: order.executedQty,
-  };
-}
+/** The same facts of an order as the app shows it. */
+const shown = (order: OrderView) => asRecorded(order, order.account);
 
 /** The account's order history as the screen reads it (no feed is asked to read). */
 const history = (account: string) =>
