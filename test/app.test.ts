@@ -227,7 +227,11 @@ describe('a resumed demo built behind the first screen', () => {
       return profiles.some((p: ProfileView) => p.isDemo && p.id !== standIn) ? true : undefined;
     });
 
-  it('begins once the total was answered, with no time passing on the clock', async () => {
+  /** A resumed demo's app on a manual clock, its data folder holding the last run's demo. */
+  async function withResumedDemo(
+    seed: number,
+    body: (app: SpotfolioApp, clock: ManualClock, standIn: string) => Promise<void>,
+  ): Promise<void> {
     const dir = tempDir();
     const secrets = new DemoSecretStore();
     const standIn = await demoDataDir(dir.path, secrets);
@@ -237,42 +241,33 @@ describe('a resumed demo built behind the first screen', () => {
       mode: 'browser',
       secrets,
       clock,
-      sandboxOptions: { seed: 47, simulation: false },
+      sandboxOptions: { seed, simulation: false },
       log: quiet,
     });
     try {
+      await body(app, clock, standIn);
+    } finally {
+      await app.close();
+      dir.remove();
+    }
+  }
+
+  it('begins once the total was answered, with no time passing on the clock', async () => {
+    await withResumedDemo(47, async (app, _clock, standIn) => {
       // Before the total is asked for, only the last run's demo is there.
       expect((await app.handlers['profiles.list']({})).map((p: ProfileView) => p.id)).toEqual([
         standIn,
       ]);
       expect((await app.handlers['portfolio.summary']({})).asOf).not.toBeNull();
       await newDemoListed(app, standIn);
-    } finally {
-      await app.close();
-      dir.remove();
-    }
+    });
   });
 
   it('begins a second after the start when no page asks for anything', async () => {
-    const dir = tempDir();
-    const secrets = new DemoSecretStore();
-    const standIn = await demoDataDir(dir.path, secrets);
-    const clock = new ManualClock();
-    const app = await createApp({
-      dataDir: dir.path,
-      mode: 'browser',
-      secrets,
-      clock,
-      sandboxOptions: { seed: 48, simulation: false },
-      log: quiet,
-    });
-    try {
+    await withResumedDemo(48, async (app, clock, standIn) => {
       clock.advance(1000);
       await newDemoListed(app, standIn);
-    } finally {
-      await app.close();
-      dir.remove();
-    }
+    });
   });
 });
 
