@@ -240,6 +240,21 @@ function holdings(w: World): Map<string, number> {
   return held;
 }
 
+/** `count` buys of 10 BTC a day apart, each paying its fee in BTC. */
+function dailyBuys(w: World, count: number): void {
+  for (let i = 0; i < count; i++) {
+    apply(w, {
+      kind: 'trade',
+      step: DAY,
+      symbol: 'btcusdt',
+      buy: true,
+      qty: 10,
+      fee: 'base',
+      count: 1,
+    });
+  }
+}
+
 function apply(w: World, op: Op): void {
   const { store } = w;
   switch (op.kind) {
@@ -473,17 +488,7 @@ describe('the incremental ledger', () => {
         const w = world(method);
         try {
           // A history to start from, then the ledger kept from it.
-          for (let i = 0; i < 5; i++) {
-            apply(w, {
-              kind: 'trade',
-              step: DAY,
-              symbol: 'btcusdt',
-              buy: true,
-              qty: 10,
-              fee: 'base',
-              count: 1,
-            });
-          }
+          dailyBuys(w, 5);
           apply(w, { kind: 'funds', step: 1, extra: 0 });
           w.service.ledger(P, w.choice);
           for (const op of ops) {
@@ -549,17 +554,7 @@ describe('the incremental ledger', () => {
 
   it("takes a late sub-account trade by a replay: the inferred entry it changes is a build's", () => {
     const w = world();
-    for (let i = 0; i < 10; i++) {
-      apply(w, {
-        kind: 'trade',
-        step: DAY,
-        symbol: 'btcusdt',
-        buy: true,
-        qty: 10,
-        fee: 'base',
-        count: 1,
-      });
-    }
+    dailyBuys(w, 10);
     apply(w, { kind: 'funds', step: 1, extra: 0 });
     const subTrade = (id: number, side: 'buy' | 'sell', qty: string, time: number) =>
       w.store.subAccountKeys.insertTrades(P, SUB, [
@@ -608,17 +603,7 @@ describe('the incremental ledger', () => {
 
   it('moves its now on (prices now, the present) without rebuilding when only time passed', () => {
     const w = world();
-    for (let i = 0; i < 10; i++) {
-      apply(w, {
-        kind: 'trade',
-        step: DAY,
-        symbol: 'btcusdt',
-        buy: true,
-        qty: 10,
-        fee: 'base',
-        count: 1,
-      });
-    }
+    dailyBuys(w, 10);
     const first = w.service.ledger(P, w.choice);
     const builds = w.service.stats.builds;
     apply(w, { kind: 'time', ms: 120_000, shift: 2 });
