@@ -9,12 +9,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDispatcher } from '../../electron/api/dispatch';
 import { createApp, type SpotfolioApp } from '../../electron/app';
-import { ExchangeClient } from '../../electron/exchange/client';
+import type { ExchangeClient } from '../../electron/exchange/client';
 import type { Order } from '../../electron/exchange';
 import { startSandbox, type TestSandbox } from '../../electron/sandbox/testing';
 import type { WorldAccount } from '../../electron/sandbox/world';
 import type { OrderView } from '../../shared/types';
 import { eventually, tempDir, testSecretStore } from '../api/helpers';
+import { tradingClient } from '../sync/own-trades';
 
 let sandbox: TestSandbox;
 let app: SpotfolioApp;
@@ -26,12 +27,7 @@ let desk: WorldAccount;
 const clients: ExchangeClient[] = [];
 
 function clientOf(key: { apiKey: string; secretKey: string }): ExchangeClient {
-  const client = new ExchangeClient({
-    baseUrl: sandbox.baseUrl,
-    apiKey: key.apiKey,
-    secretKey: key.secretKey,
-    rateLimits: false,
-  });
+  const client = tradingClient(sandbox, key);
   clients.push(client);
   return client;
 }

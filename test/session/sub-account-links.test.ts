@@ -10,12 +10,13 @@ import Decimal from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDispatcher } from '../../electron/api/dispatch';
 import { createApp, type SpotfolioApp } from '../../electron/app';
-import { ExchangeClient } from '../../electron/exchange/client';
+import type { ExchangeClient } from '../../electron/exchange/client';
 import { startSandbox, type TestSandbox } from '../../electron/sandbox/testing';
 import type { WorldAccount } from '../../electron/sandbox/world';
 import { isSealed, subAccountKeyId, type Keychain, type KeyVault } from '../../electron/secrets';
 import { openStore } from '../../electron/store';
 import { eventually, folderKeys, tempDir, testSecretStore } from '../api/helpers';
+import { tradingClient } from '../sync/own-trades';
 
 let sandbox: TestSandbox;
 let app: SpotfolioApp;
@@ -32,13 +33,7 @@ let readOnly = { apiKey: '', secretKey: '' };
 const clients: ExchangeClient[] = [];
 
 function clientOf(account: WorldAccount): ExchangeClient {
-  const key = account.keys[0]!;
-  const client = new ExchangeClient({
-    baseUrl: sandbox.baseUrl,
-    apiKey: key.apiKey,
-    secretKey: key.secretKey,
-    rateLimits: false,
-  });
+  const client = tradingClient(sandbox, account.keys[0]!);
   clients.push(client);
   return client;
 }
