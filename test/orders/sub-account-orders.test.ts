@@ -7,30 +7,23 @@
  * run (scripts/with-keyring.sh).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDispatcher } from '../../electron/api/dispatch';
-import { createApp, type SpotfolioApp } from '../../electron/app';
+import type { SpotfolioApp } from '../../electron/app';
 import type { ExchangeClient } from '../../electron/exchange/client';
 import type { Order } from '../../electron/exchange';
-import { startSandbox, type TestSandbox } from '../../electron/sandbox/testing';
+import type { TestSandbox } from '../../electron/sandbox/testing';
 import type { WorldAccount } from '../../electron/sandbox/world';
 import type { OrderView } from '../../shared/types';
-import { eventually, tempDir, testSecretStore } from '../api/helpers';
-import { tradingClient } from '../sync/own-trades';
+import { eventually } from '../api/helpers';
+import { subAccountWorld, type SubAccountWorld } from '../session/sub-account-world';
 
+let world: SubAccountWorld;
 let sandbox: TestSandbox;
 let app: SpotfolioApp;
-let dispatch: ReturnType<typeof createDispatcher>;
-let dir: ReturnType<typeof tempDir>;
+let dispatch: SubAccountWorld['dispatch'];
 let parent: WorldAccount;
 let savings: WorldAccount;
 let desk: WorldAccount;
-const clients: ExchangeClient[] = [];
-
-function clientOf(key: { apiKey: string; secretKey: string }): ExchangeClient {
-  const client = tradingClient(sandbox, key);
-  clients.push(client);
-  return client;
-}
+const clientOf = (key: { apiKey: string; secretKey: string }) => world.clientOf(key);
 
 /** A buy far below the market: it rests on the book until canceled. */
 async function restingBuy(client: ExchangeClient, quantity: string): Promise<Order> {
@@ -61,39 +54,11 @@ const history = (account: string) =>
 const byId = (a: { id: number }, b: { id: number }) => a.id - b.id;
 
 beforeAll(async () => {
-  dir = tempDir();
-  sandbox = await startSandbox({ seed: 61, simulation: false });
-  // The test's own clients trade beside the app's: the exchange would count them as one IP.
-  sandbox.admin.setRateLimits(false);
-  parent = sandbox.world.accounts.find((a) => a.role === 'parent')!;
-  [savings, desk] = sandbox.world.accounts.filter((a) => a.role === 'sub') as [
-    WorldAccount,
-    WorldAccount,
-  ];
-  app = await createApp({
-    dataDir: dir.path,
-    mode: 'browser',
-    secrets: testSecretStore().store,
-    demo: 'off',
-  });
-  dispatch = createDispatcher(app.handlers);
-  const key = parent.keys.find((k) => k.canTrade)!;
-  await app.handlers['profiles.add']({
-    name: 'Main',
-    apiKey: key.apiKey,
-    secretKey: key.secretKey,
-    baseUrl: sandbox.baseUrl,
-    streamUrl: sandbox.streamUrl,
-  });
-  await app.handlers['subAccounts.refresh']({});
+  world = await subAccountWorld(61);
+  ({ sandbox, app, dispatch, parent, savings, desk } = world);
 });
 
-afterAll(async () => {
-  await Promise.all(clients.map((client) => client.close()));
-  await app?.close();
-  await sandbox?.close();
-  dir?.remove();
-});
+afterAll(() => world?.close());
 
 describe("a linked sub-account's orders", () => {
   // savings is linked with a read-only key of its own, desk with one allowed to trade.

@@ -8,35 +8,30 @@
  */
 import Decimal from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDispatcher } from '../../electron/api/dispatch';
-import { createApp, type SpotfolioApp } from '../../electron/app';
+import type { SpotfolioApp } from '../../electron/app';
 import type { ExchangeClient } from '../../electron/exchange/client';
-import { startSandbox, type TestSandbox } from '../../electron/sandbox/testing';
+import type { TestSandbox } from '../../electron/sandbox/testing';
 import type { WorldAccount } from '../../electron/sandbox/world';
 import { isSealed, subAccountKeyId, type Keychain, type KeyVault } from '../../electron/secrets';
 import { openStore } from '../../electron/store';
-import { eventually, folderKeys, tempDir, testSecretStore } from '../api/helpers';
-import { tradingClient } from '../sync/own-trades';
+import { eventually, folderKeys } from '../api/helpers';
+import { subAccountWorld, type SubAccountWorld } from './sub-account-world';
 
+let world: SubAccountWorld;
 let sandbox: TestSandbox;
 let app: SpotfolioApp;
-let dispatch: ReturnType<typeof createDispatcher>;
+let dispatch: SubAccountWorld['dispatch'];
 let keychain: Keychain;
 let vault: KeyVault;
-let dir: ReturnType<typeof tempDir>;
+let dir: SubAccountWorld['dir'];
 let parent: WorldAccount;
 let savings: WorldAccount;
 let desk: WorldAccount;
 let profileId = '';
 /** The read-only key of `savings` the tests link. */
 let readOnly = { apiKey: '', secretKey: '' };
-const clients: ExchangeClient[] = [];
 
-function clientOf(account: WorldAccount): ExchangeClient {
-  const client = tradingClient(sandbox, account.keys[0]!);
-  clients.push(client);
-  return client;
-}
+const clientOf = (account: WorldAccount) => world.clientOf(account.keys[0]!);
 
 /** Buys `quantity` BTC for the account at the best ask: a taker fill, at once. */
 async function buyBtc(client: ExchangeClient, quantity: string): Promise<void> {
@@ -64,37 +59,12 @@ function linkRows() {
 }
 
 beforeAll(async () => {
-  dir = tempDir();
-  sandbox = await startSandbox({ seed: 57, simulation: false });
-  // The test's own clients trade beside the app's: the exchange would count them as one IP.
-  sandbox.admin.setRateLimits(false);
-  parent = sandbox.world.accounts.find((a) => a.role === 'parent')!;
-  [savings, desk] = sandbox.world.accounts.filter((a) => a.role === 'sub') as [
-    WorldAccount,
-    WorldAccount,
-  ];
-  keychain = testSecretStore().store;
-  app = await createApp({ dataDir: dir.path, mode: 'browser', secrets: keychain, demo: 'off' });
-  dispatch = createDispatcher(app.handlers);
+  world = await subAccountWorld(57);
+  ({ sandbox, app, dispatch, keychain, dir, parent, savings, desk, profileId } = world);
   vault = folderKeys(dir.path, keychain);
-  const key = parent.keys.find((k) => k.canTrade)!;
-  const profile = await app.handlers['profiles.add']({
-    name: 'Main',
-    apiKey: key.apiKey,
-    secretKey: key.secretKey,
-    baseUrl: sandbox.baseUrl,
-    streamUrl: sandbox.streamUrl,
-  });
-  profileId = profile.id;
-  await app.handlers['subAccounts.refresh']({});
 });
 
-afterAll(async () => {
-  await Promise.all(clients.map((client) => client.close()));
-  await app?.close();
-  await sandbox?.close();
-  dir?.remove();
-});
+afterAll(() => world?.close());
 
 describe('linking a sub-account to its own key', () => {
   it('refuses bad input naming the field, and keeps nothing', async () => {
