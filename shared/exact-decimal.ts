@@ -641,3 +641,47 @@ function scaledQuotient(n: bigint, np: number, d: bigint, dp: number, kept: numb
   const divisor = shift >= 0 ? d : d * power(-shift);
   return roundDivide(dividend, divisor, Decimal.ROUND_HALF_EVEN);
 }
+
+/**
+ * A plain decimal's parts as read by readPlainParts: the coefficient in its one form and the
+ * places written (a zero keeps them too: "0.00000000" is 0 at scale 8, so its text comes back as
+ * written). One object, overwritten by each read: the caller copies the parts out at once (into
+ * the columns of a table of amounts), so a read makes no value.
+ */
+export const plainParts: { coefficient: number | bigint; scale: number } = {
+  coefficient: 0,
+  scale: 0,
+};
+
+/**
+ * plainDecimal() without the Decimal: whether `text` is signed plain decimal text, its parts left
+ * in plainParts. For amounts kept as columns (a ledger's trades) rather than as an object each.
+ */
+export function readPlainParts(text: string): boolean {
+  const value = plainDecimal(text);
+  if (value === null) return false;
+  plainParts.coefficient = value.coefficient;
+  plainParts.scale = value.isZero() ? zeroScale(text) : value.scale;
+  return true;
+}
+
+/** The places of a zero written as plain decimal text ("0.000" has 3). */
+function zeroScale(text: string): number {
+  const dot = text.indexOf('.');
+  return dot < 0 ? 0 : text.length - dot - 1;
+}
+
+/** The amount of a coefficient (in its one form, as plainParts holds it) and scale. */
+export function decimalOfParts(coefficient: number | bigint, scale: number): Decimal {
+  if (typeof coefficient === 'bigint') return made(coefficient, scale);
+  return fromNumber(coefficient, scale);
+}
+
+/**
+ * The text of a coefficient and scale with every place (the exchange's text back from the parts
+ * readPlainParts read: "0.10" stays "0.10", "0.00000000" stays itself).
+ */
+export function partsText(coefficient: number | bigint, scale: number): string {
+  const text = plain(magnitude(coefficient), scale);
+  return negative(coefficient) ? `-${text}` : text;
+}

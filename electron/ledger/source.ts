@@ -21,6 +21,7 @@ import type { Slices } from '../core/clock';
 import { storePort } from '../sync/store-port';
 import { readTradeAmounts, type LedgerEntry, type TradeEntry } from './entries';
 import { annotationOf } from './annotations';
+import { TradeTable } from './trade-table';
 import type { BalanceSnapshot, InferredAnnotation } from './reconcile';
 
 export interface LedgerInputs {
@@ -63,22 +64,21 @@ const TRADES_PER_SLICE = 5000;
 /**
  * Own trades of the cache up to `last` as ledger entries (the main account's, read with the
  * profile's key, and each linked sub-account's, read with its own), a page
- * per slice; those on a symbol with unknown assets are named in `unknown` and left out.
+ * per slice, held as one TradeTable; those on a symbol with unknown assets are named in `unknown`
+ * and left out.
  */
 function* readTrades(
   store: Store,
   profileId: string,
   last: TradeCursor | null,
   unknown: Set<string>,
+  expected: number,
 ): Slices<TradeEntry[]> {
   const trades: TradeEntry[] = [];
   if (!last) return trades;
   const pairs = symbolPairs(store, profileId);
   const feeAssets = new Map<string, string>();
-  // Every row brings its own copy of these few texts; an entry keeps the first one read, so a
-  // built ledger holds one string per symbol and account, not one per trade.
-  const symbols = new Map<string, string>();
-  const accounts = new Map<string, string>();
+  const table = new TradeTable(expected);
   let after: TradeCursor | null = null;
   for (;;) {
     const page = store.ledger.trades(profileId, after, TRADES_PER_SLICE);
@@ -96,38 +96,28 @@ function* readTrades(
       if (commissionAsset === undefined) {
         feeAssets.set(feeCurrency, (commissionAsset = assetKey(feeCurrency)));
       }
-      const tradeId = String(id);
-      trades.push({
-        kind: 'trade',
-        id: tradeId,
-        account: interned(accounts, account),
-        symbol: interned(symbols, symbol),
-        base: pair.base,
-        quote: pair.quote,
-        side: side === 'buy' ? 'BUY' : 'SELL',
-        qty,
-        price,
-        quoteQty,
-        commission: fee,
-        commissionAsset,
-        time,
-        // The reconciliation and the cost basis both use them.
-        amounts: readTradeAmounts({ id: tradeId, symbol, qty, quoteQty, commission: fee }),
-      });
+      trades.push(
+        table.add({
+          id,
+          account,
+          symbol,
+          base: pair.base,
+          quote: pair.quote,
+          side: side === 'buy' ? 'BUY' : 'SELL',
+          qty,
+          price,
+          quoteQty,
+          commission: fee,
+          commissionAsset,
+          time,
+        }),
+      );
     }
     const lastRow = page[page.length - 1];
     if (page.length < TRADES_PER_SLICE || !lastRow) return trades;
     after = { time: lastRow[8], id: lastRow[0], orderId: lastRow[9] };
     yield;
   }
-}
-
-/** The copy of `text` kept in `seen` (the first one given). */
-function interned(seen: Map<string, string>, text: string): string {
-  const kept = seen.get(text);
-  if (kept !== undefined) return kept;
-  seen.set(text, text);
-  return text;
 }
 
 /** Whether the trade (time, id, orderId) comes no later than `b` in the order trades are read. */
@@ -176,7 +166,7 @@ export function* readLedgerParts(store: Store, profileId: string): Slices<Ledger
   const fundSnapshots = q.fundSnapshots(profileId);
   const observations = q.observations(profileId);
   const current = currentObservations(store, profileId);
-  const trades = yield* readTrades(store, profileId, lastTrade, unknown);
+  const trades = yield* readTrades(store, profileId, lastTrade, unknown, marks.trades);
 
   const annotationRows = q.annotations(profileId);
   const annotations = new Map<string, InferredAnnotation>();

@@ -231,3 +231,28 @@ export const RECONCILED_SNAPSHOTS: BalanceSnapshot[] = [
   { account: 'main', time: 25, complete: false, balances: { BNB: '5' } },
   { account: 'main', time: 30, complete: true, balances: { USDT: '0', ETH: '0.1998', BNB: '6' } },
 ];
+
+/**
+ * An entry's facts as plain values, to compare two builds' entries: a build reads its trades
+ * from a table (each trade reads its row), an update makes them as objects.
+ */
+export function entryFacts(entry: LedgerEntry): object {
+  if (entry.kind !== 'trade') return entry;
+  const { kind, id, account, symbol, base, quote, side, qty, price, quoteQty, time } = entry;
+  const { commission, commissionAsset } = entry;
+  return {
+    kind,
+    id,
+    account,
+    symbol,
+    base,
+    quote,
+    side,
+    qty,
+    price,
+    quoteQty,
+    commission,
+    commissionAsset,
+    time,
+  };
+}

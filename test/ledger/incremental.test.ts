@@ -24,6 +24,7 @@ import {
 import type { Store } from '../../electron/store';
 import { storePort } from '../../electron/sync/store-port';
 import { freshStore, removeTempDirs, withdraw, wireTime } from '../store/helpers';
+import { entryFacts } from './fixtures';
 
 const P = 'p1';
 const START = Date.UTC(2026, 0, 1);
@@ -397,9 +398,13 @@ function picture(built: BuiltLedger, at: number) {
   const text = (value: { toString(): string } | null) => (value === null ? null : String(value));
   const key = (entry: { kind: string; id: string }) => `${entry.kind}:${entry.id}`;
   return {
-    entries: built.entries,
+    entries: built.entries.map(entryFacts),
     inferred: built.inferred,
-    inputs: { ...built.inputs, annotations: [...built.inputs.annotations] },
+    inputs: {
+      ...built.inputs,
+      trades: built.inputs.trades.map(entryFacts),
+      annotations: [...built.inputs.annotations],
+    },
     figures: {
       total: Object.fromEntries(Object.entries(figures.total).map(([k, v]) => [k, text(v)])),
       assets: figures.assets.map((row) =>

@@ -1,0 +1,246 @@
+/**
+ * A build's own trades as columns: each trade's numbers in typed arrays (its amounts as the
+ * coefficient and places the exchange wrote them with), its few texts (symbol, account, fee
+ * asset) as indexes into the table's lists, and one small object per trade (TableTrade) that reads
+ * its row. A build reads 100,000 trades; held as an object each with its strings and Decimals,
+ * they were ten objects a trade that every young-generation collection of the build copied until
+ * they were old, more time than the SQL read itself. A TableTrade is one.
+ *
+ * The trade is a TradeEntry like any other: its texts are made from the columns when asked (the
+ * exchange's text, every place it wrote: a Decimal's parts keep them), its amounts as Decimals
+ * made when asked (the reconciliation and the cost basis each ask once, and keep what they need).
+ */
+import { decimalOfParts, partsText, plainParts, readPlainParts } from '../../shared/exact-decimal';
+import type { TradeAmounts, TradeEntry, TradeSide } from './entries';
+
+/** The amount columns, in this order in `coefficients` and `scales` (four per trade). */
+const QTY = 0;
+const QUOTE_QTY = 1;
+const COMMISSION = 2;
+const PRICE = 3;
+const AMOUNTS = 4;
+const FIELD_NAMES = ['qty', 'quoteQty', 'commission', 'price'] as const;
+
+/** A trade's row as the table takes it (the store's own-trade columns, its assets resolved). */
+export interface TradeRowInput {
+  id: number;
+  account: string;
+  symbol: string;
+  base: string;
+  quote: string;
+  side: TradeSide;
+  qty: string;
+  quoteQty: string;
+  commission: string;
+  commissionAsset: string;
+  price: string;
+  time: number;
+}
+
+export class TradeTable {
+  private capacity: number;
+  count = 0;
+  private ids: Float64Array;
+  private times: Float64Array;
+  private sides: Uint8Array;
+  /** Index into `texts` of each trade's symbol, base, quote, account and fee asset. */
+  private textIndexes: Uint32Array;
+  /** Coefficients of the amounts (NaN where it is beyond 2^53: then in `wide`). */
+  private coefficients: Float64Array;
+  private scales: Uint8Array;
+  private readonly wide = new Map<number, bigint>();
+  /** Each text once (a built ledger holds one string per symbol, asset and account). */
+  private readonly texts: string[] = [];
+  private readonly textIndex = new Map<string, number>();
+
+  constructor(capacity = 1024) {
+    this.capacity = Math.max(1, capacity);
+    this.ids = new Float64Array(this.capacity);
+    this.times = new Float64Array(this.capacity);
+    this.sides = new Uint8Array(this.capacity);
+    this.textIndexes = new Uint32Array(this.capacity * TEXTS);
+    this.coefficients = new Float64Array(this.capacity * AMOUNTS);
+    this.scales = new Uint8Array(this.capacity * AMOUNTS);
+  }
+
+  /**
+   * Adds a trade and answers its entry; an amount that is not plain decimal text throws naming
+   * the trade and the field, as reading it as a Decimal would.
+   */
+  add(row: TradeRowInput): TableTrade {
+    if (this.count === this.capacity) this.grow();
+    const index = this.count;
+    const amounts = index * AMOUNTS;
+    this.amount(amounts + QTY, row.qty, row);
+    this.amount(amounts + QUOTE_QTY, row.quoteQty, row);
+    this.amount(amounts + COMMISSION, row.commission, row);
+    this.amount(amounts + PRICE, row.price, row);
+    this.ids[index] = row.id;
+    this.times[index] = row.time;
+    this.sides[index] = row.side === 'BUY' ? 1 : 0;
+    const texts = index * TEXTS;
+    this.textIndexes[texts + SYMBOL] = this.indexOf(row.symbol);
+    this.textIndexes[texts + BASE] = this.indexOf(row.base);
+    this.textIndexes[texts + QUOTE] = this.indexOf(row.quote);
+    this.textIndexes[texts + ACCOUNT] = this.indexOf(row.account);
+    this.textIndexes[texts + FEE_ASSET] = this.indexOf(row.commissionAsset);
+    this.count++;
+    return new TableTrade(this, index);
+  }
+
+  id(index: number): number {
+    return this.ids[index]!;
+  }
+
+  time(index: number): number {
+    return this.times[index]!;
+  }
+
+  side(index: number): TradeSide {
+    return this.sides[index] === 1 ? 'BUY' : 'SELL';
+  }
+
+  text(index: number, which: TextColumn): string {
+    return this.texts[this.textIndexes[index * TEXTS + which]!]!;
+  }
+
+  /** One of a trade's amounts as a Decimal (a new value; equal to the text's). */
+  amountOf(index: number, which: number): TradeAmounts['qty'] {
+    const at = index * AMOUNTS + which;
+    const coefficient = this.coefficients[at]!;
+    return decimalOfParts(
+      Number.isNaN(coefficient) ? this.wide.get(at)! : coefficient,
+      this.scales[at]!,
+    );
+  }
+
+  /** One of a trade's amounts as the exchange wrote it. */
+  amountText(index: number, which: number): string {
+    const at = index * AMOUNTS + which;
+    const coefficient = this.coefficients[at]!;
+    return partsText(
+      Number.isNaN(coefficient) ? this.wide.get(at)! : coefficient,
+      this.scales[at]!,
+    );
+  }
+
+  private amount(at: number, text: string, row: TradeRowInput): void {
+    if (!readPlainParts(text) || plainParts.scale > 255) {
+      const field = FIELD_NAMES[at % AMOUNTS]!;
+      throw new Error(
+        `trade:${row.symbol}:${row.id} ${field} must be a decimal, got ${JSON.stringify(text)}`,
+      );
+    }
+    const coefficient = plainParts.coefficient;
+    if (typeof coefficient === 'bigint') {
+      this.coefficients[at] = NaN;
+      this.wide.set(at, coefficient);
+    } else {
+      this.coefficients[at] = coefficient;
+    }
+    this.scales[at] = plainParts.scale;
+  }
+
+  private indexOf(text: string): number {
+    let index = this.textIndex.get(text);
+    if (index === undefined) {
+      index = this.texts.length;
+      this.texts.push(text);
+      this.textIndex.set(text, index);
+    }
+    return index;
+  }
+
+  private grow(): void {
+    const capacity = this.capacity * 2;
+    this.ids = grown(this.ids, new Float64Array(capacity));
+    this.times = grown(this.times, new Float64Array(capacity));
+    this.sides = grown(this.sides, new Uint8Array(capacity));
+    this.textIndexes = grown(this.textIndexes, new Uint32Array(capacity * TEXTS));
+    this.coefficients = grown(this.coefficients, new Float64Array(capacity * AMOUNTS));
+    this.scales = grown(this.scales, new Uint8Array(capacity * AMOUNTS));
+    this.capacity = capacity;
+  }
+}
+
+function grown<T extends Float64Array | Uint8Array | Uint32Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
+}
+
+/** The text columns, in this order per trade. */
+const SYMBOL = 0;
+const BASE = 1;
+const QUOTE = 2;
+const ACCOUNT = 3;
+const FEE_ASSET = 4;
+const TEXTS = 5;
+type TextColumn = typeof SYMBOL | typeof BASE | typeof QUOTE | typeof ACCOUNT | typeof FEE_ASSET;
+
+/** One trade of a TradeTable: a TradeEntry whose fields are read from its row. */
+export class TableTrade implements TradeEntry {
+  readonly kind = 'trade';
+
+  constructor(
+    private readonly table: TradeTable,
+    private readonly row: number,
+  ) {}
+
+  get id(): string {
+    return String(this.table.id(this.row));
+  }
+
+  get account(): string {
+    return this.table.text(this.row, ACCOUNT);
+  }
+
+  get symbol(): string {
+    return this.table.text(this.row, SYMBOL);
+  }
+
+  get base(): string {
+    return this.table.text(this.row, BASE);
+  }
+
+  get quote(): string {
+    return this.table.text(this.row, QUOTE);
+  }
+
+  get side(): TradeSide {
+    return this.table.side(this.row);
+  }
+
+  get qty(): string {
+    return this.table.amountText(this.row, QTY);
+  }
+
+  get price(): string {
+    return this.table.amountText(this.row, PRICE);
+  }
+
+  get quoteQty(): string {
+    return this.table.amountText(this.row, QUOTE_QTY);
+  }
+
+  get commission(): string {
+    return this.table.amountText(this.row, COMMISSION);
+  }
+
+  get commissionAsset(): string {
+    return this.table.text(this.row, FEE_ASSET);
+  }
+
+  get time(): number {
+    return this.table.time(this.row);
+  }
+
+  /** Made anew at each ask: whoever needs them keeps them (no copy held by the trade). */
+  get amounts(): TradeAmounts {
+    const { table, row } = this;
+    return {
+      qty: table.amountOf(row, QTY),
+      quoteQty: table.amountOf(row, QUOTE_QTY),
+      commission: table.amountOf(row, COMMISSION),
+    };
+  }
+}
