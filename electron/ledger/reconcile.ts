@@ -113,13 +113,13 @@ export class AssetReplay {
   run(movements: MovementColumns, start: number): void {
     const { times, deltas, subtracts } = movements;
     const observations = this.observations;
-    const count = times.length;
-    let index = Math.max(start, firstAfter(times, observations[0]!.time));
+    const count = deltas.length;
+    let index = Math.max(start, firstAfter(times, count, observations[0]!.time));
     while (index < count) {
       // Every movement up to the interval's end is in it: compared with that end once each.
       const end = this.next < observations.length ? observations[this.next]!.time : Infinity;
       for (let time = times[index]!; time <= end; time = times[index]!) {
-        this.move(time, deltas[index]!, subtracts[index]!);
+        this.move(time, deltas[index]!, subtracts[index] === 1);
         if (++index === count) return;
       }
       this.close();
@@ -208,12 +208,16 @@ const keyOf = (account: string, asset: string) => `${account}\u0000${asset}`;
 /**
  * Known movements in ledger order, as columns (no object per movement): each an amount as its
  * entry holds it (a trade's as read, not copied) and whether it is taken away (no negated value
- * made).
+ * made). Times and signs are typed arrays grown by doubling: their bytes are held outside the
+ * collected heap (a build's scavenges copy none of them) and a growth is one copy of raw bytes.
  */
 interface MovementColumns {
-  times: number[];
+  /** Ascending; those past deltas.length are room to grow. */
+  times: Float64Array;
+  /** Its length is the count of movements. */
   deltas: Amount[];
-  subtracts: boolean[];
+  /** 1 where taken away; those past deltas.length are room to grow. */
+  subtracts: Uint8Array;
 }
 
 /**
@@ -349,11 +353,9 @@ export class Reconciliation {
     if (since !== null) {
       // The movements from `since` on come again, in order, among `entries`.
       for (const list of this.movements) {
-        const cut = firstAfter(list.times, since - 1);
-        if (cut === list.times.length) continue;
-        list.times.length = cut;
+        const cut = firstAfter(list.times, list.deltas.length, since - 1);
+        if (cut === list.deltas.length) continue;
         list.deltas.length = cut;
-        list.subtracts.length = cut;
         this.touch(list, since);
       }
     }
@@ -493,11 +495,19 @@ export class Reconciliation {
    * list holds (out of ledger order).
    */
   private record(list: Movements, time: number, delta: Amount, subtract: boolean): boolean {
+    const count = list.deltas.length;
+    if (count === list.times.length) {
+      const times = new Float64Array(count * 2);
+      times.set(list.times);
+      list.times = times;
+      const subtracts = new Uint8Array(count * 2);
+      subtracts.set(list.subtracts);
+      list.subtracts = subtracts;
+    }
     const times = list.times;
-    const count = times.length;
-    times.push(time);
+    times[count] = time;
+    list.subtracts[count] = subtract ? 1 : 0;
     list.deltas.push(delta);
-    list.subtracts.push(subtract);
     if (time < list.changedAt) this.touch(list, time);
     return count === 0 || times[count - 1]! <= time;
   }
@@ -515,7 +525,15 @@ export class Reconciliation {
     let list = assets.get(asset);
     if (!list) {
       const key = keyOf(account, asset);
-      list = { account, asset, key, changedAt: Infinity, times: [], deltas: [], subtracts: [] };
+      list = {
+        account,
+        asset,
+        key,
+        changedAt: Infinity,
+        times: new Float64Array(8),
+        deltas: [],
+        subtracts: new Uint8Array(8),
+      };
       assets.set(asset, list);
       this.movements.push(list);
       this.assetsOf(account).add(asset);
@@ -599,7 +617,7 @@ export class Reconciliation {
     const first = observations[0]!;
     if (first.time === this.openedAt) observations[0] = { ...first, opening: true };
     const replay = new AssetReplay(account, asset, observations, this.annotations);
-    replay.run(list, firstAfter(list.times, from));
+    replay.run(list, firstAfter(list.times, list.deltas.length, from));
     const made = replay.finish();
     let entries = this.made.get(key);
     if (!entries) this.made.set(key, (entries = []));
@@ -630,10 +648,10 @@ export class Reconciliation {
   }
 }
 
-/** The first index whose time is after `time` (times ascending). */
-function firstAfter(times: readonly number[], time: number): number {
+/** The first index below `count` whose time is after `time` (times ascending). */
+function firstAfter(times: Float64Array, count: number, time: number): number {
   let low = 0;
-  let high = times.length;
+  let high = count;
   while (low < high) {
     const middle = (low + high) >> 1;
     if (times[middle]! <= time) low = middle + 1;
