@@ -343,6 +343,7 @@ export class Reconciliation {
     }
   }
 
+  /** take() but for the marks' reset: each list touched is marked, then run again. */
   private *takeMarked(
     entries: readonly LedgerEntry[],
     added: AddedSnapshots,
@@ -401,7 +402,7 @@ export class Reconciliation {
       touchSnapshot(snapshot);
     }
     const revision: Revision = { made: [], gone: [] };
-    // Reruns may not touch more: the list is read by index as it stands.
+    // In the order first touched, as the engine always ran them (a rerun touches nothing).
     const touched = this.touched;
     for (let index = 0; index < touched.length; index++) {
       const list = touched[index]!;
