@@ -244,7 +244,9 @@ export interface BalanceChange {
  * amount and receives its gross received amount; the commission is then taken from whichever
  * asset it is charged in (so a fee in the received asset reduces what arrives, a fee in the sent
  * asset adds to what leaves). A change is `delta`, or `−delta` when `subtract` (so no negated
- * value is made; a trade's deltas are its amounts as read, tradeAmounts()).
+ * value is made; a trade's deltas are its amounts as read, tradeAmounts()). The reconciliation
+ * engine's intake writes the trade case out (a call per movement cost a build of 300,000 of them
+ * measurably); test/ledger/reconcile.test.ts holds that copy to this statement.
  */
 export function eachBalanceChange(
   entry: LedgerEntry,

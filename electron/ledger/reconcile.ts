@@ -21,8 +21,10 @@ import { amount, isAboveZero, isBelowZero, ZERO, type Amount } from './decimal';
 import {
   eachBalanceChange,
   sortEntries,
+  tradeAmounts,
   type InferredEntry,
   type LedgerEntry,
+  type TradeEntry,
   type UserCostBasis,
 } from './entries';
 
@@ -103,12 +105,29 @@ export class AssetReplay {
     this.lowest = this.running;
   }
 
-  /** A movement of `delta` (taken away when `subtract`) at `time`, no earlier than the last. */
-  move(time: number, delta: Amount, subtract: boolean): void {
+  /**
+   * The movements of `movements` from `start` on (ledger order), each closing the intervals that
+   * end before it; those at or before the first observation (the account had not opened) are
+   * left out.
+   */
+  run(movements: MovementColumns, start: number): void {
+    const { times, deltas, subtracts } = movements;
     const observations = this.observations;
-    // Before the account opened: nothing to replay.
-    if (time <= observations[0]!.time) return;
-    while (this.next < observations.length && time > observations[this.next]!.time) this.close();
+    const count = deltas.length;
+    let index = Math.max(start, firstAfter(times, count, observations[0]!.time));
+    while (index < count) {
+      // Every movement up to the interval's end is in it: compared with that end once each.
+      const end = this.next < observations.length ? observations[this.next]!.time : Infinity;
+      for (let time = times[index]!; time <= end; time = times[index]!) {
+        this.move(time, deltas[index]!, subtracts[index] === 1);
+        if (++index === count) return;
+      }
+      this.close();
+    }
+  }
+
+  /** One movement of `delta` (taken away when `subtract`) at `time`, in its interval. */
+  private move(time: number, delta: Amount, subtract: boolean): void {
     const running = subtract ? this.running.minus(delta) : this.running.plus(delta);
     this.running = running;
     // The lowest matters only below zero (the credit it proves): compared only then.
@@ -187,16 +206,46 @@ const SLICE = 5000;
 const keyOf = (account: string, asset: string) => `${account}\u0000${asset}`;
 
 /**
- * One (account, asset)'s known movements in ledger order, as columns (no object per movement):
- * each an amount as its entry holds it (a trade's as read, not copied) and whether it is taken
- * away (no negated value made).
+ * Known movements in ledger order, as columns (no object per movement): each an amount as its
+ * entry holds it (a trade's as read, not copied) and whether it is taken away (no negated value
+ * made). Times and signs are typed arrays grown by doubling: their bytes are held outside the
+ * collected heap (a build's scavenges copy none of them) and a growth is one copy of raw bytes.
  */
-interface Movements {
-  /** keyOf(account, asset), made once: a build records some 300,000 movements. */
-  key: string;
-  times: number[];
+interface MovementColumns {
+  /** Ascending; those past deltas.length are room to grow. */
+  times: Float64Array;
+  /** Its length is the count of movements. */
   deltas: Amount[];
-  subtracts: boolean[];
+  /** 1 where taken away; those past deltas.length are room to grow. */
+  subtracts: Uint8Array;
+}
+
+/**
+ * One (account, asset) the engine knows of (by movements or snapshots): its movements, and when
+ * the change being taken first touched it. A build records some 300,000 movements, so nothing is
+ * looked up by a made key per movement: the list is found once per asset, and marks itself.
+ */
+interface Movements extends MovementColumns {
+  account: string;
+  asset: string;
+  /** keyOf(account, asset), made once. */
+  key: string;
+  /** The earliest time the change being taken touches; Infinity while it touches none. */
+  changedAt: number;
+}
+
+/** What the movements taken so far in one change show. */
+interface Intake {
+  /** No movement came before one its list held. */
+  inOrder: boolean;
+  /** The earliest time of a known (not inferred) entry; Infinity before the first. */
+  earliest: number;
+}
+
+/** One symbol's base and quote lists of one account: a trade finds both by one lookup. */
+interface PairLists {
+  base: Movements;
+  quote: Movements;
 }
 
 /**
@@ -210,9 +259,14 @@ interface Movements {
  * before came out otherwise.
  */
 export class Reconciliation {
-  private readonly movements = new Map<string, Movements>();
-  /** The same lists by account, then asset: found per movement without making a key. */
+  /** Every list, in the order first named. */
+  private readonly movements: Movements[] = [];
+  /** The same lists by account, then asset. */
   private readonly movementsByAccount = new Map<string, Map<string, Movements>>();
+  /** The lists of each account's symbols, by account, then symbol. */
+  private readonly pairs = new Map<string, Map<string, PairLists>>();
+  /** The lists the change being taken touches, in the order first touched. */
+  private readonly touched: Movements[] = [];
   /** Every asset named per account, by movements or snapshots. */
   private readonly assets = new Map<string, Set<string>>();
   /** Each account's snapshots as a fresh read sorts them: by time, then group, then as read. */
@@ -280,66 +334,59 @@ export class Reconciliation {
     since: number | null,
     revising: boolean,
   ): Slices<Revision | null> {
+    try {
+      return yield* this.takeMarked(entries, added, removed, since, revising);
+    } finally {
+      // Marks are the change's own: none is left for the next one (nor by one given up).
+      for (const list of this.touched) list.changedAt = Infinity;
+      this.touched.length = 0;
+    }
+  }
+
+  /** take() but for the marks' reset: each list touched is marked, then run again. */
+  private *takeMarked(
+    entries: readonly LedgerEntry[],
+    added: AddedSnapshots,
+    removed: readonly BalanceSnapshot[],
+    since: number | null,
+    revising: boolean,
+  ): Slices<Revision | null> {
+    if (since !== null) {
+      // The movements from `since` on come again, in order, among `entries`.
+      for (const list of this.movements) {
+        const cut = firstAfter(list.times, list.deltas.length, since - 1);
+        if (cut === list.deltas.length) continue;
+        list.deltas.length = cut;
+        this.touch(list, since);
+      }
+    }
+    const intake: Intake = { inOrder: true, earliest: Infinity };
+    for (let from = 0; from < entries.length; from += SLICE) {
+      if (from > 0) yield;
+      this.takeMovements(entries, from, Math.min(from + SLICE, entries.length), intake);
+    }
+    // A movement before one already taken: its asset's replay would run out of order.
+    if (!intake.inOrder) return null;
     if (!this.openingGiven) {
       // By default the accounts opened just before the first thing known of them.
-      let earliest = Infinity;
-      for (const entry of entries)
-        if (entry.kind !== 'inferred') earliest = Math.min(earliest, entry.time);
+      let earliest = intake.earliest;
       for (const { snapshot } of added) earliest = Math.min(earliest, snapshot.time);
       if (earliest !== Infinity) {
         if (Number.isNaN(this.openedAt)) this.openedAt = earliest - 1;
         else if (earliest <= this.openedAt) return null;
       }
     }
-    const changedAt = new Map<string, number>();
-    const touchKey = (key: string, time: number) => {
-      const before = changedAt.get(key);
-      if (before === undefined || time < before) changedAt.set(key, time);
-    };
-    const touch = (account: string, asset: string, time: number) =>
-      touchKey(keyOf(account, asset), time);
-    if (since !== null) {
-      // The movements from `since` on come again, in order, among `entries`.
-      for (const [key, list] of this.movements) {
-        const cut = firstAfter(list.times, since - 1);
-        if (cut === list.times.length) continue;
-        list.times.length = cut;
-        list.deltas.length = cut;
-        list.subtracts.length = cut;
-        touchKey(key, since);
-      }
-    }
-    let late = false;
-    let time = 0;
-    const move = (account: string, asset: string, delta: Amount, subtract: boolean) => {
-      const list = this.movementsOf(account, asset);
-      const times = list.times;
-      const last = times[times.length - 1];
-      if (last !== undefined && last > time) late = true;
-      times.push(time);
-      list.deltas.push(delta);
-      list.subtracts.push(subtract);
-      touchKey(list.key, time);
-    };
-    for (let index = 0; index < entries.length; index++) {
-      const entry = entries[index]!;
-      if (index % SLICE === SLICE - 1) yield;
-      if (entry.kind === 'inferred') continue;
-      time = entry.time;
-      eachBalanceChange(entry, move);
-    }
-    // A movement before one already taken: its asset's replay would run out of order.
-    if (late) return null;
     const touchSnapshot = (snapshot: BalanceSnapshot) => {
       const account = snapshot.account;
       if (snapshot.complete) {
         // A full snapshot observes every asset of the account, the unlisted ones at 0.
-        for (const asset of Object.keys(snapshot.balances)) this.assetsOf(account).add(asset);
-        for (const asset of this.assetsOf(account)) touch(account, asset, snapshot.time);
+        for (const asset of Object.keys(snapshot.balances)) this.movementsOf(account, asset);
+        for (const asset of this.assetsOf(account)) {
+          this.touch(this.movementsOf(account, asset), snapshot.time);
+        }
       } else {
         for (const asset of Object.keys(snapshot.balances)) {
-          this.assetsOf(account).add(asset);
-          touch(account, asset, snapshot.time);
+          this.touch(this.movementsOf(account, asset), snapshot.time);
         }
       }
     };
@@ -355,9 +402,11 @@ export class Reconciliation {
       touchSnapshot(snapshot);
     }
     const revision: Revision = { made: [], gone: [] };
-    for (const [key, at] of changedAt) {
-      const split = key.indexOf('\u0000');
-      const rerun = this.rerun(key.slice(0, split), key.slice(split + 1), at, revising);
+    // In the order first touched, as the engine always ran them (a rerun touches nothing).
+    const touched = this.touched;
+    for (let index = 0; index < touched.length; index++) {
+      const list = touched[index]!;
+      const rerun = this.rerun(list, list.changedAt, revising);
       if (!rerun) return null;
       for (const entry of rerun.made) revision.made.push(entry);
       for (const entry of rerun.gone) revision.gone.push(entry);
@@ -387,6 +436,89 @@ export class Reconciliation {
     return sortEntries(all) as InferredEntry[];
   }
 
+  /**
+   * The movements of `entries[from, to)` onto their lists, what they show noted in `intake`. A
+   * plain loop, not the generator's: a build runs it for some 300,000 movements.
+   */
+  private takeMovements(
+    entries: readonly LedgerEntry[],
+    from: number,
+    to: number,
+    intake: Intake,
+  ): void {
+    let inOrder = true;
+    let earliest = intake.earliest;
+    let time = 0;
+    const move = (account: string, asset: string, delta: Amount, subtract: boolean) => {
+      inOrder = this.record(this.movementsOf(account, asset), time, delta, subtract) && inOrder;
+    };
+    // Trades are nearly every entry: their lists are found per (account, symbol), the last
+    // account's kept at hand, and their amounts read once. The rule is eachBalanceChange's,
+    // written out here (no call per movement); a property test holds the two together.
+    let account: string | null = null;
+    let pairs: Map<string, PairLists> | null = null;
+    for (let index = from; index < to; index++) {
+      const entry = entries[index]!;
+      if (entry.kind === 'inferred') continue;
+      time = entry.time;
+      if (time < earliest) earliest = time;
+      if (entry.kind !== 'trade') {
+        eachBalanceChange(entry, move);
+        continue;
+      }
+      if (entry.account !== account || pairs === null) {
+        account = entry.account;
+        pairs = this.pairsOf(account);
+      }
+      const lists = this.pairOf(pairs, entry);
+      const { qty, quoteQty, commission } = tradeAmounts(entry);
+      const buy = entry.side === 'BUY';
+      let ordered = this.record(lists.base, time, qty, !buy);
+      ordered = this.record(lists.quote, time, quoteQty, buy) && ordered;
+      if (!commission.isZero()) {
+        const asset = entry.commissionAsset;
+        const fees =
+          asset === lists.base.asset
+            ? lists.base
+            : asset === lists.quote.asset
+              ? lists.quote
+              : this.movementsOf(account, asset);
+        ordered = this.record(fees, time, commission, true) && ordered;
+      }
+      inOrder = ordered && inOrder;
+    }
+    intake.inOrder &&= inOrder;
+    intake.earliest = earliest;
+  }
+
+  /**
+   * One movement onto its list, the list marked as touched; false when it comes before one the
+   * list holds (out of ledger order).
+   */
+  private record(list: Movements, time: number, delta: Amount, subtract: boolean): boolean {
+    const count = list.deltas.length;
+    if (count === list.times.length) {
+      const times = new Float64Array(count * 2);
+      times.set(list.times);
+      list.times = times;
+      const subtracts = new Uint8Array(count * 2);
+      subtracts.set(list.subtracts);
+      list.subtracts = subtracts;
+    }
+    const times = list.times;
+    times[count] = time;
+    list.subtracts[count] = subtract ? 1 : 0;
+    list.deltas.push(delta);
+    if (time < list.changedAt) this.touch(list, time);
+    return count === 0 || times[count - 1]! <= time;
+  }
+
+  /** Marks `list` as changed from `time` on (the earliest time marked stands). */
+  private touch(list: Movements, time: number): void {
+    if (list.changedAt === Infinity) this.touched.push(list);
+    if (time < list.changedAt) list.changedAt = time;
+  }
+
   /** The movements of one (account, asset), a new list the first time. */
   private movementsOf(account: string, asset: string): Movements {
     let assets = this.movementsByAccount.get(account);
@@ -394,12 +526,38 @@ export class Reconciliation {
     let list = assets.get(asset);
     if (!list) {
       const key = keyOf(account, asset);
-      list = { key, times: [], deltas: [], subtracts: [] };
+      list = {
+        account,
+        asset,
+        key,
+        changedAt: Infinity,
+        times: new Float64Array(8),
+        deltas: [],
+        subtracts: new Uint8Array(8),
+      };
       assets.set(asset, list);
-      this.movements.set(key, list);
+      this.movements.push(list);
       this.assetsOf(account).add(asset);
     }
     return list;
+  }
+
+  private pairsOf(account: string): Map<string, PairLists> {
+    let pairs = this.pairs.get(account);
+    if (!pairs) this.pairs.set(account, (pairs = new Map()));
+    return pairs;
+  }
+
+  /** A trade's base and quote lists, found once per symbol (a symbol names its two assets). */
+  private pairOf(pairs: Map<string, PairLists>, trade: TradeEntry): PairLists {
+    const lists = pairs.get(trade.symbol);
+    if (lists && lists.base.asset === trade.base && lists.quote.asset === trade.quote) return lists;
+    const made = {
+      base: this.movementsOf(trade.account, trade.base),
+      quote: this.movementsOf(trade.account, trade.quote),
+    };
+    pairs.set(trade.symbol, made);
+    return made;
   }
 
   private assetsOf(account: string): Set<string> {
@@ -435,12 +593,8 @@ export class Reconciliation {
    * entries it made from there must come out again, and what follows them is new; `revising`,
    * those that come out otherwise are gone and their successors made.
    */
-  private rerun(
-    account: string,
-    asset: string,
-    changedAt: number,
-    revising: boolean,
-  ): Revision | null {
+  private rerun(list: Movements, changedAt: number, revising: boolean): Revision | null {
+    const { account, asset, key } = list;
     const observations: Observation[] = [];
     const snapshots = this.snapshots.get(account) ?? [];
     let from: number | null = null;
@@ -464,37 +618,30 @@ export class Reconciliation {
     const first = observations[0]!;
     if (first.time === this.openedAt) observations[0] = { ...first, opening: true };
     const replay = new AssetReplay(account, asset, observations, this.annotations);
-    const movements = this.movements.get(keyOf(account, asset));
-    if (movements) {
-      const { times, deltas, subtracts } = movements;
-      for (let index = firstAfter(times, from); index < times.length; index++) {
-        replay.move(times[index]!, deltas[index]!, subtracts[index]!);
-      }
-    }
+    replay.run(list, firstAfter(list.times, list.deltas.length, from));
     const made = replay.finish();
-    const key = keyOf(account, asset);
-    let list = this.made.get(key);
-    if (!list) this.made.set(key, (list = []));
-    let start = list.length;
-    while (start > 0 && list[start - 1]!.from >= from) start--;
-    const kept = list.length - start;
+    let entries = this.made.get(key);
+    if (!entries) this.made.set(key, (entries = []));
+    let start = entries.length;
+    while (start > 0 && entries[start - 1]!.from >= from) start--;
+    const kept = entries.length - start;
     let same = 0;
-    while (same < kept && same < made.length && sameInferred(list[start + same]!, made[same]!)) {
+    while (same < kept && same < made.length && sameInferred(entries[start + same]!, made[same]!)) {
       same++;
     }
     if (same < kept && !revising) return null;
     // The entries made before stand as they were up to `same`; the rest of them went.
-    const gone = list.splice(start + same);
+    const gone = entries.splice(start + same);
     const extras: InferredEntry[] = [];
     for (let i = same; i < made.length; i++) {
       // One that comes out as it was (after one that changed) stays, and is not reported.
       const entry = made[i]!;
       const index = gone.findIndex((old) => sameInferred(old, entry));
       if (index >= 0) {
-        list.push(gone[index]!);
+        entries.push(gone[index]!);
         gone.splice(index, 1);
       } else {
-        list.push(entry);
+        entries.push(entry);
         extras.push(entry);
       }
     }
@@ -502,10 +649,10 @@ export class Reconciliation {
   }
 }
 
-/** The first index whose time is after `time` (times ascending). */
-function firstAfter(times: readonly number[], time: number): number {
+/** The first index below `count` whose time is after `time` (times ascending). */
+function firstAfter(times: Float64Array, count: number, time: number): number {
   let low = 0;
-  let high = times.length;
+  let high = count;
   while (low < high) {
     const middle = (low + high) >> 1;
     if (times[middle]! <= time) low = middle + 1;

@@ -31,12 +31,23 @@ const text = (count: number): string => {
 };
 
 const amountArb = fc.integer({ min: 1, max: 5_000_000_000 });
+
+/**
+ * Symbols with their assets; one name given two pairs (the engine finds a trade's lists by
+ * symbol, kept across updates, and must still go by the trade's own assets).
+ */
+const PAIRS = [
+  ['BTCUSDT', 'BTC', 'USDT'],
+  ['BNBBTC', 'BNB', 'BTC'],
+  ['ODD', 'BNB', 'USDT'],
+] as const;
 const timeArb = fc.integer({ min: 1, max: 40 });
 
 const movementArb: fc.Arbitrary<LedgerEntry> = fc.oneof(
   fc
     .record({
       time: timeArb,
+      pair: fc.constantFrom(...PAIRS),
       buy: fc.boolean(),
       qty: amountArb,
       quote: amountArb,
@@ -48,7 +59,9 @@ const movementArb: fc.Arbitrary<LedgerEntry> = fc.oneof(
     .map((t) => ({
       ...trade({
         id: String(t.id),
-        symbol: 'BTCUSDT',
+        symbol: t.pair[0],
+        base: t.pair[1],
+        quote: t.pair[2],
         side: t.buy ? 'BUY' : 'SELL',
         qty: text(t.qty),
         price: '1',

@@ -3,10 +3,87 @@
  * inferred credits and debits, placed by the rule in reconcile.ts, and the replay then agrees with
  * every snapshot.
  */
+import fc from 'fast-check';
 import { formatDecimal } from '../../electron/core/decimal';
 import { describe, expect, it } from 'vitest';
-import { holdingsAt, inferredEntryId, reconcile, type LedgerEntry } from '../../electron/ledger';
-import { RECONCILED_KNOWN as KNOWN, RECONCILED_SNAPSHOTS as SNAPSHOTS } from './fixtures';
+import {
+  holdingsAt,
+  inferredEntryId,
+  reconcile,
+  sortEntries,
+  type BalanceSnapshot,
+  type LedgerEntry,
+} from '../../electron/ledger';
+import { RECONCILED_KNOWN as KNOWN, RECONCILED_SNAPSHOTS as SNAPSHOTS, trade } from './fixtures';
+
+/** Decimal text of up to 8 places from an integer count of 1e-8. */
+const text = (count: number): string => {
+  const digits = String(count).padStart(9, '0');
+  const fraction = digits.slice(-8).replace(/0+$/, '');
+  return `${digits.slice(0, -8).replace(/^0+(?=\d)/, '')}${fraction ? `.${fraction}` : ''}`;
+};
+
+const ACCOUNTS = ['main', 'sub@x'] as const;
+const amountArb = fc.integer({ min: 1, max: 5_000_000_000 });
+
+/**
+ * Symbols with their assets. The engine finds a trade's lists by account and symbol, so one name
+ * is given two pairs here: it must go by the trade's own assets.
+ */
+const PAIRS = [
+  ['BTCUSDT', 'BTC', 'USDT'],
+  ['ETHBTC', 'ETH', 'BTC'],
+  ['BNBUSDT', 'BNB', 'USDT'],
+  ['ODD', 'BTC', 'USDT'],
+  ['ODD', 'ETH', 'BNB'],
+] as const;
+
+const tradeArb: fc.Arbitrary<LedgerEntry> = fc
+  .record({
+    time: fc.integer({ min: 1, max: 40 }),
+    pair: fc.constantFrom(...PAIRS),
+    buy: fc.boolean(),
+    qty: amountArb,
+    quote: amountArb,
+    fee: fc.integer({ min: 0, max: 100_000 }),
+    feeIn: fc.constantFrom('base', 'quote', 'BNB', 'XRP'),
+    id: fc.integer({ min: 1, max: 1000 }),
+    account: fc.constantFrom(...ACCOUNTS),
+  })
+  .map((t) => {
+    const [symbol, base, quote] = t.pair;
+    return trade({
+      id: String(t.id),
+      account: t.account,
+      symbol,
+      base,
+      quote,
+      side: t.buy ? 'BUY' : 'SELL',
+      qty: text(t.qty),
+      price: '1',
+      quoteQty: text(t.quote),
+      commission: text(t.fee),
+      commissionAsset: t.feeIn === 'base' ? base : t.feeIn === 'quote' ? quote : t.feeIn,
+      time: t.time,
+    });
+  });
+
+/** Snapshots of one account at times of their own (two at one time would contradict). */
+const snapshotsArb = (account: string): fc.Arbitrary<BalanceSnapshot[]> =>
+  fc
+    .uniqueArray(
+      fc.record({
+        time: fc.integer({ min: 1, max: 45 }),
+        complete: fc.boolean(),
+        balances: fc.dictionary(
+          fc.constantFrom('BTC', 'USDT', 'ETH', 'BNB', 'XRP'),
+          fc.oneof(amountArb, fc.constant(0)).map(text),
+          { maxKeys: 4 },
+        ),
+      }),
+      { selector: (snapshot) => snapshot.time, maxLength: 5 },
+    )
+    .map((list) => list.map((snapshot) => ({ account, ...snapshot })));
 
 describe('reconcile', () => {
   const inferred = reconcile(KNOWN, SNAPSHOTS, { openedAt: 0 });
@@ -105,5 +182,41 @@ describe('reconcile', () => {
       ['main', 'BTC', '1', 5],
       ['sub@x', 'BTC', '0.5', 10],
     ]);
+  });
+
+  it('on random trade histories, makes the replay agree with every snapshot and stay at or above zero', () => {
+    fc.assert(
+      fc.property(
+        fc.array(tradeArb, { maxLength: 40 }),
+        snapshotsArb('main'),
+        snapshotsArb('sub@x'),
+        (trades, mainSnapshots, subSnapshots) => {
+          const known = sortEntries(trades);
+          const snapshots = [...mainSnapshots, ...subSnapshots];
+          const all = [...known, ...reconcile(known, snapshots)];
+          for (const snapshot of snapshots) {
+            const held = holdingsAt(all, snapshot.time).byAccount.get(snapshot.account);
+            const assets = new Set(Object.keys(snapshot.balances));
+            // A full snapshot lists every asset held: the others are at 0.
+            if (snapshot.complete) for (const asset of held?.keys() ?? []) assets.add(asset);
+            for (const asset of assets) {
+              const balance = held?.get(asset);
+              expect(
+                balance ? formatDecimal(balance) : '0',
+                `${snapshot.account} ${asset} at ${snapshot.time}`,
+              ).toBe(snapshot.balances[asset] ?? '0');
+            }
+          }
+          for (const time of new Set(all.map((entry) => entry.time))) {
+            for (const [account, held] of holdingsAt(all, time).byAccount) {
+              for (const [asset, balance] of held) {
+                expect(balance.isNegative(), `${account} ${asset} at ${time}`).toBe(false);
+              }
+            }
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
