@@ -23,8 +23,8 @@
  * A running sum (a position's quantity, cost or realized gains, a fee total) is accumulated in a
  * DecimalSum, changed in place: not another amount type, but how a Decimal sum is kept while it
  * grows. Its value() is the Decimal plus() and minus() step by step would make, at the largest
- * scale added (a sum that passes through zero and so would restart at a later operand's scale
- * keeps the larger: the same value, read the same), made when read and kept until the next
+ * scale added since it was last read as zero (where plus() restarts at a later operand's scale
+ * after any zero: the same value, read the same), made when read and kept until the next
  * change; a value read is a Decimal like any other and stays what it was as the sum goes on. In
  * between, what is added as a number goes into two number limbs (exact, nothing made), what is
  * added as a bigint into a bigint part.
@@ -422,7 +422,7 @@ function sum(x: Coefficient, xs: number, y: Coefficient, ys: number, subtract: b
     : made(subtract ? a * power(ys - xs) - b : a * power(ys - xs) + b, ys);
 }
 
-/** The base of a DecimalSum's two number limbs: 10^15, so a limb's part shifted by up to 15 places stays safe. */
+/** The base of a DecimalSum's number limbs: a part below it shifted by up to 15 places stays safe. */
 const LIMB = 1e15;
 
 /**
