@@ -20,6 +20,15 @@
  * Rounding to places (toDecimalPlaces, toFixed with places, toSignificantDigits) is asked for by
  * name and rule: for a figure shown or an amount the exchange accepts, never in arithmetic.
  *
+ * A running sum (a position's quantity, cost or realized gains, a fee total) is accumulated in a
+ * DecimalSum, changed in place: not another amount type, but how a Decimal sum is kept while it
+ * grows. Its value() is the Decimal plus() and minus() step by step would make, at the largest
+ * scale added since it was last read as zero (where plus() restarts at a later operand's scale
+ * after any zero: the same value, read the same), made when read and kept until the next
+ * change; a value read is a Decimal like any other and stays what it was as the sum goes on. In
+ * between, what is added as a number goes into two number limbs (exact, nothing made), what is
+ * added as a bigint into a bigint part.
+ *
  * The methods are the subset of decimal.js's the project uses, with its names and results (text
  * never in exponent notation); the type used to be a decimal.js clone of precision 160, half-even.
  * decimal.js made an object of digit arrays for every operation; a coefficient and a scale are a
@@ -412,6 +421,151 @@ function sum(x: Coefficient, xs: number, y: Coefficient, ys: number, subtract: b
     ? made(subtract ? a - b * power(xs - ys) : a + b * power(xs - ys), xs)
     : made(subtract ? a * power(ys - xs) - b : a * power(ys - xs) + b, ys);
 }
+
+/** The base of a DecimalSum's number limbs: a part below it shifted by up to 15 places stays safe. */
+const LIMB = 1e15;
+
+/**
+ * A running sum of Decimals, changed in place: a position's quantity, cost or realized gains, a fee
+ * total. Its value is exactly the one plus() and minus() step by step would make (at the largest
+ * scale added), read as a Decimal made when asked and kept until the next change. Not a second
+ * amount type: what it holds is only ever read as a Decimal, and a value read stays what it was
+ * however the sum goes on (so a checkpoint holds value(), never the sum).
+ *
+ * Why: a sum beyond 2^53 at its scale (a cash position of a billion USDT at 10 places, a cost at
+ * a share's 18 places) made a BigInt, often two, and a Decimal at every step. Here a number added
+ * goes into two number limbs (high × 10^15 + low), exact with no object made; a bigint added goes
+ * into a bigint part as one sum; the parts are put together only when the value is read.
+ */
+export class DecimalSum {
+  /** value = (big + high × LIMB + low) × 10^-scale, |low| < LIMB, |high| < 2^53 − 1. */
+  private big = 0n;
+  private high = 0;
+  private low = 0;
+  private scale = 0;
+  /** The value last made, while `current`. */
+  private cached: Decimal = ZERO_VALUE;
+  private current = true;
+
+  constructor(start?: Decimal) {
+    if (start !== undefined) this.set(start);
+  }
+
+  /** The sum now, as a Decimal (the same one until the sum changes). */
+  value(): Decimal {
+    if (this.current) return this.cached;
+    const { high, low, scale } = this;
+    const small = high * LIMB;
+    // Each step exact where its result is safe (a safe result of safe integers is exact).
+    const total =
+      safe(small) && safe(small + low)
+        ? this.big === 0n
+          ? small + low
+          : this.big + BigInt(small + low)
+        : this.big + BigInt(high) * BIG_LIMB + BigInt(low);
+    const value = typeof total === 'number' ? fromNumber(total, scale) : made(total, scale);
+    this.setParts(value.coefficient);
+    if (value.coefficient === 0) this.scale = 0;
+    this.cached = value;
+    this.current = true;
+    return value;
+  }
+
+  /** Becomes `value` (itself what value() gives next). */
+  set(value: Decimal): void {
+    this.setParts(value.coefficient);
+    this.scale = value.scale;
+    this.cached = value;
+    this.current = true;
+  }
+
+  add(value: Decimal): void {
+    this.addCoefficient(value.coefficient, value.scale, false);
+  }
+
+  subtract(value: Decimal): void {
+    this.addCoefficient(value.coefficient, value.scale, true);
+  }
+
+  /** value().cmp(other), without making the value while both are in number limbs. */
+  cmp(other: Decimal): -1 | 0 | 1 {
+    const y = other.coefficient;
+    const shift = this.scale - other.scale;
+    if (this.current || this.big !== 0n || typeof y !== 'number' || shift < 0 || shift > 15) {
+      return this.value().cmp(other);
+    }
+    // `other` split into limbs as add() splits it: the sign of (high − h) × LIMB + (low − l), where
+    // |low − l| < 2 × LIMB, so where |high − h| ≥ 3 its term decides however it rounds, and
+    // below that every step is exact.
+    const unit = NUMBER_POWERS[15 - shift]!;
+    const rest = y % unit;
+    const dh = this.high - (y - rest) / unit;
+    const dl = this.low - rest * NUMBER_POWERS[shift]!;
+    const difference = dh === 0 ? dl : dh * LIMB + dl;
+    return difference < 0 ? -1 : difference > 0 ? 1 : 0;
+  }
+
+  /** The parts holding exactly `coefficient` (at the sum's scale). */
+  private setParts(coefficient: Coefficient): void {
+    if (typeof coefficient === 'number') {
+      const low = coefficient % LIMB;
+      this.big = 0n;
+      this.high = (coefficient - low) / LIMB;
+      this.low = low;
+    } else {
+      this.big = coefficient;
+      this.high = 0;
+      this.low = 0;
+    }
+  }
+
+  private addCoefficient(y: Coefficient, scale: number, subtract: boolean): void {
+    if (y === 0) return;
+    if (this.current && this.cached.coefficient === 0) {
+      // From zero the sum takes the scale of what comes, as ZERO.plus(value) does.
+      this.scale = scale;
+    } else if (scale > this.scale) {
+      this.rescale(scale);
+    }
+    this.current = false;
+    const shift = this.scale - scale;
+    if (typeof y === 'number' && shift <= 15) {
+      // y × 10^shift in limbs, each part exact: |rest| < 10^(15 − shift), y − rest a multiple of unit.
+      const unit = NUMBER_POWERS[15 - shift]!;
+      const rest = y % unit;
+      const h = (y - rest) / unit;
+      const l = rest * NUMBER_POWERS[shift]!;
+      let high = subtract ? this.high - h : this.high + h;
+      // Strictly inside the safe integers, so the carry below keeps it safe (and so exact).
+      if (high < MAX_SAFE && high > -MAX_SAFE) {
+        let low = subtract ? this.low - l : this.low + l;
+        if (low >= LIMB) {
+          low -= LIMB;
+          high += 1;
+        } else if (low <= -LIMB) {
+          low += LIMB;
+          high -= 1;
+        }
+        this.high = high;
+        this.low = low;
+        return;
+      }
+    }
+    const aligned = shift === 0 ? big(y) : big(y) * power(shift);
+    this.big = subtract ? this.big - aligned : this.big + aligned;
+  }
+
+  /** The sum at a larger scale: its parts put together, then shifted. */
+  private rescale(scale: number): void {
+    const total = this.big + BigInt(this.high) * BIG_LIMB + BigInt(this.low);
+    this.big = total * power(scale - this.scale);
+    this.high = 0;
+    this.low = 0;
+    this.scale = scale;
+  }
+}
+
+const BIG_LIMB = 10n ** 15n;
 
 /** `value` as a Decimal, without a copy when it is one. */
 function decimalOf(value: DecimalValue): Decimal {

@@ -27,7 +27,7 @@
  * So at any time: value = costBasis + unrealized, and
  * costBasis = netFlowsAtCost + realized − withdrawalFeeCost, exactly.
  */
-import { Decimal } from '../../shared/exact-decimal';
+import { Decimal, DecimalSum } from '../../shared/exact-decimal';
 import { amount, isBelowZero, negated, ONE, share, times, ZERO, type Amount } from './decimal';
 import {
   sortEntries,
@@ -319,10 +319,13 @@ export interface LedgerCheckpoint {
 
 /** One asset in one account. */
 export class Position {
-  quantity: Amount = ZERO;
-  cost: Amount = ZERO;
-  /** The gains of every disposal from this position (kept as they happen: figures read this). */
-  realized: Amount = ZERO;
+  /*
+   * Running sums changed in place (a cash position's quantity passes 2^53 at its 10 places, a
+   * cost or realized sum at a share's 18), read as Decimals only when asked (see DecimalSum).
+   */
+  private readonly quantitySum = new DecimalSum();
+  private readonly costSum = new DecimalSum();
+  private readonly realizedSum = new DecimalSum();
   /**
    * The open lots in arrival order from `head` (FIFO and average take from the head, LIFO from
    * the end); empty for cash. Under HIFO `heap` orders them (hifoBefore) and a lot taken whole
@@ -341,6 +344,26 @@ export class Position {
     readonly method: CostMethod,
   ) {}
 
+  get quantity(): Amount {
+    return this.quantitySum.value();
+  }
+
+  /** The basis of what is held (cash: its quantity). */
+  get cost(): Amount {
+    return this.cash ? this.quantitySum.value() : this.costSum.value();
+  }
+
+  /** The gains of every disposal from this position (kept as they happen: figures read this). */
+  get realized(): Amount {
+    return this.realizedSum.value();
+  }
+
+  /** A disposal's gain: `proceeds` for pieces that cost `cost`. */
+  realize(proceeds: Amount, cost: Amount): void {
+    this.realizedSum.add(proceeds);
+    this.realizedSum.subtract(cost);
+  }
+
   add(
     quantity: Amount,
     cost: Amount,
@@ -349,12 +372,9 @@ export class Position {
     basis: BasisSource,
   ): void {
     if (quantity.isZero()) return;
-    this.quantity = this.quantity.plus(quantity);
-    if (this.cash) {
-      this.cost = this.quantity;
-      return;
-    }
-    this.cost = this.cost.plus(cost);
+    this.quantitySum.add(quantity);
+    if (this.cash) return;
+    this.costSum.add(cost);
     const lot: OpenLot = {
       quantity,
       cost,
@@ -444,9 +464,9 @@ export class Position {
    * HIFO the heap is made anew: which lot it gives first is hifoBefore's order, however it is laid.
    */
   restore(state: PositionState): void {
-    this.quantity = state.quantity;
-    this.cost = state.cost;
-    this.realized = state.realized;
+    this.quantitySum.set(state.quantity);
+    this.costSum.set(this.cash ? ZERO : state.cost);
+    this.realizedSum.set(state.realized);
     this.arrivals = state.arrivals;
     this.queue = state.lots.map((frozen) => ({ ...frozen, frozen }));
     this.head = 0;
@@ -469,7 +489,7 @@ export class Position {
     out.clear();
     if (wanted.isZero()) return;
     if (this.cash) return this.takeCash(wanted, out);
-    const short = this.quantity.lt(wanted);
+    const short = this.quantitySum.cmp(wanted) < 0;
     const available = short ? this.quantity : wanted;
     // Average cost: what leaves carries the position's average (a lot's own cost is not kept up
     // to date then); the others: each lot's own cost.
@@ -503,8 +523,9 @@ export class Position {
       }
     }
     this.compact();
-    this.quantity = short ? ZERO : this.quantity.minus(available);
-    this.cost = this.cost.minus(averageOut ?? out.totalCost);
+    if (short) this.quantitySum.set(ZERO);
+    else this.quantitySum.subtract(available);
+    this.costSum.subtract(averageOut ?? out.totalCost);
     if (short) out.push(wanted.minus(available), ZERO, null, null, 'missing');
   }
 
@@ -542,10 +563,10 @@ export class Position {
   }
 
   private takeCash(wanted: Amount, out: Taken): void {
-    const short = this.quantity.lt(wanted);
+    const short = this.quantitySum.cmp(wanted) < 0;
     const available = short ? this.quantity : wanted;
-    this.quantity = short ? ZERO : this.quantity.minus(available);
-    this.cost = this.quantity;
+    if (short) this.quantitySum.set(ZERO);
+    else this.quantitySum.subtract(available);
     if (!available.isZero()) out.push(available, available, null, null, 'recorded');
     if (short) out.push(wanted.minus(available), ZERO, null, null, 'missing');
   }
@@ -582,8 +603,8 @@ export class Ledger {
   /** Values that took a price to find (see valueOf); kept so exports repeat the same figure. */
   private readonly pricedValues = new Map<LedgerEntry, Amount>();
   /** The value of the fees paid, per account and the asset they count for (kept as they happen). */
-  readonly feeValues = new Map<string, Map<string, Amount>>();
-  withdrawalFeeCost: Amount = ZERO;
+  private readonly feeSums = new Map<string, Map<string, DecimalSum>>();
+  private readonly withdrawalFeeSum = new DecimalSum();
   /** The time of the last entry applied. */
   time = -Infinity;
   /** How many entries were applied. */
@@ -594,6 +615,20 @@ export class Ledger {
 
   get reportingAsset(): string {
     return this.options.reportingAsset;
+  }
+
+  /** The value of the fees paid so far, per account and the asset they count for. */
+  get feeValues(): ReadonlyMap<string, ReadonlyMap<string, Amount>> {
+    const values = new Map<string, Map<string, Amount>>();
+    for (const [account, sums] of this.feeSums) {
+      values.set(account, new Map([...sums].map(([asset, sum]) => [asset, sum.value()])));
+    }
+    return values;
+  }
+
+  /** The basis of the units paid as withdrawal fees so far. */
+  get withdrawalFeeCost(): Amount {
+    return this.withdrawalFeeSum.value();
   }
 
   /** Every disposal piece, in the order made. */
@@ -788,7 +823,7 @@ export class Ledger {
     this.noteShortfall(key, account, asset, taken, time);
     if (position.cash) return;
     // The pieces' proceeds add up to `proceeds`, their costs to the total taken.
-    position.realized = position.realized.plus(proceeds).minus(taken.totalCost);
+    position.realize(proceeds, taken.totalCost);
     const records = this.records;
     if (records === null) return;
     let proceedsLeft = proceeds;
@@ -840,7 +875,7 @@ export class Ledger {
     position.take(fee, taken);
     this.noteShortfall(key, withdrawal.account, withdrawal.asset, taken, withdrawal.time);
     const feeCost = taken.totalCost;
-    this.withdrawalFeeCost = this.withdrawalFeeCost.plus(feeCost);
+    this.withdrawalFeeSum.add(feeCost);
     this.flows.push({
       entry: key,
       account: withdrawal.account,
@@ -945,10 +980,11 @@ export class Ledger {
     time: number,
   ): void {
     this.records?.fees.push({ entry, account, asset, amount, value, attributedTo, time });
-    let values = this.feeValues.get(account);
-    if (!values) this.feeValues.set(account, (values = new Map()));
-    const before = values.get(attributedTo);
-    values.set(attributedTo, before === undefined ? value : before.plus(value));
+    let sums = this.feeSums.get(account);
+    if (!sums) this.feeSums.set(account, (sums = new Map()));
+    const sum = sums.get(attributedTo);
+    if (sum === undefined) sums.set(attributedTo, new DecimalSum(value));
+    else sum.add(value);
   }
 
   private noteShortfall(
@@ -993,9 +1029,7 @@ export class Ledger {
       fees: this.records?.fees.length ?? null,
       flows: this.flows.length,
       shortfalls: this.shortfalls.length,
-      feeValues: new Map(
-        [...this.feeValues].map(([account, values]) => [account, new Map(values)]),
-      ),
+      feeValues: this.feeValues,
       withdrawalFeeCost: this.withdrawalFeeCost,
     };
   }
@@ -1021,11 +1055,14 @@ export class Ledger {
     }
     this.flows.length = checkpoint.flows;
     this.shortfalls.length = checkpoint.shortfalls;
-    this.feeValues.clear();
+    this.feeSums.clear();
     for (const [account, values] of checkpoint.feeValues) {
-      this.feeValues.set(account, new Map(values));
+      this.feeSums.set(
+        account,
+        new Map([...values].map(([asset, value]) => [asset, new DecimalSum(value)])),
+      );
     }
-    this.withdrawalFeeCost = checkpoint.withdrawalFeeCost;
+    this.withdrawalFeeSum.set(checkpoint.withdrawalFeeCost);
     for (const entry of undone) this.pricedValues.delete(entry);
     this.time = checkpoint.time;
     this.applied = checkpoint.applied;

@@ -7,8 +7,10 @@
  *
  * Every operation makes a value, so the hot path reads each amount once (a trade's, by source.ts as
  * it reads the rows: TradeEntry's `amounts`), reuses the values it holds (ONE, ZERO, a price)
- * rather than making equal ones, and asks a sign where that is the question (isBelowZero) rather
- * than comparing with a made zero.
+ * rather than making equal ones, asks a sign where that is the question (isBelowZero) rather
+ * than comparing with a made zero, and keeps a sum that only grows or shrinks step by step (a
+ * position's quantity, cost and realized, a fee total) in a DecimalSum, changed in place and made
+ * a value only when read.
  */
 import { Decimal, divide, plainDecimal } from '../../shared/exact-decimal';
 

@@ -43,6 +43,7 @@ import {
   type EntryPriceProgress,
 } from './prices';
 import { Reconciliation, type AddedSnapshots, type BalanceSnapshot } from './reconcile';
+import { PriceLog, priceText } from './price-log';
 import { ledgerFigures, pnlBetween, pnlForRange, rangeQuery, type RangePnl } from './results';
 import { readAppends, readLedgerParts, type LedgerInputs, type LedgerParts } from './source';
 
@@ -104,7 +105,7 @@ interface Kept {
   /** The prices the ledger's priceAt reads; swapped when today's prices are read again. */
   holder: { prices: MarketPrices; logging: boolean };
   /** Every price the ledger's entries took, to show new prices would give them the same. */
-  priceLog: Map<string, { asset: string; quote: string; time: number; value: string | null }>;
+  priceLog: PriceLog;
   closes: Map<string, { openTime: number; close: string }[]>;
   /** The finer candles kept for entries' times, per symbol on the ledger's price paths. */
   entryCandles: EntryCandles;
@@ -529,11 +530,8 @@ export class LedgerService {
     const undone = built.entries.slice(start);
     const again = sortEntries([...undone.filter((entry) => !gone.has(entry)), ...items]);
     built.ledger.restore(checkpoint.ledger, undone);
-    let index = 0;
     // The prices taken since the checkpoint were logged after those before it.
-    for (const key of kept.priceLog.keys()) {
-      if (index++ >= checkpoint.logged) kept.priceLog.delete(key);
-    }
+    kept.priceLog.truncate(checkpoint.logged);
     kept.entryLacking = null;
     for (const [span, state] of kept.ranges) if (state.next > start) kept.ranges.delete(span);
     kept.holder.logging = true;
@@ -652,10 +650,6 @@ function keepCheckpoints(kept: Kept): void {
   if (checkpoints.length > MAX_CHECKPOINTS) checkpoints.splice(1, 1);
 }
 
-function priceText(value: ReturnType<PriceAt>): string | null {
-  return value === null || value === undefined ? null : value.toString();
-}
-
 function sameSnapshots(a: readonly BalanceSnapshot[], b: readonly BalanceSnapshot[]): boolean {
   return (
     a.length === b.length &&
@@ -736,13 +730,13 @@ function* buildKept(
   const entryCandles = keptEntryCandles(store, profileId, symbols);
   const prices = new MarketPrices(tickers, closes, now - PRESENT_MS, undefined, entryCandles);
   const holder = { prices, logging: true };
-  const priceLog: Kept['priceLog'] = new Map();
+  const priceLog = new PriceLog();
   // An entry is valued at its own time's finer prices; holdings at a range's start or now, at
   // the prices any moment has (so a range's figures never depend on where entries lie).
   const priceAt: PriceAt = (asset, quote, time) => {
     const value = holder.prices.entryPriceAt(asset, quote, time);
     if (holder.logging) {
-      priceLog.set(`${asset}/${quote}@${time}`, { asset, quote, time, value: priceText(value) });
+      priceLog.note(asset, quote, time, value);
     }
     return value;
   };

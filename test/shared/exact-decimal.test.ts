@@ -7,7 +7,7 @@ import DecimalJs from 'decimal.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isSignedDecimalText } from '../../shared/decimal';
-import { Decimal, divide, plainDecimal } from '../../shared/exact-decimal';
+import { Decimal, DecimalSum, divide, plainDecimal } from '../../shared/exact-decimal';
 
 const Wide = DecimalJs.clone({ precision: 400, rounding: DecimalJs.ROUND_DOWN });
 
@@ -218,6 +218,135 @@ describe('Decimal about 2^53', () => {
     expect(limit.plus(2).minus(2).eq(limit)).toBe(true);
     expect(new Decimal('0.09007199254740993').cmp('0.0900719925474099')).toBe(1);
     expect(new Decimal('-9007199254740993').neg().toString()).toBe('9007199254740993');
+  });
+});
+
+/**
+ * Amounts about where a DecimalSum's number limbs carry or give up (multiples of 10^15 and 2^53,
+ * far beyond them), at the scales the ledger's sums meet (a share's 18 places, a cash amount's 10).
+ */
+const aboutLimbs = fc
+  .tuple(
+    fc.boolean(),
+    fc.bigInt({ min: -1000n, max: 1000n }),
+    fc.constantFrom(10n ** 15n, 2n ** 53n, 10n ** 19n, 10n ** 27n, 2n ** 106n),
+    fc.integer({ min: -9, max: 9 }),
+    fc.integer({ min: 0, max: 20 }),
+  )
+  .map(([negative, offset, around, times, places]) => {
+    const digits = around * BigInt(times) + offset;
+    const unsigned = new Wide((digits < 0n ? -digits : digits).toString()).div(
+      new Wide(10).pow(places),
+    );
+    return (negative ? unsigned.neg() : unsigned).toFixed();
+  });
+
+const summed = fc.oneof(nearLimit, text, aboutLimbs);
+
+type SumStep = { op: 'add' | 'subtract' | 'read' | 'cmp' | 'set'; amount: string };
+
+const sumSteps = fc.array(
+  fc.record({
+    op: fc.constantFrom<SumStep['op'][]>(
+      'add',
+      'add',
+      'subtract',
+      'subtract',
+      'read',
+      'cmp',
+      'set',
+    ),
+    amount: summed,
+  }),
+  { maxLength: 40 },
+);
+
+describe('DecimalSum', () => {
+  it('sums exactly, as plus() and minus() step by step, about 2^53 and across scales', () => {
+    fc.assert(
+      fc.property(summed, sumSteps, (start, steps) => {
+        const sum = new DecimalSum(new Decimal(start));
+        let exact = new Exact(start);
+        let stepwise = new Decimal(start);
+        // Values read on the way, which must stay what they were however the sum goes on.
+        const read: [Decimal, string][] = [];
+        for (const { op, amount } of steps) {
+          const value = new Decimal(amount);
+          switch (op) {
+            case 'add':
+              sum.add(value);
+              exact = exact.plus(amount);
+              stepwise = stepwise.plus(value);
+              break;
+            case 'subtract':
+              sum.subtract(value);
+              exact = exact.minus(amount);
+              stepwise = stepwise.minus(value);
+              break;
+            case 'set':
+              sum.set(value);
+              exact = new Exact(amount);
+              stepwise = value;
+              break;
+            case 'cmp':
+              expect(sum.cmp(value)).toBe(exact.cmp(amount));
+              break;
+            case 'read':
+              read.push([sum.value(), exact.toString()]);
+          }
+        }
+        const value = sum.value();
+        expect(value.toString()).toBe(exact.toString());
+        expect(value.eq(stepwise)).toBe(true);
+        expect(sum.value()).toBe(value);
+        for (const [earlier, was] of read) expect(earlier.toString()).toBe(was);
+      }),
+      { numRuns: 600 },
+    );
+  });
+
+  it('compares with an amount near it while its limbs differ in sign, without making its value', () => {
+    const units = fc.bigInt({ min: -(3n * 10n ** 15n), max: 3n * 10n ** 15n });
+    fc.assert(
+      fc.property(
+        fc.array(units, { minLength: 1, maxLength: 8 }),
+        units,
+        fc.integer({ min: 0, max: 12 }),
+        (steps, offset, places) => {
+          const at = (coefficient: bigint) => new Decimal(coefficient, places);
+          const sum = new DecimalSum();
+          let total = 0n;
+          for (const step of steps) {
+            if (step < 0n) sum.subtract(at(-step));
+            else sum.add(at(step));
+            total += step;
+          }
+          const other = total + offset;
+          const expected = offset > 0n ? -1 : offset < 0n ? 1 : 0;
+          expect(sum.cmp(at(other))).toBe(expected);
+          expect(sum.value().eq(at(total))).toBe(true);
+        },
+      ),
+      { numRuns: 600 },
+    );
+  });
+
+  it('carries between its limbs and into a bigint exactly', () => {
+    const sum = new DecimalSum();
+    // A billion USDT at 10 places, then steps that cross 10^15 and 2^53 units both ways.
+    sum.add(new Decimal('1000000000'));
+    sum.subtract(new Decimal('0.0000000001'));
+    expect(sum.value().toString()).toBe('999999999.9999999999');
+    expect(sum.cmp(new Decimal('999999999.9999999999'))).toBe(0);
+    expect(sum.cmp(new Decimal('999999999.99999999991'))).toBe(-1);
+    expect(sum.cmp(new Decimal('999999999.9999999998'))).toBe(1);
+    sum.add(new Decimal('0.0000000002'));
+    expect(sum.value().toString()).toBe('1000000000.0000000001');
+    sum.add(new Decimal('9007199254740993'));
+    expect(sum.value().toString()).toBe('9007200254740993.0000000001');
+    sum.subtract(new Decimal('9007200254740993.0000000001'));
+    expect(sum.value().toString()).toBe('0');
+    expect(sum.value()).toBe(sum.value());
   });
 });
 
