@@ -487,6 +487,13 @@ export class DecimalSum {
     this.addCoefficient(value.coefficient, value.scale, true);
   }
 
+  /** Below, at or above zero: the limbs' sign (|low| < LIMB), a value made only past them. */
+  sign(): -1 | 0 | 1 {
+    if (this.big !== 0n) return this.value().cmp(ZERO_VALUE);
+    const lead = this.high !== 0 ? this.high : this.low;
+    return lead < 0 ? -1 : lead > 0 ? 1 : 0;
+  }
+
   /** value().cmp(other), without making the value while both are in number limbs. */
   cmp(other: Decimal): -1 | 0 | 1 {
     const y = other.coefficient;

@@ -17,6 +17,7 @@
 import { atOnce, type Slices } from '../core/clock';
 import { withAnnotation } from './annotations';
 import { formatDecimal } from '../core/decimal';
+import { DecimalSum } from '../../shared/exact-decimal';
 import { amount, isAboveZero, isBelowZero, ZERO, type Amount } from './decimal';
 import {
   eachBalanceChange,
@@ -91,7 +92,8 @@ export class AssetReplay {
   private readonly result: InferredEntry[] = [];
   /** The observation that ends the interval being replayed (past the last: the tail). */
   private next = 1;
-  private running: Amount;
+  /** The balance replayed so far, changed in place (a run of USDT is a sum beyond 2^53). */
+  private readonly running: DecimalSum;
   private lowest: Amount;
   private firstShortAt: number | null = null;
 
@@ -101,8 +103,8 @@ export class AssetReplay {
     private readonly observations: readonly Observation[],
     private readonly annotations: ReadonlyMap<string, InferredAnnotation> | undefined,
   ) {
-    this.running = observations[0]!.balance;
-    this.lowest = this.running;
+    this.running = new DecimalSum(observations[0]!.balance);
+    this.lowest = observations[0]!.balance;
   }
 
   /**
@@ -128,12 +130,13 @@ export class AssetReplay {
 
   /** One movement of `delta` (taken away when `subtract`) at `time`, in its interval. */
   private move(time: number, delta: Amount, subtract: boolean): void {
-    const running = subtract ? this.running.minus(delta) : this.running.plus(delta);
-    this.running = running;
+    const running = this.running;
+    if (subtract) running.subtract(delta);
+    else running.add(delta);
     // The lowest matters only below zero (the credit it proves): compared only then.
-    if (isBelowZero(running)) {
+    if (running.sign() < 0) {
       if (this.firstShortAt === null) this.firstShortAt = time;
-      if (running.lt(this.lowest)) this.lowest = running;
+      if (running.cmp(this.lowest) < 0) this.lowest = running.value();
     }
   }
 
@@ -152,14 +155,14 @@ export class AssetReplay {
   private close(): void {
     const { time: from } = this.observations[this.next - 1]!;
     const { time: to, balance: end } = this.observations[this.next]!;
-    const unexplained = end.minus(this.running);
+    const unexplained = end.minus(this.running.value());
     const needed = isBelowZero(this.lowest) ? this.lowest.negated() : ZERO;
     const credit = unexplained.gt(needed) ? unexplained : needed;
     if (isAboveZero(credit)) this.make(from, to, this.firstShortAt ?? to, credit);
     const debit = credit.minus(unexplained);
     if (isAboveZero(debit)) this.make(from, to, to, debit.negated());
     this.next++;
-    this.running = end;
+    this.running.set(end);
     this.lowest = end;
     this.firstShortAt = null;
   }

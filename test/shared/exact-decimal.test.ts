@@ -290,6 +290,7 @@ describe('DecimalSum', () => {
               break;
             case 'cmp':
               expect(sum.cmp(value)).toBe(exact.cmp(amount));
+              expect(sum.sign()).toBe(exact.cmp(0));
               break;
             case 'read':
               read.push([sum.value(), exact.toString()]);
