@@ -483,6 +483,14 @@ export class DecimalSum {
     this.addCoefficient(value.coefficient, value.scale, false);
   }
 
+  /**
+   * Adds (or with `subtract` takes away) the amount of a coefficient (in its one form: a number
+   * while safe) and scale: the parts of a Decimal, kept as columns where no Decimal is held.
+   */
+  addParts(coefficient: number | bigint, scale: number, subtract: boolean): void {
+    this.addCoefficient(coefficient, scale, subtract);
+  }
+
   subtract(value: Decimal): void {
     this.addCoefficient(value.coefficient, value.scale, true);
   }

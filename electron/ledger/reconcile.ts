@@ -113,26 +113,30 @@ export class AssetReplay {
    * left out.
    */
   run(movements: MovementColumns, start: number): void {
-    const { times, deltas, subtracts } = movements;
+    const { times, coefficients, scales, subtracts, count } = movements;
     const observations = this.observations;
-    const count = deltas.length;
     let index = Math.max(start, firstAfter(times, count, observations[0]!.time));
     while (index < count) {
       // Every movement up to the interval's end is in it: compared with that end once each.
       const end = this.next < observations.length ? observations[this.next]!.time : Infinity;
       for (let time = times[index]!; time <= end; time = times[index]!) {
-        this.move(time, deltas[index]!, subtracts[index] === 1);
+        const coefficient = coefficients[index]!;
+        this.move(
+          time,
+          Number.isNaN(coefficient) ? movements.wide!.get(index)! : coefficient,
+          scales[index]!,
+          subtracts[index] === 1,
+        );
         if (++index === count) return;
       }
       this.close();
     }
   }
 
-  /** One movement of `delta` (taken away when `subtract`) at `time`, in its interval. */
-  private move(time: number, delta: Amount, subtract: boolean): void {
+  /** One movement of an amount's parts (taken away when `subtract`) at `time`, in its interval. */
+  private move(time: number, coefficient: number | bigint, scale: number, subtract: boolean): void {
     const running = this.running;
-    if (subtract) running.subtract(delta);
-    else running.add(delta);
+    running.addParts(coefficient, scale, subtract);
     // The lowest matters only below zero (the credit it proves): compared only then.
     if (running.sign() < 0) {
       if (this.firstShortAt === null) this.firstShortAt = time;
@@ -209,17 +213,22 @@ const SLICE = 5000;
 const keyOf = (account: string, asset: string) => `${account}\u0000${asset}`;
 
 /**
- * Known movements in ledger order, as columns (no object per movement): each an amount as its
- * entry holds it (a trade's as read, not copied) and whether it is taken away (no negated value
- * made). Times and signs are typed arrays grown by doubling: their bytes are held outside the
- * collected heap (a build's scavenges copy none of them) and a growth is one copy of raw bytes.
+ * Known movements in ledger order, as columns (no object per movement): each an amount's parts
+ * (its coefficient and scale, as shared/exact-decimal.ts holds them) and whether it is taken away
+ * (no negated value made). Typed arrays grown by doubling: their bytes are held outside the
+ * collected heap, so a build's 300,000 movements are no object a scavenge copies (held as the
+ * entries' Decimals they were, they were a third of the build's collections) and a growth is
+ * one copy of raw bytes. Those past `count` are room to grow.
  */
 interface MovementColumns {
-  /** Ascending; those past deltas.length are room to grow. */
+  count: number;
+  /** Ascending. */
   times: Float64Array;
-  /** Its length is the count of movements. */
-  deltas: Amount[];
-  /** 1 where taken away; those past deltas.length are room to grow. */
+  /** NaN where the coefficient is beyond 2^53: then in `wide`, by index. */
+  coefficients: Float64Array;
+  wide: Map<number, bigint> | null;
+  scales: Uint16Array;
+  /** 1 where taken away. */
   subtracts: Uint8Array;
 }
 
@@ -357,9 +366,11 @@ export class Reconciliation {
     if (since !== null) {
       // The movements from `since` on come again, in order, among `entries`.
       for (const list of this.movements) {
-        const cut = firstAfter(list.times, list.deltas.length, since - 1);
-        if (cut === list.deltas.length) continue;
-        list.deltas.length = cut;
+        const cut = firstAfter(list.times, list.count, since - 1);
+        if (cut === list.count) continue;
+        list.count = cut;
+        if (list.wide)
+          for (const index of list.wide.keys()) if (index >= cut) list.wide.delete(index);
         this.touch(list, since);
       }
     }
@@ -499,19 +510,20 @@ export class Reconciliation {
    * list holds (out of ledger order).
    */
   private record(list: Movements, time: number, delta: Amount, subtract: boolean): boolean {
-    const count = list.deltas.length;
-    if (count === list.times.length) {
-      const times = new Float64Array(count * 2);
-      times.set(list.times);
-      list.times = times;
-      const subtracts = new Uint8Array(count * 2);
-      subtracts.set(list.subtracts);
-      list.subtracts = subtracts;
-    }
+    const count = list.count;
+    if (count === list.times.length) grow(list);
     const times = list.times;
     times[count] = time;
     list.subtracts[count] = subtract ? 1 : 0;
-    list.deltas.push(delta);
+    const coefficient = delta.coefficient;
+    if (typeof coefficient === 'number') {
+      list.coefficients[count] = coefficient;
+    } else {
+      list.coefficients[count] = NaN;
+      (list.wide ??= new Map()).set(count, coefficient);
+    }
+    list.scales[count] = delta.scale;
+    list.count = count + 1;
     if (time < list.changedAt) this.touch(list, time);
     return count === 0 || times[count - 1]! <= time;
   }
@@ -534,8 +546,11 @@ export class Reconciliation {
         asset,
         key,
         changedAt: Infinity,
+        count: 0,
         times: new Float64Array(8),
-        deltas: [],
+        coefficients: new Float64Array(8),
+        wide: null,
+        scales: new Uint16Array(8),
         subtracts: new Uint8Array(8),
       };
       assets.set(asset, list);
@@ -621,7 +636,7 @@ export class Reconciliation {
     const first = observations[0]!;
     if (first.time === this.openedAt) observations[0] = { ...first, opening: true };
     const replay = new AssetReplay(account, asset, observations, this.annotations);
-    replay.run(list, firstAfter(list.times, list.deltas.length, from));
+    replay.run(list, firstAfter(list.times, list.count, from));
     const made = replay.finish();
     let entries = this.made.get(key);
     if (!entries) this.made.set(key, (entries = []));
@@ -650,6 +665,20 @@ export class Reconciliation {
     }
     return { made: extras, gone };
   }
+}
+
+/** Room for as many movements again in each column. */
+function grow(list: MovementColumns): void {
+  const size = list.times.length * 2;
+  list.times = grownTo(list.times, new Float64Array(size));
+  list.coefficients = grownTo(list.coefficients, new Float64Array(size));
+  list.scales = grownTo(list.scales, new Uint16Array(size));
+  list.subtracts = grownTo(list.subtracts, new Uint8Array(size));
+}
+
+function grownTo<T extends Float64Array | Uint16Array | Uint8Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
 }
 
 /** The first index below `count` whose time is after `time` (times ascending). */
