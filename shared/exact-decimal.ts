@@ -502,6 +502,28 @@ export class DecimalSum {
     return lead < 0 ? -1 : lead > 0 ? 1 : 0;
   }
 
+  /** Becomes what `other` holds now (its parts copied: no value made). */
+  copyFrom(other: DecimalSum): void {
+    this.big = other.big;
+    this.high = other.high;
+    this.low = other.low;
+    this.scale = other.scale;
+    this.cached = other.cached;
+    this.current = other.current;
+  }
+
+  /** value().cmp(other.value()), limb by limb while both are in number limbs at one scale. */
+  cmpSum(other: DecimalSum): -1 | 0 | 1 {
+    if (this.big !== 0n || other.big !== 0n || this.scale !== other.scale) {
+      return this.value().cmp(other.value());
+    }
+    // |low − other.low| < 2 × LIMB: where the highs differ by 3 or more they decide, and below
+    // that the difference is exact.
+    const dh = this.high - other.high;
+    const difference = dh >= 3 || dh <= -3 ? dh : dh * LIMB + (this.low - other.low);
+    return difference < 0 ? -1 : difference > 0 ? 1 : 0;
+  }
+
   /** value().cmp(other), without making the value while both are in number limbs. */
   cmp(other: Decimal): -1 | 0 | 1 {
     const y = other.coefficient;
@@ -702,6 +724,28 @@ function parseText(text: string): [Coefficient, number] {
  * one pass over the characters, for amounts read by the hundred thousand (a ledger's trades).
  */
 export function plainDecimal(text: string): Decimal | null {
+  if (!readPlainParts(text)) return null;
+  const coefficient = plainParts.coefficient;
+  if (coefficient === 0) return ZERO_VALUE;
+  return new Decimal(coefficient, plainParts.scale, RAW);
+}
+
+/**
+ * A plain decimal's parts as read by readPlainParts: the coefficient in its one form and the
+ * places written (a zero keeps them too: "0.00000000" is 0 at scale 8, so its text comes back as
+ * written). One object, overwritten by each read: the caller copies the parts out at once (into
+ * the columns of a table of amounts), so a read makes no value.
+ */
+export const plainParts: { coefficient: number | bigint; scale: number } = {
+  coefficient: 0,
+  scale: 0,
+};
+
+/**
+ * plainDecimal() without the Decimal: whether `text` is signed plain decimal text, its parts left
+ * in plainParts. For amounts kept as columns (a ledger's trades) rather than as an object each.
+ */
+export function readPlainParts(text: string): boolean {
   const length = text.length;
   let index = length > 0 && text.charCodeAt(0) === 45 ? 1 : 0;
   const belowZero = index === 1;
@@ -720,18 +764,26 @@ export function plainDecimal(text: string): Decimal | null {
     } else if (code === 46 && fraction < 0 && digits > 0) {
       fraction = 0;
     } else {
-      return null;
+      return false;
     }
   }
-  if (digits === 0 || fraction === 0) return null;
+  if (digits === 0 || fraction === 0) return false;
+  const scale = fraction < 0 ? 0 : fraction;
+  plainParts.scale = scale;
   if (digits > SAFE_DIGITS) {
     // Sixteen or seventeen digits (an amount of 10 places above a million) are mostly below 2^53.
     const shifted = digits - SAFE_DIGITS <= 2 ? value * NUMBER_POWERS[digits - SAFE_DIGITS]! : NaN;
-    if (!safe(shifted) || !safe(shifted + rest)) return new Decimal(text);
+    if (!safe(shifted) || !safe(shifted + rest)) {
+      const body = text.slice(belowZero ? 1 : 0);
+      const dot = body.indexOf('.');
+      const whole = BigInt(dot < 0 ? body : body.slice(0, dot) + body.slice(dot + 1));
+      plainParts.coefficient = coefficientOf(belowZero ? -whole : whole);
+      return true;
+    }
     value = shifted + rest;
   }
-  if (value === 0) return ZERO_VALUE;
-  return new Decimal(belowZero ? -value : value, fraction < 0 ? 0 : fraction, RAW);
+  plainParts.coefficient = value === 0 ? 0 : belowZero ? -value : value;
+  return true;
 }
 
 function parseExponentText(text: string): [Coefficient, number] {
@@ -809,35 +861,6 @@ function scaledQuotient(n: bigint, np: number, d: bigint, dp: number, kept: numb
   const dividend = shift >= 0 ? n * power(shift) : n;
   const divisor = shift >= 0 ? d : d * power(-shift);
   return roundDivide(dividend, divisor, Decimal.ROUND_HALF_EVEN);
-}
-
-/**
- * A plain decimal's parts as read by readPlainParts: the coefficient in its one form and the
- * places written (a zero keeps them too: "0.00000000" is 0 at scale 8, so its text comes back as
- * written). One object, overwritten by each read: the caller copies the parts out at once (into
- * the columns of a table of amounts), so a read makes no value.
- */
-export const plainParts: { coefficient: number | bigint; scale: number } = {
-  coefficient: 0,
-  scale: 0,
-};
-
-/**
- * plainDecimal() without the Decimal: whether `text` is signed plain decimal text, its parts left
- * in plainParts. For amounts kept as columns (a ledger's trades) rather than as an object each.
- */
-export function readPlainParts(text: string): boolean {
-  const value = plainDecimal(text);
-  if (value === null) return false;
-  plainParts.coefficient = value.coefficient;
-  plainParts.scale = value.isZero() ? zeroScale(text) : value.scale;
-  return true;
-}
-
-/** The places of a zero written as plain decimal text ("0.000" has 3). */
-function zeroScale(text: string): number {
-  const dot = text.indexOf('.');
-  return dot < 0 ? 0 : text.length - dot - 1;
 }
 
 /** The amount of a coefficient (in its one form, as plainParts holds it) and scale. */

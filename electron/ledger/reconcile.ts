@@ -17,7 +17,8 @@
 import { atOnce, type Slices } from '../core/clock';
 import { withAnnotation } from './annotations';
 import { formatDecimal } from '../core/decimal';
-import { DecimalSum } from '../../shared/exact-decimal';
+import { DecimalSum, plainParts } from '../../shared/exact-decimal';
+import { readAmountParts } from './trade-table';
 import { amount, isAboveZero, isBelowZero, ZERO, type Amount } from './decimal';
 import {
   eachBalanceChange,
@@ -94,7 +95,8 @@ export class AssetReplay {
   private next = 1;
   /** The balance replayed so far, changed in place (a run of USDT is a sum beyond 2^53). */
   private readonly running: DecimalSum;
-  private lowest: Amount;
+  /** The lowest it went in the interval (a copy of running's parts, made no value). */
+  private readonly lowest: DecimalSum;
   private firstShortAt: number | null = null;
 
   constructor(
@@ -104,7 +106,7 @@ export class AssetReplay {
     private readonly annotations: ReadonlyMap<string, InferredAnnotation> | undefined,
   ) {
     this.running = new DecimalSum(observations[0]!.balance);
-    this.lowest = observations[0]!.balance;
+    this.lowest = new DecimalSum(observations[0]!.balance);
   }
 
   /**
@@ -140,7 +142,7 @@ export class AssetReplay {
     // The lowest matters only below zero (the credit it proves): compared only then.
     if (running.sign() < 0) {
       if (this.firstShortAt === null) this.firstShortAt = time;
-      if (running.cmp(this.lowest) < 0) this.lowest = running.value();
+      if (running.cmpSum(this.lowest) < 0) this.lowest.copyFrom(running);
     }
   }
 
@@ -151,7 +153,7 @@ export class AssetReplay {
     // the replay holds proves a credit came first: the least that covers it, by that movement.
     if (this.firstShortAt !== null) {
       const last = this.observations[this.observations.length - 1]!;
-      this.make(last.time, this.firstShortAt, this.firstShortAt, this.lowest.negated());
+      this.make(last.time, this.firstShortAt, this.firstShortAt, this.lowest.value().negated());
     }
     return this.result;
   }
@@ -160,14 +162,15 @@ export class AssetReplay {
     const { time: from } = this.observations[this.next - 1]!;
     const { time: to, balance: end } = this.observations[this.next]!;
     const unexplained = end.minus(this.running.value());
-    const needed = isBelowZero(this.lowest) ? this.lowest.negated() : ZERO;
+    const lowest = this.lowest.value();
+    const needed = isBelowZero(lowest) ? lowest.negated() : ZERO;
     const credit = unexplained.gt(needed) ? unexplained : needed;
     if (isAboveZero(credit)) this.make(from, to, this.firstShortAt ?? to, credit);
     const debit = credit.minus(unexplained);
     if (isAboveZero(debit)) this.make(from, to, to, debit.negated());
     this.next++;
     this.running.set(end);
-    this.lowest = end;
+    this.lowest.set(end);
     this.firstShortAt = null;
   }
 
@@ -464,7 +467,8 @@ export class Reconciliation {
     let earliest = intake.earliest;
     let time = 0;
     const move = (account: string, asset: string, delta: Amount, subtract: boolean) => {
-      inOrder = this.record(this.movementsOf(account, asset), time, delta, subtract) && inOrder;
+      const list = this.movementsOf(account, asset);
+      inOrder = this.record(list, time, delta.coefficient, delta.scale, subtract) && inOrder;
     };
     // Trades are nearly every entry: their lists are found per (account, symbol), the last
     // account's kept at hand, and their amounts read once. The rule is eachBalanceChange's,
@@ -485,11 +489,15 @@ export class Reconciliation {
         pairs = this.pairsOf(account);
       }
       const lists = this.pairOf(pairs, entry);
-      const { qty, quoteQty, commission } = tradeAmounts(entry);
       const buy = entry.side === 'BUY';
-      let ordered = this.record(lists.base, time, qty, !buy);
-      ordered = this.record(lists.quote, time, quoteQty, buy) && ordered;
-      if (!commission.isZero()) {
+      // Each amount's parts as the trade holds them (a build's trades, in their table's columns).
+      readAmountParts(entry, 'qty');
+      let ordered = this.record(lists.base, time, plainParts.coefficient, plainParts.scale, !buy);
+      readAmountParts(entry, 'quoteQty');
+      ordered =
+        this.record(lists.quote, time, plainParts.coefficient, plainParts.scale, buy) && ordered;
+      readAmountParts(entry, 'commission');
+      if (plainParts.coefficient !== 0) {
         const asset = entry.commissionAsset;
         const fees =
           asset === lists.base.asset
@@ -497,7 +505,8 @@ export class Reconciliation {
             : asset === lists.quote.asset
               ? lists.quote
               : this.movementsOf(account, asset);
-        ordered = this.record(fees, time, commission, true) && ordered;
+        ordered =
+          this.record(fees, time, plainParts.coefficient, plainParts.scale, true) && ordered;
       }
       inOrder = ordered && inOrder;
     }
@@ -509,20 +518,25 @@ export class Reconciliation {
    * One movement onto its list, the list marked as touched; false when it comes before one the
    * list holds (out of ledger order).
    */
-  private record(list: Movements, time: number, delta: Amount, subtract: boolean): boolean {
+  private record(
+    list: Movements,
+    time: number,
+    coefficient: number | bigint,
+    scale: number,
+    subtract: boolean,
+  ): boolean {
     const count = list.count;
     if (count === list.times.length) grow(list);
     const times = list.times;
     times[count] = time;
     list.subtracts[count] = subtract ? 1 : 0;
-    const coefficient = delta.coefficient;
     if (typeof coefficient === 'number') {
       list.coefficients[count] = coefficient;
     } else {
       list.coefficients[count] = NaN;
       (list.wide ??= new Map()).set(count, coefficient);
     }
-    list.scales[count] = delta.scale;
+    list.scales[count] = scale;
     list.count = count + 1;
     if (time < list.changedAt) this.touch(list, time);
     return count === 0 || times[count - 1]! <= time;
@@ -547,11 +561,11 @@ export class Reconciliation {
         key,
         changedAt: Infinity,
         count: 0,
-        times: new Float64Array(8),
-        coefficients: new Float64Array(8),
+        times: new Float64Array(FIRST_ROOM),
+        coefficients: new Float64Array(FIRST_ROOM),
         wide: null,
-        scales: new Uint16Array(8),
-        subtracts: new Uint8Array(8),
+        scales: new Uint16Array(FIRST_ROOM),
+        subtracts: new Uint8Array(FIRST_ROOM),
       };
       assets.set(asset, list);
       this.movements.push(list);
@@ -667,9 +681,12 @@ export class Reconciliation {
   }
 }
 
-/** Room for as many movements again in each column. */
+/** Movements a new list has room for (19 bytes each). */
+const FIRST_ROOM = 64;
+
+/** Room for three times as many movements in each column (a build's lists grow from empty). */
 function grow(list: MovementColumns): void {
-  const size = list.times.length * 2;
+  const size = list.times.length * 4;
   list.times = grownTo(list.times, new Float64Array(size));
   list.coefficients = grownTo(list.coefficients, new Float64Array(size));
   list.scales = grownTo(list.scales, new Uint16Array(size));

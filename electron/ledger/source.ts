@@ -21,7 +21,7 @@ import type { Slices } from '../core/clock';
 import { storePort } from '../sync/store-port';
 import { readTradeAmounts, type LedgerEntry, type TradeEntry } from './entries';
 import { annotationOf } from './annotations';
-import { TradeTable } from './trade-table';
+import { TradeTable, type TablePair } from './trade-table';
 import type { BalanceSnapshot, InferredAnnotation } from './reconcile';
 
 export interface LedgerInputs {
@@ -77,8 +77,10 @@ function* readTrades(
   const trades: TradeEntry[] = [];
   if (!last) return trades;
   const pairs = symbolPairs(store, profileId);
-  const feeAssets = new Map<string, string>();
   const table = new TradeTable(expected);
+  // Each symbol and fee currency resolved once (a row brings its own copy of their texts).
+  const tablePairs = new Map<string, TablePair>();
+  const feeAssets = new Map<string, string>();
   let after: TradeCursor | null = null;
   for (;;) {
     const page = store.ledger.trades(profileId, after, TRADES_PER_SLICE);
@@ -87,22 +89,23 @@ function* readTrades(
         row;
       // Rows written since the marks were read are the next update's.
       if (!tradeBefore(time, id, orderId, last)) return trades;
-      const pair = pairs.get(symbol);
-      if (!pair) {
-        unknown.add(symbol);
-        continue;
+      let pair = tablePairs.get(symbol);
+      if (pair === undefined) {
+        const assets = pairs.get(symbol);
+        if (!assets) {
+          unknown.add(symbol);
+          continue;
+        }
+        tablePairs.set(symbol, (pair = table.pair(symbol, assets.base, assets.quote)));
       }
       let commissionAsset = feeAssets.get(feeCurrency);
       if (commissionAsset === undefined) {
         feeAssets.set(feeCurrency, (commissionAsset = assetKey(feeCurrency)));
       }
       trades.push(
-        table.add({
+        table.addOf(pair, {
           id,
           account,
-          symbol,
-          base: pair.base,
-          quote: pair.quote,
           side: side === 'buy' ? 'BUY' : 'SELL',
           qty,
           price,

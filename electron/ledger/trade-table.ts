@@ -11,7 +11,7 @@
  * made when asked (the reconciliation and the cost basis each ask once, and keep what they need).
  */
 import { decimalOfParts, partsText, plainParts, readPlainParts } from '../../shared/exact-decimal';
-import type { TradeAmounts, TradeEntry, TradeSide } from './entries';
+import { tradeAmounts, type TradeAmounts, type TradeEntry, type TradeSide } from './entries';
 
 /** The amount columns, in this order in `coefficients` and `scales` (four per trade). */
 const QTY = 0;
@@ -37,6 +37,13 @@ export interface TradeRowInput {
   time: number;
 }
 
+/** A symbol's texts' indexes in one table (TradeTable.pair). */
+export interface TablePair {
+  readonly symbol: number;
+  readonly base: number;
+  readonly quote: number;
+}
+
 export class TradeTable {
   private capacity: number;
   count = 0;
@@ -52,6 +59,8 @@ export class TradeTable {
   /** Each text once (a built ledger holds one string per symbol, asset and account). */
   private readonly texts: string[] = [];
   private readonly textIndex = new Map<string, number>();
+  private lastAccount: string | null = null;
+  private lastAccountIndex = 0;
 
   constructor(capacity = 1024) {
     this.capacity = Math.max(1, capacity);
@@ -68,21 +77,39 @@ export class TradeTable {
    * the trade and the field, as reading it as a Decimal would.
    */
   add(row: TradeRowInput): TableTrade {
+    return this.addOf(this.pair(row.symbol, row.base, row.quote), row);
+  }
+
+  /**
+   * A symbol's texts as this table keeps them: a reader that resolves each symbol once (a build
+   * reads 100,000 rows of a few symbols) adds its rows with addOf().
+   */
+  pair(symbol: string, base: string, quote: string): TablePair {
+    return { symbol: this.indexOf(symbol), base: this.indexOf(base), quote: this.indexOf(quote) };
+  }
+
+  /** add() of a row whose symbol's texts are `pair` (this table's, from pair()). */
+  addOf(pair: TablePair, row: Omit<TradeRowInput, 'symbol' | 'base' | 'quote'>): TableTrade {
     if (this.count === this.capacity) this.grow();
     const index = this.count;
     const amounts = index * AMOUNTS;
-    this.amount(amounts + QTY, row.qty, row);
-    this.amount(amounts + QUOTE_QTY, row.quoteQty, row);
-    this.amount(amounts + COMMISSION, row.commission, row);
-    this.amount(amounts + PRICE, row.price, row);
+    this.amount(amounts + QTY, row.qty, pair, row.id);
+    this.amount(amounts + QUOTE_QTY, row.quoteQty, pair, row.id);
+    this.amount(amounts + COMMISSION, row.commission, pair, row.id);
+    this.amount(amounts + PRICE, row.price, pair, row.id);
     this.ids[index] = row.id;
     this.times[index] = row.time;
     this.sides[index] = row.side === 'BUY' ? 1 : 0;
     const texts = index * TEXTS;
-    this.textIndexes[texts + SYMBOL] = this.indexOf(row.symbol);
-    this.textIndexes[texts + BASE] = this.indexOf(row.base);
-    this.textIndexes[texts + QUOTE] = this.indexOf(row.quote);
-    this.textIndexes[texts + ACCOUNT] = this.indexOf(row.account);
+    this.textIndexes[texts + SYMBOL] = pair.symbol;
+    this.textIndexes[texts + BASE] = pair.base;
+    this.textIndexes[texts + QUOTE] = pair.quote;
+    // Rows come by account mostly in runs (and an account's text is a new string each row).
+    if (row.account !== this.lastAccount) {
+      this.lastAccount = row.account;
+      this.lastAccountIndex = this.indexOf(row.account);
+    }
+    this.textIndexes[texts + ACCOUNT] = this.lastAccountIndex;
     this.textIndexes[texts + FEE_ASSET] = this.indexOf(row.commissionAsset);
     this.count++;
     return new TableTrade(this, index);
@@ -114,6 +141,14 @@ export class TradeTable {
     );
   }
 
+  /** One of a trade's amounts' parts, left in plainParts (no value made). */
+  readParts(index: number, which: number): void {
+    const at = index * AMOUNTS + which;
+    const coefficient = this.coefficients[at]!;
+    plainParts.coefficient = Number.isNaN(coefficient) ? this.wide.get(at)! : coefficient;
+    plainParts.scale = this.scales[at]!;
+  }
+
   /** One of a trade's amounts as the exchange wrote it. */
   amountText(index: number, which: number): string {
     const at = index * AMOUNTS + which;
@@ -124,11 +159,12 @@ export class TradeTable {
     );
   }
 
-  private amount(at: number, text: string, row: TradeRowInput): void {
+  private amount(at: number, text: string, pair: TablePair, id: number): void {
     if (!readPlainParts(text) || plainParts.scale > 255) {
       const field = FIELD_NAMES[at % AMOUNTS]!;
+      const symbol = this.texts[pair.symbol]!;
       throw new Error(
-        `trade:${row.symbol}:${row.id} ${field} must be a decimal, got ${JSON.stringify(text)}`,
+        `trade:${symbol}:${id} ${field} must be a decimal, got ${JSON.stringify(text)}`,
       );
     }
     const coefficient = plainParts.coefficient;
@@ -234,6 +270,11 @@ export class TableTrade implements TradeEntry {
     return this.table.time(this.row);
   }
 
+  /** One of its amounts' parts, left in plainParts. */
+  readParts(which: typeof QTY | typeof QUOTE_QTY | typeof COMMISSION): void {
+    this.table.readParts(this.row, which);
+  }
+
   /** Made anew at each ask: whoever needs them keeps them (no copy held by the trade). */
   get amounts(): TradeAmounts {
     const { table, row } = this;
@@ -243,4 +284,21 @@ export class TableTrade implements TradeEntry {
       commission: table.amountOf(row, COMMISSION),
     };
   }
+}
+
+const AMOUNT_COLUMNS = { qty: QTY, quoteQty: QUOTE_QTY, commission: COMMISSION } as const;
+
+/**
+ * One of a trade's amounts' parts (its coefficient and scale), left in plainParts: read from its
+ * table's columns for a build's trade, else from its Decimal. For a loop over every trade that
+ * keeps parts, not values (the reconciliation's movements).
+ */
+export function readAmountParts(trade: TradeEntry, which: keyof TradeAmounts): void {
+  if (trade instanceof TableTrade) {
+    trade.readParts(AMOUNT_COLUMNS[which]);
+    return;
+  }
+  const value = tradeAmounts(trade)[which];
+  plainParts.coefficient = value.coefficient;
+  plainParts.scale = value.scale;
 }

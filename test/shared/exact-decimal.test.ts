@@ -332,6 +332,46 @@ describe('DecimalSum', () => {
     );
   });
 
+  it('compares with another sum limb by limb, and a copy keeps what was copied', () => {
+    const units = fc.oneof(
+      fc.bigInt({ min: -(3n * 10n ** 15n), max: 3n * 10n ** 15n }),
+      fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }),
+    );
+    const steps = fc.array(units, { minLength: 1, maxLength: 8 });
+    fc.assert(
+      fc.property(
+        steps,
+        steps,
+        fc.integer({ min: 0, max: 12 }),
+        fc.option(fc.integer({ min: 0, max: 12 }), { freq: 4 }),
+        (left, right, leftPlaces, otherPlaces) => {
+          // Mostly one scale: the limbs are compared only then.
+          const rightPlaces = otherPlaces ?? leftPlaces;
+          const run = (units: bigint[], places: number) => {
+            const sum = new DecimalSum();
+            for (const unit of units) {
+              if (unit < 0n) sum.subtract(new Decimal(-unit, places));
+              else sum.add(new Decimal(unit, places));
+            }
+            return sum;
+          };
+          const a = run(left, leftPlaces);
+          const b = run(right, rightPlaces);
+          const exact = new Exact(a.value().toString()).cmp(b.value().toString());
+          // Fresh sums again: value() above put their parts together.
+          expect(run(left, leftPlaces).cmpSum(run(right, rightPlaces))).toBe(exact);
+          const copy = new DecimalSum();
+          const source = run(left, leftPlaces);
+          copy.copyFrom(source);
+          source.add(new Decimal(1, leftPlaces));
+          expect(copy.value().eq(a.value())).toBe(true);
+          expect(copy.cmpSum(source)).toBe(-1);
+        },
+      ),
+      { numRuns: 600 },
+    );
+  });
+
   it('carries between its limbs and into a bigint exactly', () => {
     const sum = new DecimalSum();
     // A billion USDT at 10 places, then steps that cross 10^15 and 2^53 units both ways.
