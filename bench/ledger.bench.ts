@@ -10,9 +10,9 @@
  *   (an inferred opening credit of USDT), the ledger built and its figures computed
  *   (buildFromStore + ledgerFigures). Baseline: a bare better-sqlite3 read of the same 100,000
  *   own-trade rows (same query, raw arrays iterated, nothing made of them) in the same run, the
- *   least any path that starts from the store pays. Target: under 1 s.
+ *   least any path that starts from the store pays. Target: at most twice that read (and under 1 s).
  * - ledger.build.average: the same under average cost.
- * - ledger.build.heap: heap growth held by one built ledger as the screens use it (inputs, entries,
+ * - ledger.build.heap: growth of what the process holds (heap and array buffers) for one built ledger as the screens use it (inputs, entries,
  *   lots, positions; its disposal and fee records are made when first asked for) after a full GC.
  * - ledger.build.heap.records: the same once a report has asked for those records (each disposal
  *   piece and fee paid), with the time the first ask took (the entries replayed by a ledger that
@@ -123,6 +123,15 @@ function history(
   }
   held.set('USDT', usdt);
   return { trades, balances: held, lastPrice };
+}
+
+/**
+ * What the process holds for its objects: the heap, and the array buffers outside it (a build's
+ * columns of trades and movements are typed arrays, whose bytes V8 keeps outside the heap).
+ */
+function heldBytes(): number {
+  const usage = process.memoryUsage();
+  return usage.heapUsed + usage.arrayBuffers;
 }
 
 function gcFunction(): () => void {
@@ -411,29 +420,31 @@ export const benches: Bench[] = [
         }
         gc();
         gc();
-        const before = process.memoryUsage().heapUsed;
+        const before = heldBytes();
         const kept = build('fifo');
         gc();
         gc();
-        const heapMb = (process.memoryUsage().heapUsed - before) / (1024 * 1024);
+        const heapMb = (heldBytes() - before) / (1024 * 1024);
         const { ledger } = kept.built;
         const askedAt = performance.now();
         const recordCount = ledger.disposals.length + ledger.fees.length;
         const recordsMs = performance.now() - askedAt;
         gc();
         gc();
-        const recordsHeapMb = (process.memoryUsage().heapUsed - before) / (1024 * 1024);
-        const keptBefore = process.memoryUsage().heapUsed;
+        const recordsHeapMb = (heldBytes() - before) / (1024 * 1024);
+        const keptBefore = heldBytes();
         const service = new LedgerService(store, () => now);
         const held = service.ledger(BUILD_PROFILE, { method: 'fifo', currency: 'usdt' });
         gc();
         gc();
-        const keptMb = (process.memoryUsage().heapUsed - keptBefore) / (1024 * 1024);
+        const keptMb = (heldBytes() - keptBefore) / (1024 * 1024);
         if (held.entries.length !== kept.built.entries.length)
           throw new Error('not the same ledger');
         if (ledger.disposals.length === 0) throw new Error('nothing was disposed');
         if (kept.figures.total.value.isZero()) throw new Error('nothing is worth anything');
-        const target = '< 1000 ms (baseline: bare better-sqlite3 read of the 100k rows)';
+        const target =
+          '<= 2x the baseline and < 1000 ms (baseline: bare better-sqlite3 read of the 100k rows)';
+        const met = (ms: number) => ms <= 2 * baselineMs && ms < 1000;
         return [
           figure({
             name: 'ledger.build',
@@ -441,7 +452,7 @@ export const benches: Bench[] = [
             unit: 'ms / 100k trades from SQLite (FIFO: read, reconcile, build, figures)',
             baseline: baselineMs,
             target,
-            ok: fifoMs < 1000,
+            ok: met(fifoMs),
           }),
           figure({
             name: 'ledger.build.average',
@@ -449,26 +460,26 @@ export const benches: Bench[] = [
             unit: 'ms / 100k trades from SQLite (average cost: read, reconcile, build, figures)',
             baseline: baselineMs,
             target,
-            ok: averageMs < 1000,
+            ok: met(averageMs),
           }),
           figure({
             name: 'ledger.build.heap',
             value: heapMb,
-            unit: `MB heap held by one built ledger (${ledger.lots().length} open lots; disposal and fee records not asked for)`,
+            unit: `MB held (heap and array buffers) by one built ledger (${ledger.lots().length} open lots; disposal and fee records not asked for)`,
             target: 'reported',
             ok: true,
           }),
           figure({
             name: 'ledger.build.heap.records',
             value: recordsHeapMb,
-            unit: `MB heap held by the same ledger once its ${recordCount} records (${ledger.disposals.length} disposals, ${ledger.fees.length} fees) were asked for (first ask ${Math.round(recordsMs)} ms)`,
+            unit: `MB held (heap and array buffers) by the same ledger once its ${recordCount} records (${ledger.disposals.length} disposals, ${ledger.fees.length} fees) were asked for (first ask ${Math.round(recordsMs)} ms)`,
             target: 'reported',
             ok: true,
           }),
           figure({
             name: 'ledger.build.heap.kept',
             value: keptMb,
-            unit: 'MB heap held by the ledger LedgerService keeps (engine, prices taken, checkpoints)',
+            unit: 'MB held (heap and array buffers) by the ledger LedgerService keeps (engine, prices taken, checkpoints)',
             target: 'reported',
             ok: true,
           }),
