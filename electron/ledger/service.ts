@@ -46,6 +46,7 @@ import { Reconciliation, type AddedSnapshots, type BalanceSnapshot } from './rec
 import { PriceLog, priceText } from './price-log';
 import { ledgerFigures, pnlBetween, pnlForRange, rangeQuery, type RangePnl } from './results';
 import { readAppends, readLedgerParts, type LedgerInputs, type LedgerParts } from './source';
+import { TableTrade, type TradeTable } from './trade-table';
 
 /** Prices within this span of now are today's (the tickers), older ones the candles'. */
 const PRESENT_MS = 60_000;
@@ -667,8 +668,15 @@ function sameSnapshots(a: readonly BalanceSnapshot[], b: readonly BalanceSnapsho
 
 function assetsOf(entries: readonly LedgerEntry[]): Set<string> {
   const assets = new Set<string>();
+  // A build's trades name their assets in their table: read there once, not per trade.
+  const tables = new Set<TradeTable>();
   for (const entry of entries) {
-    if (entry.kind === 'trade') {
+    if (entry instanceof TableTrade) {
+      if (!tables.has(entry.table)) {
+        tables.add(entry.table);
+        entry.table.addAssetsTo(assets);
+      }
+    } else if (entry.kind === 'trade') {
       assets.add(entry.base);
       assets.add(entry.quote);
       assets.add(entry.commissionAsset);

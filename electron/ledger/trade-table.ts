@@ -141,6 +141,19 @@ export class TradeTable {
     );
   }
 
+  /** Every asset its trades name (bases, quotes and fee assets) into `assets`. */
+  addAssetsTo(assets: Set<string>): void {
+    const seen = new Set<number>();
+    const indexes = this.textIndexes;
+    for (let row = 0; row < this.count; row++) {
+      const at = row * TEXTS;
+      seen.add(indexes[at + BASE]!);
+      seen.add(indexes[at + QUOTE]!);
+      seen.add(indexes[at + FEE_ASSET]!);
+    }
+    for (const index of seen) assets.add(this.texts[index]!);
+  }
+
   /** One of a trade's amounts' parts, left in plainParts (no value made). */
   readParts(index: number, which: number): void {
     const at = index * AMOUNTS + which;
@@ -218,7 +231,7 @@ export class TableTrade implements TradeEntry {
   readonly kind = 'trade';
 
   constructor(
-    private readonly table: TradeTable,
+    readonly table: TradeTable,
     private readonly row: number,
   ) {}
 

@@ -48,7 +48,7 @@ const FIELDS = [
 ] as const;
 
 describe('a table of trades', () => {
-  it('reads every trade back as it was put in, its amounts the Decimals of its texts', () => {
+  it('reads every trade back as it was put in, its amounts the Decimals of its texts, and names its assets', () => {
     fc.assert(
       fc.property(fc.array(rowArb, { minLength: 1, maxLength: 40 }), (rows) => {
         // A small first capacity: the table grows while it is filled.
@@ -68,6 +68,11 @@ describe('a table of trades', () => {
           }
         });
         expect(table.count).toBe(rows.length);
+        const assets = new Set<string>();
+        table.addAssetsTo(assets);
+        expect(assets).toEqual(
+          new Set(rows.flatMap((row) => [row.base, row.quote, row.commissionAsset])),
+        );
       }),
     );
   });
