@@ -105,7 +105,7 @@ function* readTrades(
       trades.push(
         table.addOf(pair, {
           id,
-          account,
+          account: account ?? MAIN_ACCOUNT,
           side: side === 'buy' ? 'BUY' : 'SELL',
           qty,
           price,

@@ -26,8 +26,11 @@ export type LedgerTradeColumns = [
   feeCurrency: string,
   time: number,
   orderId: number,
-  /** 'main', or the linked sub-account's e-mail whose key read it. */
-  account: string,
+  /**
+   * The linked sub-account's e-mail whose key read it; null for the main account's (no text made
+   * per row for the 'main' every other row would bring).
+   */
+  account: string | null,
 ];
 
 export interface LedgerTradeRow {
@@ -399,7 +402,7 @@ function prepare(db: Database.Database) {
         LedgerTradeColumns
       >(
         `SELECT * FROM (SELECT id, symbol, side, price, qty, quote_qty, fee, fee_currency, time,
-             order_id, 'main' AS account FROM own_trades
+             order_id, NULL AS account FROM own_trades
              WHERE profile_id = ? AND (time, id, order_id) > (?, ?, ?)
              ORDER BY time, id, order_id)
          UNION ALL
