@@ -21,7 +21,7 @@ import type { Slices } from '../core/clock';
 import { storePort } from '../sync/store-port';
 import { readTradeAmounts, type LedgerEntry, type TradeEntry } from './entries';
 import { annotationOf } from './annotations';
-import { TradeTable, type TablePair } from './trade-table';
+import { TradeRows } from './trade-table';
 import type { BalanceSnapshot, InferredAnnotation } from './reconcile';
 
 export interface LedgerInputs {
@@ -74,53 +74,27 @@ function* readTrades(
   unknown: Set<string>,
   expected: number,
 ): Slices<TradeEntry[]> {
-  const trades: TradeEntry[] = [];
-  if (!last) return trades;
-  const pairs = symbolPairs(store, profileId);
-  const table = new TradeTable(expected);
-  // Each symbol and fee currency resolved once (a row brings its own copy of their texts).
-  const tablePairs = new Map<string, TablePair>();
-  const feeAssets = new Map<string, string>();
+  if (!last) return [];
+  const rows = new TradeRows(symbolPairs(store, profileId), expected);
   let after: TradeCursor | null = null;
   for (;;) {
     const page = store.ledger.trades(profileId, after, TRADES_PER_SLICE);
     for (const row of page) {
-      const [id, symbol, side, price, qty, quoteQty, fee, feeCurrency, time, orderId, account] =
-        row;
       // Rows written since the marks were read are the next update's.
-      if (!tradeBefore(time, id, orderId, last)) return trades;
-      let pair = tablePairs.get(symbol);
-      if (pair === undefined) {
-        const assets = pairs.get(symbol);
-        if (!assets) {
-          unknown.add(symbol);
-          continue;
-        }
-        tablePairs.set(symbol, (pair = table.pair(symbol, assets.base, assets.quote)));
-      }
-      let commissionAsset = feeAssets.get(feeCurrency);
-      if (commissionAsset === undefined) {
-        feeAssets.set(feeCurrency, (commissionAsset = assetKey(feeCurrency)));
-      }
-      trades.push(
-        table.addOf(pair, {
-          id,
-          account: account ?? MAIN_ACCOUNT,
-          side: side === 'buy' ? 'BUY' : 'SELL',
-          qty,
-          price,
-          quoteQty,
-          commission: fee,
-          commissionAsset,
-          time,
-        }),
-      );
+      if (!tradeBefore(row[8], row[0], row[9], last)) return done(rows, unknown);
+      rows.take(row);
     }
     const lastRow = page[page.length - 1];
-    if (page.length < TRADES_PER_SLICE || !lastRow) return trades;
+    if (page.length < TRADES_PER_SLICE || !lastRow) return done(rows, unknown);
     after = { time: lastRow[8], id: lastRow[0], orderId: lastRow[9] };
     yield;
   }
+}
+
+/** The trades a reading took, its unknown symbols added to `unknown`. */
+function done(rows: TradeRows, unknown: Set<string>): TradeEntry[] {
+  for (const symbol of rows.unknown) unknown.add(symbol);
+  return rows.table.trades();
 }
 
 /** Whether the trade (time, id, orderId) comes no later than `b` in the order trades are read. */

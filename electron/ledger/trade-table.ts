@@ -11,6 +11,9 @@
  * made when asked (the reconciliation and the cost basis each ask once, and keep what they need).
  */
 import { decimalOfParts, partsText, plainParts, readPlainParts } from '../../shared/exact-decimal';
+import { MAIN_ACCOUNT } from '../../shared/ledger';
+import { assetKey } from '../../shared/market';
+import type { LedgerTradeColumns } from '../store';
 import { tradeAmounts, type TradeAmounts, type TradeEntry, type TradeSide } from './entries';
 
 /** The amount columns, in this order in `coefficients` and `scales` (four per trade). */
@@ -44,6 +47,22 @@ export interface TablePair {
   readonly quote: number;
 }
 
+/**
+ * A table as its columns, to move it to another thread: the typed arrays' buffers are
+ * transferred (listed by transferables()), not copied.
+ */
+export interface TradeTableColumns {
+  count: number;
+  ids: Float64Array;
+  times: Float64Array;
+  sides: Uint8Array;
+  textIndexes: Uint32Array;
+  coefficients: Float64Array;
+  scales: Uint8Array;
+  wide: [number, bigint][];
+  texts: string[];
+}
+
 export class TradeTable {
   private capacity: number;
   count = 0;
@@ -70,6 +89,52 @@ export class TradeTable {
     this.textIndexes = new Uint32Array(this.capacity * TEXTS);
     this.coefficients = new Float64Array(this.capacity * AMOUNTS);
     this.scales = new Uint8Array(this.capacity * AMOUNTS);
+  }
+
+  /** A table of the columns another table gave (columns()), its arrays taken as they are. */
+  static of(columns: TradeTableColumns): TradeTable {
+    const table = new TradeTable(1);
+    table.capacity = columns.ids.length;
+    table.count = columns.count;
+    table.ids = columns.ids;
+    table.times = columns.times;
+    table.sides = columns.sides;
+    table.textIndexes = columns.textIndexes;
+    table.coefficients = columns.coefficients;
+    table.scales = columns.scales;
+    for (const [at, coefficient] of columns.wide) table.wide.set(at, coefficient);
+    for (const text of columns.texts) table.indexOf(text);
+    return table;
+  }
+
+  /** Its columns as they are (the table is spent once they are transferred). */
+  columns(): TradeTableColumns {
+    return {
+      count: this.count,
+      ids: this.ids,
+      times: this.times,
+      sides: this.sides,
+      textIndexes: this.textIndexes,
+      coefficients: this.coefficients,
+      scales: this.scales,
+      wide: [...this.wide],
+      texts: this.texts,
+    };
+  }
+
+  /** The buffers of columns(), for postMessage's transfer list. */
+  static transferables(columns: TradeTableColumns): ArrayBuffer[] {
+    const { ids, times, sides, textIndexes, coefficients, scales } = columns;
+    return [ids, times, sides, textIndexes, coefficients, scales].map(
+      (array) => array.buffer as ArrayBuffer,
+    );
+  }
+
+  /** A TableTrade for each of its rows, in order. */
+  trades(): TableTrade[] {
+    const trades = new Array<TableTrade>(this.count);
+    for (let row = 0; row < this.count; row++) trades[row] = new TableTrade(this, row);
+    return trades;
   }
 
   /**
@@ -314,4 +379,56 @@ export function readAmountParts(trade: TradeEntry, which: keyof TradeAmounts): v
   const value = tradeAmounts(trade)[which];
   plainParts.coefficient = value.coefficient;
   plainParts.scale = value.scale;
+}
+
+/**
+ * Own-trade rows as the store reads them (its ledger order) into a TradeTable: each symbol's
+ * assets and each fee currency resolved once, the main account's null account made 'main'; a row
+ * on a symbol whose assets are unknown (exchangeInfo not read yet) is named in `unknown` and left
+ * out. The one reading of a row, in the main thread and in a reader thread alike.
+ */
+export class TradeRows {
+  readonly table: TradeTable;
+  readonly unknown = new Set<string>();
+  private readonly tablePairs = new Map<string, TablePair>();
+  private readonly feeAssets = new Map<string, string>();
+
+  constructor(
+    private readonly pairs: ReadonlyMap<string, { base: string; quote: string }>,
+    expected: number,
+  ) {
+    this.table = new TradeTable(expected);
+  }
+
+  /** Takes one row; false when its symbol's assets are unknown. */
+  take(row: LedgerTradeColumns): boolean {
+    const [id, symbol, side, price, qty, quoteQty, fee, feeCurrency, time, , account] = row;
+    let pair = this.tablePairs.get(symbol);
+    if (pair === undefined) {
+      const assets = this.pairs.get(symbol);
+      if (!assets) {
+        this.unknown.add(symbol);
+        return false;
+      }
+      pair = this.table.pair(symbol, assets.base, assets.quote);
+      this.tablePairs.set(symbol, pair);
+    }
+    let commissionAsset = this.feeAssets.get(feeCurrency);
+    if (commissionAsset === undefined) {
+      commissionAsset = assetKey(feeCurrency);
+      this.feeAssets.set(feeCurrency, commissionAsset);
+    }
+    this.table.addOf(pair, {
+      id,
+      account: account ?? MAIN_ACCOUNT,
+      side: side === 'buy' ? 'BUY' : 'SELL',
+      qty,
+      price,
+      quoteQty,
+      commission: fee,
+      commissionAsset,
+      time,
+    });
+    return true;
+  }
 }
