@@ -45,7 +45,14 @@ import {
 import { Reconciliation, type AddedSnapshots, type BalanceSnapshot } from './reconcile';
 import { PriceLog, priceText } from './price-log';
 import { ledgerFigures, pnlBetween, pnlForRange, rangeQuery, type RangePnl } from './results';
-import { readAppends, readLedgerParts, type LedgerInputs, type LedgerParts } from './source';
+import {
+  readAppends,
+  readLedgerParts,
+  readLedgerPartsInThreads,
+  type LedgerInputs,
+  type LedgerParts,
+} from './source';
+import type { TradeReaders } from './trade-readers';
 import { TableTrade, type TradeTable } from './trade-table';
 
 /** Prices within this span of now are today's (the tickers), older ones the candles'. */
@@ -133,6 +140,19 @@ interface Kept {
   checkpoints: { ledger: LedgerCheckpoint; logged: number }[];
 }
 
+/**
+ * Reader threads for long histories' trades (trade-readers.ts): a build of a profile with at
+ * least `threadsFrom` trades has them read there. Without readers every read is the main
+ * thread's, in slices.
+ */
+export interface LedgerThreads {
+  readers?: TradeReaders;
+  threadsFrom?: number;
+}
+
+/** Trades from which a build's read goes to the reader threads (below, starting them costs more). */
+const THREADS_FROM = 20_000;
+
 /** Entries applied per slice of a build. */
 const ENTRIES_PER_SLICE = 5000;
 
@@ -145,13 +165,15 @@ export class LedgerService {
   private generation = 0;
   /**
    * Full builds and incremental updates made, for tests and benches; `replays`: the updates that
-   * went back to a checkpoint for an entry older than the last applied (a late trade).
+   * went back to a checkpoint for an entry older than the last applied (a late trade);
+   * `threadedReads`/`threadFailures`: builds whose trades the reader threads read, or failed to.
    */
-  readonly stats = { builds: 0, updates: 0, replays: 0 };
+  readonly stats = { builds: 0, updates: 0, replays: 0, threadedReads: 0, threadFailures: 0 };
 
   constructor(
     private readonly store: Store,
     private readonly now: () => number = Date.now,
+    private readonly threads: LedgerThreads = {},
   ) {}
 
   /** The ledger as the store has it now, built at once when it must be built. */
@@ -174,8 +196,9 @@ export class LedgerService {
     let building = this.building.get(key);
     if (!building) {
       const generation = this.generation;
-      const slices = buildKept(this.store, profileId, this.choiceOf(choice), this.now());
-      building = inTurns(slices).finally(() => this.building.delete(key));
+      building = this.buildInTurns(profileId, this.choiceOf(choice)).finally(() =>
+        this.building.delete(key),
+      );
       this.building.set(key, building);
       const fresh = await building;
       this.stats.builds++;
@@ -187,6 +210,26 @@ export class LedgerService {
     }
     await building;
     return this.ledgerInTurns(profileId, choice);
+  }
+
+  /**
+   * A build in turns of the event loop; a history of at least `threadsFrom` trades has its trades
+   * read by the reader threads meanwhile (if the service has them; if they fail, read here).
+   */
+  private async buildInTurns(profileId: string, choice: LedgerChoice): Promise<Kept> {
+    const { readers, threadsFrom = THREADS_FROM } = this.threads;
+    let parts: LedgerParts | undefined;
+    // At least that many: the trade that many into the ledger order is there.
+    if (readers && this.store.ledger.tradeAt(profileId, threadsFrom - 1) !== null) {
+      try {
+        parts = await readLedgerPartsInThreads(this.store, profileId, readers);
+        this.stats.threadedReads++;
+      } catch {
+        // Read here instead (a reader that cannot start or read is counted, not fatal).
+        this.stats.threadFailures++;
+      }
+    }
+    return inTurns(buildKept(this.store, profileId, choice, this.now(), parts));
   }
 
   private choiceOf(choice: LedgerChoice): LedgerChoice {
@@ -705,9 +748,10 @@ function* buildKept(
   profileId: string,
   choice: LedgerChoice,
   now: number,
+  read?: LedgerParts,
 ): Slices<Kept> {
   const currency = assetKey(choice.currency);
-  const parts = yield* readLedgerParts(store, profileId);
+  const parts = read ?? (yield* readLedgerParts(store, profileId));
   const inputs = parts.inputs;
   // The store reads trades in ledger order: merged with the rest, not sorted again.
   const known = mergeEntries(inputs.trades, sortEntries(inputs.others));

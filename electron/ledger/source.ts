@@ -22,6 +22,7 @@ import { storePort } from '../sync/store-port';
 import { readTradeAmounts, type LedgerEntry, type TradeEntry } from './entries';
 import { annotationOf } from './annotations';
 import { TradeRows } from './trade-table';
+import type { TradeReaders } from './trade-readers';
 import type { BalanceSnapshot, InferredAnnotation } from './reconcile';
 
 export interface LedgerInputs {
@@ -121,15 +122,60 @@ export interface LedgerParts {
   lastTrade: TradeCursor | null;
 }
 
+/** What a reading of the parts reads before the trades: the marks, the newest trade, the rest. */
+interface PartsHead {
+  marks: LedgerMarks;
+  lastTrade: TradeCursor | null;
+  unknown: Set<string>;
+  subs: { email: string; fetchedAt: number }[];
+  withdrawals: LedgerEntry[];
+  transfers: LedgerEntry[];
+  transferIds: Set<number>;
+  fundSnapshots: BalanceSnapshot[];
+  observations: BalanceSnapshot[];
+  current: BalanceSnapshot[];
+}
+
 /**
  * The parts, read in slices (a page of own trades each): the marks, the newest trade and every
  * other row first, in one slice, so what is written meanwhile is an addition the next update reads.
  */
 export function* readLedgerParts(store: Store, profileId: string): Slices<LedgerParts> {
+  const head = readHead(store, profileId);
+  const trades = yield* readTrades(
+    store,
+    profileId,
+    head.lastTrade,
+    head.unknown,
+    head.marks.trades,
+  );
+  return partsOf(store, profileId, head, trades);
+}
+
+/**
+ * readLedgerParts() with the own trades read by reader threads, each a range of them on a
+ * connection of its own, while this thread answers whatever else is due: for a long history,
+ * whose read is the largest part of a build. The same parts.
+ */
+export async function readLedgerPartsInThreads(
+  store: Store,
+  profileId: string,
+  readers: TradeReaders,
+): Promise<LedgerParts> {
+  const head = readHead(store, profileId);
+  const trades: TradeEntry[] = [];
+  if (head.lastTrade) {
+    const read = await readers.read(store, profileId, head.lastTrade, head.marks.trades);
+    for (const trade of read.trades) trades.push(trade);
+    for (const symbol of read.unknown) head.unknown.add(symbol);
+  }
+  return partsOf(store, profileId, head, trades);
+}
+
+function readHead(store: Store, profileId: string): PartsHead {
   const q = store.ledger;
   const marks = readMarks(store, profileId);
   const lastTrade = q.lastTrade(profileId);
-  const unknown = new Set<string>();
   const subs = q.subAccounts(profileId);
   const accountOf = accountsOf(subs);
   const withdrawals = q.withdrawals(profileId).map(withdrawalEntry);
@@ -140,11 +186,28 @@ export function* readLedgerParts(store: Store, profileId: string): Slices<Ledger
     const entry = transferEntry(row, accountOf);
     if (entry) transfers.push(entry);
   }
-  const fundSnapshots = q.fundSnapshots(profileId);
-  const observations = q.observations(profileId);
-  const current = currentObservations(store, profileId);
-  const trades = yield* readTrades(store, profileId, lastTrade, unknown, marks.trades);
+  return {
+    marks,
+    lastTrade,
+    unknown: new Set<string>(),
+    subs,
+    withdrawals,
+    transfers,
+    transferIds,
+    fundSnapshots: q.fundSnapshots(profileId),
+    observations: q.observations(profileId),
+    current: currentObservations(store, profileId),
+  };
+}
 
+function partsOf(
+  store: Store,
+  profileId: string,
+  head: PartsHead,
+  trades: TradeEntry[],
+): LedgerParts {
+  const q = store.ledger;
+  const { subs, withdrawals, transfers, fundSnapshots, observations, current } = head;
   const annotationRows = q.annotations(profileId);
   const annotations = new Map<string, InferredAnnotation>();
   for (const row of annotationRows) annotations.set(row.entryId, annotationOf(row));
@@ -160,16 +223,16 @@ export function* readLedgerParts(store: Store, profileId: string): Slices<Ledger
         subs.map((s) => s.email.toLowerCase()),
         q.linkedSubAccounts(profileId),
       ),
-      unknownSymbols: [...unknown].sort(),
+      unknownSymbols: [...head.unknown].sort(),
     },
     withdrawals,
     transfers,
-    transferIds,
+    transferIds: head.transferIds,
     fundSnapshots,
     observations,
     current,
-    marks,
-    lastTrade,
+    marks: head.marks,
+    lastTrade: head.lastTrade,
   };
 }
 

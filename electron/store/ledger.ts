@@ -13,6 +13,7 @@ import { assetKey } from '../../shared/market';
 import { formatDecimal } from '../core/decimal';
 import { integerMs, StoreInputError } from './util';
 import { MAIN_ACCOUNT, type InferredFacts } from '../../shared/ledger';
+import { TRADE_COLUMNS } from './trade-range';
 
 /** An own-trade row as ledger reads iterate it, in this column order (an array per row). */
 export type LedgerTradeColumns = [
@@ -167,6 +168,11 @@ export class LedgerRepository {
   /** Own trades after `after` in ledger order (all of them with null). */
   tradesAfter(profileId: string, after: TradeCursor | null): LedgerTradeRow[] {
     return this.statements.tradesAfter.all(...afterCursor(profileId, after));
+  }
+
+  /** The cursor of the trade `offset` trades into the ledger order (0: the first), or null. */
+  tradeAt(profileId: string, offset: number): TradeCursor | null {
+    return this.statements.tradeAt.get(profileId, profileId, offset) ?? null;
   }
 
   lastTrade(profileId: string): TradeCursor | null {
@@ -401,13 +407,11 @@ function prepare(db: Database.Database) {
         [string, number, number, number, string, number, number, number, number],
         LedgerTradeColumns
       >(
-        `SELECT * FROM (SELECT id, symbol, side, price, qty, quote_qty, fee, fee_currency, time,
-             order_id, NULL AS account FROM own_trades
+        `SELECT * FROM (SELECT ${TRADE_COLUMNS}, NULL AS account FROM own_trades
              WHERE profile_id = ? AND (time, id, order_id) > (?, ?, ?)
              ORDER BY time, id, order_id)
          UNION ALL
-         SELECT * FROM (SELECT id, symbol, side, price, qty, quote_qty, fee, fee_currency, time,
-             order_id, account FROM sub_account_trades
+         SELECT * FROM (SELECT ${TRADE_COLUMNS}, account FROM sub_account_trades
              WHERE profile_id = ? AND (time, id, order_id) > (?, ?, ?)
              ORDER BY time, id, order_id)
          ORDER BY time, id, order_id LIMIT ?`,
@@ -425,6 +429,15 @@ function prepare(db: Database.Database) {
          fee_currency AS feeCurrency, time, order_id AS orderId, account FROM sub_account_trades
          WHERE profile_id = ? AND (time, id, order_id) > (?, ?, ?)
        ORDER BY time, id, order_id`,
+    ),
+    tradeAt: db.prepare<[string, string, number], TradeCursor>(
+      `SELECT time, id, order_id AS orderId FROM (
+         SELECT * FROM (SELECT time, id, order_id FROM own_trades WHERE profile_id = ?
+           ORDER BY time, id, order_id)
+         UNION ALL
+         SELECT * FROM (SELECT time, id, order_id FROM sub_account_trades WHERE profile_id = ?
+           ORDER BY time, id, order_id))
+       ORDER BY time, id, order_id LIMIT 1 OFFSET ?`,
     ),
     lastTrade: db.prepare<[string, string], TradeCursor>(
       `SELECT time, id, orderId FROM (
