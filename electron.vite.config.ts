@@ -100,8 +100,40 @@ function browserModeBuild(): Plugin {
           },
         },
       });
+      await Promise.all([tradeReaderBuild('out/serve'), tradeReaderBuild('out/main')]);
     },
   };
+}
+
+/** The ledger's reader thread (see electron/ledger/trade-readers.ts). */
+const tradeReaderEntry = resolve(__dirname, 'electron/ledger/trade-reader.ts');
+
+/**
+ * The ledger's reader thread's script, built to `outDir`/trade-reader.cjs: one CommonJS file a
+ * Worker starts beside the app's bundle (the desktop app's out/main, browser mode's out/serve),
+ * better-sqlite3 loaded from node_modules.
+ */
+function tradeReaderBuild(outDir: string) {
+  return build({
+    configFile: false,
+    root: __dirname,
+    logLevel: 'warn',
+    ssr: { target: 'node', noExternal: true, external: nativeModules },
+    build: {
+      ssr: true,
+      outDir: resolve(__dirname, outDir),
+      emptyOutDir: false,
+      target: 'node20',
+      minify: false,
+      reportCompressedSize: false,
+      copyPublicDir: false,
+      rollupOptions: {
+        input: { 'trade-reader': tradeReaderEntry },
+        external: nativeModules,
+        output: { format: 'cjs', entryFileNames: '[name].cjs', codeSplitting: false },
+      },
+    },
+  });
 }
 
 /**

@@ -26,7 +26,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { buildFromStore, ledgerFigures, LedgerService, type CostMethod } from '../electron/ledger';
+import {
+  buildFromStore,
+  ledgerFigures,
+  LedgerService,
+  tradeReaders,
+  TRADE_READER_SOURCE,
+  type BuiltLedger,
+  type CostMethod,
+  type TradeReaders,
+} from '../electron/ledger';
 import { ExchangeClient } from '../electron/exchange';
 import { launchSandbox } from '../electron/sandbox/index';
 import { parseFixed } from '../electron/sandbox/fixed';
@@ -145,11 +154,11 @@ const BUILD_PROFILE = 'bench-build';
  * A store file holding the history as sync leaves it: the trades (in pages, as the importer
  * writes them), the symbols' tickers (which also name each symbol's assets) and today's balances.
  */
-function seededStore(dir: string, now: number, linked = false) {
+function seededStore(dir: string, now: number, linked = false, count = TRADES) {
   const { store } = openStore({ dataDir: dir });
   // Linked: half the trades the main account's, half a linked sub-account's (ids and times of
   // their own: the two accounts' trades interleave, as two accounts trading at once do).
-  const { trades, balances, lastPrice } = linked ? history(TRADES / 2) : history();
+  const { trades, balances, lastPrice } = linked ? history(count / 2) : history(count);
   const sub = linked ? history(TRADES / 2, 15, 10_000_000, START + 500) : null;
   store.profiles.create({
     id: BUILD_PROFILE,
@@ -351,10 +360,11 @@ async function linkedBuildFigure(): Promise<Figure[]> {
   const dir = mkdtempSync(join(tmpdir(), 'spotfolio-bench-ledger-linked-'));
   const now = START + (TRADES / 2) * 1000 + 3_600_000;
   const { store, trades } = seededStore(dir, now, true);
+  const readers = await startedReaders();
   try {
-    const timed = (): number => {
+    const timed = async (): Promise<number> => {
       const start = performance.now();
-      const built = buildFromStore(store, BUILD_PROFILE, { method: 'fifo', currency: 'usdt' }, now);
+      const built = await screenBuild(store, now, 'fifo', readers);
       ledgerFigures(built.ledger, { at: now, priceAt: built.prices.priceAt });
       const elapsed = performance.now() - start;
       if (built.ledger.shortfalls.length > 0) throw new Error('the bench history oversold');
@@ -367,7 +377,7 @@ async function linkedBuildFigure(): Promise<Figure[]> {
     let buildMs = Infinity;
     let baselineMs = Infinity;
     for (let round = 0; round < 3; round++) {
-      buildMs = Math.min(buildMs, timed());
+      buildMs = Math.min(buildMs, await timed());
       baselineMs = Math.min(baselineMs, bareReadMs(store, true));
     }
     return [
@@ -381,6 +391,7 @@ async function linkedBuildFigure(): Promise<Figure[]> {
       }),
     ];
   } finally {
+    await readers.close();
     store.close();
     rmSync(dir, { recursive: true, force: true });
   }
@@ -396,26 +407,33 @@ export const benches: Bench[] = [
       const dir = mkdtempSync(join(tmpdir(), 'spotfolio-bench-ledger-'));
       const now = START + TRADES * 1000 + 3_600_000;
       const { store, trades } = seededStore(dir, now);
+      const readers = await startedReaders();
       try {
-        const build = (method: CostMethod) => {
-          const built = buildFromStore(store, BUILD_PROFILE, { method, currency: 'usdt' }, now);
+        const checked = (built: BuiltLedger) => {
           const figures = ledgerFigures(built.ledger, { at: now, priceAt: built.prices.priceAt });
           if (built.ledger.shortfalls.length > 0) throw new Error('the bench history oversold');
           if (built.inputs.trades.length !== trades) throw new Error('trades left out');
           return { built, figures };
         };
-        const timed = (method: CostMethod): number => {
+        const build = (method: CostMethod) =>
+          checked(buildFromStore(store, BUILD_PROFILE, { method, currency: 'usdt' }, now));
+        const timed = async (
+          method: CostMethod,
+          threads: TradeReaders | undefined,
+        ): Promise<number> => {
           const start = performance.now();
-          build(method);
+          checked(await screenBuild(store, now, method, threads));
           return performance.now() - start;
         };
         // Interleaved, best of three each: a busy machine slows whichever run it lands on.
         let fifoMs = Infinity;
         let averageMs = Infinity;
+        let oneThreadMs = Infinity;
         let baselineMs = Infinity;
         for (let round = 0; round < 3; round++) {
-          fifoMs = Math.min(fifoMs, timed('fifo'));
-          averageMs = Math.min(averageMs, timed('average'));
+          fifoMs = Math.min(fifoMs, await timed('fifo', readers));
+          averageMs = Math.min(averageMs, await timed('average', readers));
+          oneThreadMs = Math.min(oneThreadMs, await timed('fifo', undefined));
           baselineMs = Math.min(baselineMs, bareReadMs(store));
         }
         gc();
@@ -455,6 +473,14 @@ export const benches: Bench[] = [
             ok: met(fifoMs),
           }),
           figure({
+            name: 'ledger.build.one_thread',
+            value: oneThreadMs,
+            unit: 'ms / 100k trades from SQLite (FIFO, no reader threads: every read in the main thread)',
+            baseline: baselineMs,
+            target: 'reported',
+            ok: true,
+          }),
+          figure({
             name: 'ledger.build.average',
             value: averageMs,
             unit: 'ms / 100k trades from SQLite (average cost: read, reconcile, build, figures)',
@@ -485,9 +511,38 @@ export const benches: Bench[] = [
           }),
         ];
       } finally {
+        await readers.close();
         store.close();
         rmSync(dir, { recursive: true, force: true });
       }
     },
   },
 ];
+
+/**
+ * A build as a screen gets it (LedgerFigures asks LedgerService.ledgerInTurns): in turns of the
+ * event loop, a long history's trades read by the reader threads when given.
+ */
+function screenBuild(
+  store: Store,
+  now: number,
+  method: CostMethod,
+  readers: TradeReaders | undefined,
+): Promise<BuiltLedger> {
+  const service = new LedgerService(store, () => now, readers ? { readers } : {});
+  return service.ledgerInTurns(BUILD_PROFILE, { method, currency: 'usdt' });
+}
+
+/** Reader threads as the app has them, started (their first read is the start's, not timed). */
+async function startedReaders(): Promise<TradeReaders> {
+  const readers = tradeReaders(TRADE_READER_SOURCE);
+  const dir = mkdtempSync(join(tmpdir(), 'spotfolio-bench-readers-'));
+  const { store } = seededStore(dir, START + 3_600_000, false, 2000);
+  try {
+    await readers.read(store, BUILD_PROFILE, store.ledger.lastTrade(BUILD_PROFILE)!, 2000);
+  } finally {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return readers;
+}

@@ -23,7 +23,7 @@ import { timingsOf, type Timings } from './core/timings';
 import { AlertEditor } from './alerts/editor';
 import { ExchangeLimiters } from './exchange/limits';
 import { Activity } from './live/activity';
-import { CandleScheduler, LedgerService } from './ledger';
+import { CandleScheduler, LedgerService, tradeReaders } from './ledger';
 import { AllProfiles } from './ledger/all-profiles';
 import { LedgerFigures } from './ledger/figures';
 import { AppLock, followScreenLock, SensitiveActions } from './lock';
@@ -81,6 +81,13 @@ export interface AppOptions {
    * screen-lock.ts). The entry points turn it on; tests that do not test it leave it off.
    */
   followScreenLock?: boolean;
+  /**
+   * The script a ledger's reader thread runs (electron/ledger/trade-reader.ts built to
+   * trade-reader.cjs beside the app's bundle, or TRADE_READER_SOURCE where the app runs from its
+   * TypeScript): a long history's trades are read on such threads while the main process answers.
+   * Absent: every read is the main thread's.
+   */
+  tradeReaderScript?: string | URL;
 }
 
 /** Receives every event the app emits, as the transports forward them to the renderer. */
@@ -366,7 +373,8 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
     describeError: (error) => toBridgeError(error).message,
     subAccountLinks,
   });
-  const ledger = new LedgerService(store, now);
+  const readers = options.tradeReaderScript ? tradeReaders(options.tradeReaderScript) : undefined;
+  const ledger = new LedgerService(store, now, readers ? { readers } : {});
   const rules = new ExchangeRules(clock);
   const candles = new CandleScheduler({
     store,
@@ -441,6 +449,7 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
     screenLock?.stop();
     lock.dispose();
     stopBackups();
+    await readers?.close();
     store.close();
     throw error;
   }
@@ -465,6 +474,7 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
         lock.dispose();
         listeners.clear();
         stopBackups();
+        await readers?.close();
         store.close();
         log.info('Spotfolio closed');
       })();

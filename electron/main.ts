@@ -97,6 +97,8 @@ async function start(): Promise<void> {
     log: (line) => console.log(line),
     // Electron reports a locked screen on macOS and Windows only; on Linux the app follows D-Bus.
     followScreenLock: true,
+    // Built beside this bundle (electron.vite.config.ts).
+    tradeReaderScript: join(here, 'trade-reader.cjs'),
   });
   const opened = spotfolio;
   ipc = bindIpc({

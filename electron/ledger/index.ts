@@ -15,5 +15,6 @@ export * from './reports';
 export * from './prices';
 export * from './source';
 export * from './service';
+export { tradeReaders, TradeReaders, TRADE_READER_SOURCE } from './trade-readers';
 export * from './candle-scheduler';
 export * from './views';

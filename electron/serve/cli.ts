@@ -26,6 +26,14 @@ import { startBrowserMode } from './host';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
+/**
+ * The ledger's reader thread's script: the build's trade-reader.cjs beside this file's bundle,
+ * or, where this runs from its TypeScript (tsx), the reader's TypeScript through tsx.
+ */
+const tradeReaderScript = import.meta.url.endsWith('.ts')
+  ? new URL('../ledger/trade-reader-source.mjs', import.meta.url)
+  : join(dirname(fileURLToPath(import.meta.url)), 'trade-reader.cjs');
+
 /** How long the app's start waits for a page to fetch its files first (see serve). */
 const pageHeadStartMs = 250;
 
@@ -188,6 +196,7 @@ export async function serve(argv: string[]): Promise<void> {
       log: toStderr,
       timings: args.timings,
       followScreenLock: true,
+      tradeReaderScript,
     });
   } catch (error) {
     appFailed(error);
