@@ -70,6 +70,13 @@ const BIG_MAX_SAFE = BigInt(MAX_SAFE);
  */
 type Coefficient = number | bigint;
 
+/**
+ * A Decimal's coefficient, as its parts are kept where no Decimal is held (a table's columns):
+ * only ever handed back to this file's functions (decimalOfParts, partsText, DecimalSum's
+ * addParts), never computed with elsewhere.
+ */
+export type DecimalCoefficient = Coefficient;
+
 /** `value` in the one form its size takes. */
 function coefficientOf(value: bigint): Coefficient {
   return value >= -BIG_MAX_SAFE && value <= BIG_MAX_SAFE ? Number(value) : value;
@@ -736,7 +743,7 @@ export function plainDecimal(text: string): Decimal | null {
  * written). One object, overwritten by each read: the caller copies the parts out at once (into
  * the columns of a table of amounts), so a read makes no value.
  */
-export const plainParts: { coefficient: number | bigint; scale: number } = {
+export const plainParts: { coefficient: DecimalCoefficient; scale: number } = {
   coefficient: 0,
   scale: 0,
 };

@@ -17,13 +17,12 @@
 import { atOnce, type Slices } from '../core/clock';
 import { withAnnotation } from './annotations';
 import { formatDecimal } from '../core/decimal';
-import { DecimalSum, plainParts } from '../../shared/exact-decimal';
+import { DecimalSum, plainParts, type DecimalCoefficient } from '../../shared/exact-decimal';
 import { readAmountParts } from './trade-table';
 import { amount, isAboveZero, isBelowZero, ZERO, type Amount } from './decimal';
 import {
   eachBalanceChange,
   sortEntries,
-  tradeAmounts,
   type InferredEntry,
   type LedgerEntry,
   type TradeEntry,
@@ -136,7 +135,12 @@ export class AssetReplay {
   }
 
   /** One movement of an amount's parts (taken away when `subtract`) at `time`, in its interval. */
-  private move(time: number, coefficient: number | bigint, scale: number, subtract: boolean): void {
+  private move(
+    time: number,
+    coefficient: DecimalCoefficient,
+    scale: number,
+    subtract: boolean,
+  ): void {
     const running = this.running;
     running.addParts(coefficient, scale, subtract);
     // The lowest matters only below zero (the credit it proves): compared only then.
@@ -229,7 +233,7 @@ interface MovementColumns {
   times: Float64Array;
   /** NaN where the coefficient is beyond 2^53: then in `wide`, by index. */
   coefficients: Float64Array;
-  wide: Map<number, bigint> | null;
+  wide: Map<number, DecimalCoefficient> | null;
   scales: Uint16Array;
   /** 1 where taken away. */
   subtracts: Uint8Array;
@@ -521,7 +525,7 @@ export class Reconciliation {
   private record(
     list: Movements,
     time: number,
-    coefficient: number | bigint,
+    coefficient: DecimalCoefficient,
     scale: number,
     subtract: boolean,
   ): boolean {

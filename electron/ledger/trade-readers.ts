@@ -99,7 +99,7 @@ export class TradeReaders {
   }
 
   private thread(index: number): Thread {
-    let thread = this.threads[index];
+    const thread = this.threads[index];
     if (thread && !thread.failed) return thread;
     const worker = this.options.start();
     worker.unref();

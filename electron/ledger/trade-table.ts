@@ -10,7 +10,13 @@
  * exchange's text, every place it wrote: a Decimal's parts keep them), its amounts as Decimals
  * made when asked (the reconciliation and the cost basis each ask once, and keep what they need).
  */
-import { decimalOfParts, partsText, plainParts, readPlainParts } from '../../shared/exact-decimal';
+import {
+  decimalOfParts,
+  partsText,
+  plainParts,
+  readPlainParts,
+  type DecimalCoefficient,
+} from '../../shared/exact-decimal';
 import { MAIN_ACCOUNT } from '../../shared/ledger';
 import { assetKey } from '../../shared/market';
 import type { LedgerTradeColumns } from '../store';
@@ -59,7 +65,7 @@ export interface TradeTableColumns {
   textIndexes: Uint32Array;
   coefficients: Float64Array;
   scales: Uint8Array;
-  wide: [number, bigint][];
+  wide: [number, DecimalCoefficient][];
   texts: string[];
 }
 
@@ -74,7 +80,7 @@ export class TradeTable {
   /** Coefficients of the amounts (NaN where it is beyond 2^53: then in `wide`). */
   private coefficients: Float64Array;
   private scales: Uint8Array;
-  private readonly wide = new Map<number, bigint>();
+  private readonly wide = new Map<number, DecimalCoefficient>();
   /** Each text once (a built ledger holds one string per symbol, asset and account). */
   private readonly texts: string[] = [];
   private readonly textIndex = new Map<string, number>();
