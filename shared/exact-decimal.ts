@@ -497,7 +497,7 @@ export class DecimalSum {
 
   /** Below, at or above zero: the limbs' sign (|low| < LIMB), a value made only past them. */
   sign(): -1 | 0 | 1 {
-    if (this.big !== 0n) return this.value().cmp(ZERO_VALUE);
+    if (this.big !== 0n && !this.fold()) return this.value().cmp(ZERO_VALUE);
     const lead = this.high !== 0 ? this.high : this.low;
     return lead < 0 ? -1 : lead > 0 ? 1 : 0;
   }
@@ -528,7 +528,7 @@ export class DecimalSum {
   cmp(other: Decimal): -1 | 0 | 1 {
     const y = other.coefficient;
     const shift = this.scale - other.scale;
-    if (this.current || this.big !== 0n || typeof y !== 'number' || shift < 0 || shift > 15) {
+    if ((this.big !== 0n && !this.fold()) || typeof y !== 'number' || shift < 0 || shift > 15) {
       return this.value().cmp(other);
     }
     // `other` split into limbs as add() splits it: the sign of (high − h) × LIMB + (low − l), where
@@ -540,6 +540,22 @@ export class DecimalSum {
     const dl = this.low - rest * NUMBER_POWERS[shift]!;
     const difference = dh === 0 ? dl : dh * LIMB + dl;
     return difference < 0 ? -1 : difference > 0 ? 1 : 0;
+  }
+
+  /**
+   * The bigint part moved into the limbs, where the whole sum fits them (|high| below 2^52): so a
+   * sum that once passed 2^53 at its scale (a cash position credited a billion USDT at 10 places)
+   * is compared and signed in numbers from then on, not by a value made at every step. Only where
+   * it is compared: a sum only read (a cost, a realized sum at 18 places) keeps adding bigints.
+   */
+  private fold(): boolean {
+    const total = this.big + BigInt(this.high) * BIG_LIMB + BigInt(this.low);
+    if (total > BIG_FOLD || total < -BIG_FOLD) return false;
+    const low = total % BIG_LIMB;
+    this.big = 0n;
+    this.high = Number((total - low) / BIG_LIMB);
+    this.low = Number(low);
+    return true;
   }
 
   /** The parts holding exactly `coefficient` (at the sum's scale). */
@@ -603,6 +619,9 @@ export class DecimalSum {
 }
 
 const BIG_LIMB = 10n ** 15n;
+
+/** The largest sum fold() moves into the limbs: its high limb stays below 2^52. */
+const BIG_FOLD = 2n ** 52n * BIG_LIMB;
 
 /** `value` as a Decimal, without a copy when it is one. */
 function decimalOf(value: DecimalValue): Decimal {
