@@ -874,6 +874,72 @@ export function divide(dividend: DecimalValue, divisor: DecimalValue, places?: n
   return kept >= 0 ? made(signed, kept) : made(signed * power(-kept), 0);
 }
 
+/**
+ * `a × b ÷ divisor`, rounded half-even to `places` fraction digits: divide(a.times(b), divisor,
+ * places), value and scale, without the product made as a value. A share of a cost or proceeds
+ * (a lot's part, a fee's part of a trade) is one of these per disposal or fee; where the divisor is
+ * the part times a divisor of a power of ten (a fee of a thousandth of the quantity) the share is
+ * exact, a product, and where the whole numerator is a safe integer it is divided in numbers;
+ * otherwise once in BigInt, its remainder deciding the rounding.
+ */
+export function divideProduct(a: Decimal, b: Decimal, divisor: Decimal, places: number): Decimal {
+  const d = divisor.coefficient;
+  if (d === 0) throw new RangeError('Division by zero');
+  const x = a.coefficient;
+  const y = b.coefficient;
+  if (x === 0 || y === 0) return ZERO_VALUE;
+  // The quotient's coefficient at `places`: x × y × 10^shift ÷ d.
+  const shift = places + divisor.scale - a.scale - b.scale;
+  if (places >= 0 && typeof x === 'number' && typeof y === 'number' && typeof d === 'number') {
+    if (shift >= 0 && shift <= 15) {
+      const ten = NUMBER_POWERS[shift]!;
+      // d = y × m and m divides 10^shift: x × (10^shift / m), exact.
+      if (d % y === 0 && ten % (d / y) === 0) {
+        const factor = ten / (d / y);
+        const exact = x * factor;
+        return safe(exact) ? fromNumber(exact, places) : made(BigInt(x) * BigInt(factor), places);
+      }
+      const product = x * y;
+      const numerator = product * ten;
+      if (safe(product) && safe(numerator)) {
+        return fromNumber(numberHalfEven(numerator, d), places);
+      }
+    } else if (shift < 0 && shift >= -15) {
+      const product = x * y;
+      const scaled = d * NUMBER_POWERS[-shift]!;
+      if (safe(product) && safe(scaled)) return fromNumber(numberHalfEven(product, scaled), places);
+    }
+  }
+  const below = (negative(x) !== negative(y)) !== negative(d);
+  let n = big(magnitude(x)) * big(magnitude(y));
+  let m = big(magnitude(d));
+  if (shift > 0) n *= power(shift);
+  else if (shift < 0) m *= power(-shift);
+  const quotient = bigHalfEven(n, m);
+  const signed = below ? -quotient : quotient;
+  return places >= 0 ? made(signed, places) : made(signed * power(-places), 0);
+}
+
+/** `n ÷ d` (safe integers, d not zero) rounded half-even to a whole number, exact in numbers. */
+function numberHalfEven(n: number, d: number): number {
+  const remainder = n % d;
+  const quotient = (n - remainder) / d;
+  if (remainder === 0) return quotient;
+  const twice = Math.abs(remainder) * 2;
+  const divisor = Math.abs(d);
+  if (twice < divisor || (twice === divisor && quotient % 2 === 0)) return quotient;
+  return n < 0 !== d < 0 ? quotient - 1 : quotient + 1;
+}
+
+/** `n ÷ d` (n ≥ 0, d > 0) rounded half-even to a whole number. */
+function bigHalfEven(n: bigint, d: bigint): bigint {
+  const quotient = n / d;
+  const remainder = n % d;
+  if (remainder === 0n) return quotient;
+  const twice = remainder + remainder;
+  return twice > d || (twice === d && (quotient & 1n) === 1n) ? quotient + 1n : quotient;
+}
+
 /** (n / 10^np) ÷ (d / 10^dp) × 10^kept, rounded half-even to a whole number. */
 function scaledQuotient(n: bigint, np: number, d: bigint, dp: number, kept: number): bigint {
   const shift = dp + kept - np;
