@@ -588,6 +588,9 @@ export class Ledger {
   /** Every position, keyed by account and asset. */
   readonly positions = new Map<string, Position>();
   private readonly byAccount = new Map<string, Map<string, Position>>();
+  /** The account position() was last asked for, and its positions (byAccount's). */
+  private lastAccount: string | null = null;
+  private lastAssets: Map<string, Position> | undefined = undefined;
   /**
    * A record of each disposal piece and each fee paid, made once someone asks for them (a tax
    * report): the figures read each position's realized sum and each account's fee values, kept as
@@ -653,8 +656,11 @@ export class Ledger {
   }
 
   position(account: string, asset: string): Position {
-    let assets = this.byAccount.get(account);
+    // Mostly the account of the entry before (one, or a few trading in turns): its map kept.
+    let assets = account === this.lastAccount ? this.lastAssets : this.byAccount.get(account);
     if (!assets) this.byAccount.set(account, (assets = new Map()));
+    this.lastAccount = account;
+    this.lastAssets = assets;
     let position = assets.get(asset);
     if (!position) {
       const cash = asset === this.options.reportingAsset;
@@ -716,9 +722,14 @@ export class Ledger {
     const key = trade;
     const cash = this.options.reportingAsset;
     const { qty, quoteQty, commission } = tradeAmounts(trade);
+    // Each field read once: a trade read from a table (TableTrade) looks each up anew.
+    const account = trade.account;
+    const base = trade.base;
+    const quote = trade.quote;
+    const time = trade.time;
     const buy = trade.side === 'BUY';
-    const sent = buy ? trade.quote : trade.base;
-    const received = buy ? trade.base : trade.quote;
+    const sent = buy ? quote : base;
+    const received = buy ? base : quote;
     const sentQty = buy ? quoteQty : qty;
     const receivedQty = buy ? qty : quoteQty;
 
@@ -726,45 +737,37 @@ export class Ledger {
     let value: Amount;
     let quoteUnit: Amount | null = null;
     let baseUnit: Amount | null = null;
-    if (trade.quote === cash) {
+    if (quote === cash) {
       value = quoteQty;
       quoteUnit = ONE;
-    } else if (trade.base === cash) {
+    } else if (base === cash) {
       value = qty;
       baseUnit = ONE;
     } else {
-      const quotePrice = this.options.priceAt(trade.quote, cash, trade.time);
+      const quotePrice = this.options.priceAt(quote, cash, time);
       if (quotePrice !== null && quotePrice !== undefined) {
-        quoteUnit = priceAmount(quotePrice, trade.quote, cash);
+        quoteUnit = priceAmount(quotePrice, quote, cash);
         value = times(quoteQty, quoteUnit);
       } else {
-        baseUnit = this.priceFor(trade.base, trade.time, tradeReason, trade);
+        baseUnit = this.priceFor(base, time, tradeReason, trade);
         value = times(qty, baseUnit);
       }
       this.pricedValues.set(key, value);
     }
 
-    const feeAsset = trade.commissionAsset;
     const hasFee = !commission.isZero();
+    const feeAsset = hasFee ? trade.commissionAsset : '';
     let feeValue = ZERO;
     if (hasFee) {
-      if (feeAsset === trade.quote) {
+      if (feeAsset === quote) {
         feeValue =
           quoteUnit !== null ? times(commission, quoteUnit) : share(value, commission, quoteQty);
-      } else if (feeAsset === trade.base) {
+      } else if (feeAsset === base) {
         feeValue = baseUnit !== null ? times(commission, baseUnit) : share(value, commission, qty);
       } else {
-        feeValue = times(commission, this.priceFor(feeAsset, trade.time, tradeFeeReason, trade));
+        feeValue = times(commission, this.priceFor(feeAsset, time, tradeFeeReason, trade));
       }
-      this.addFee(
-        key,
-        trade.account,
-        feeAsset,
-        commission,
-        feeValue,
-        trade.base === cash ? trade.quote : trade.base,
-        trade.time,
-      );
+      this.addFee(key, account, feeAsset, commission, feeValue, base === cash ? quote : base, time);
     }
     const feeInSent = hasFee && feeAsset === sent;
     const feeInReceived = hasFee && feeAsset === received;
@@ -785,27 +788,27 @@ export class Ledger {
       receivedCost = feeInReceived ? value.minus(feeValue) : value;
       sentProceeds = feeElsewhere ? receivedCost.minus(feeValue) : receivedCost;
     }
-    this.dispose(key, trade.account, sent, sentTotal, sentProceeds, trade.time, 'trade');
+    this.dispose(key, account, sent, sentTotal, sentProceeds, time, 'trade');
     if (feeElsewhere) {
-      this.dispose(key, trade.account, feeAsset, commission, feeValue, trade.time, 'fee');
+      this.dispose(key, account, feeAsset, commission, feeValue, time, 'fee');
     }
-    const receiving = this.position(trade.account, received);
+    const receiving = this.position(account, received);
     if (isBelowZero(receivedNet) && !receiving.cash) {
       // The fee took more of the asset than the trade brought (BNB bought with the fee paid in
       // BNB): all of what came, whose cost is then spent, and the rest out of what was held. A lot
       // of negative quantity would be taken from later, as if it were held, by some methods only.
       this.dispose(
         key,
-        trade.account,
+        account,
         received,
         negated(receivedNet),
         negated(receivedCost),
-        trade.time,
+        time,
         'fee',
       );
       return;
     }
-    receiving.add(receivedNet, receivedCost, trade.time, key, 'recorded');
+    receiving.add(receivedNet, receivedCost, time, key, 'recorded');
   }
 
   private dispose(
@@ -1041,6 +1044,7 @@ export class Ledger {
   restore(checkpoint: LedgerCheckpoint, undone: Iterable<LedgerEntry>): void {
     this.positions.clear();
     this.byAccount.clear();
+    this.lastAccount = null;
     // Made again in the checkpoint's order, which is the order they were first made in.
     for (const { account, asset, state } of checkpoint.positions) {
       this.position(account, asset).restore(state);
