@@ -259,8 +259,6 @@ function hifoBefore(a: OpenLot, b: OpenLot): boolean {
  */
 export class Taken {
   count = 0;
-  /** The cost of every piece (a missing piece costs nothing). */
-  totalCost: Amount = ZERO;
   readonly quantity: Amount[] = [];
   readonly cost: Amount[] = [];
   readonly acquiredAt: (number | null)[] = [];
@@ -269,7 +267,18 @@ export class Taken {
 
   clear(): void {
     this.count = 0;
-    this.totalCost = ZERO;
+  }
+
+  /**
+   * The cost of every piece (a missing piece costs nothing), made when asked: a disposal's
+   * figures take each piece's cost into the position's sums instead (see Position.realize).
+   */
+  get totalCost(): Amount {
+    const count = this.count;
+    if (count === 0) return ZERO;
+    let total = this.cost[0]!;
+    for (let index = 1; index < count; index++) total = total.plus(this.cost[index]!);
+    return total;
   }
 
   push(
@@ -285,8 +294,6 @@ export class Taken {
     this.acquiredAt[index] = acquiredAt;
     this.openedBy[index] = openedBy;
     this.basis[index] = basis;
-    // Mostly one piece: its cost is the total, no sum made.
-    this.totalCost = index === 0 ? cost : this.totalCost.plus(cost);
   }
 }
 
@@ -358,10 +365,11 @@ export class Position {
     return this.realizedSum.value();
   }
 
-  /** A disposal's gain: `proceeds` for pieces that cost `cost`. */
-  realize(proceeds: Amount, cost: Amount): void {
-    this.realizedSum.add(proceeds);
-    this.realizedSum.subtract(cost);
+  /** A disposal's gain: `proceeds` for the pieces `taken` (each cost taken from the sum, not a total made). */
+  realize(proceeds: Amount, taken: Taken): void {
+    const sum = this.realizedSum;
+    sum.add(proceeds);
+    for (let index = 0; index < taken.count; index++) sum.subtract(taken.cost[index]!);
   }
 
   add(
@@ -512,6 +520,7 @@ export class Position {
         if (!last) averageLeft = averageLeft.minus(cost);
       } else {
         cost = whole ? lot.cost : share(lot.cost, quantity, lot.quantity);
+        this.costSum.subtract(cost);
       }
       out.push(quantity, cost, lot.acquiredAt, lot.openedBy, lot.basis);
       left = last ? ZERO : left.minus(quantity);
@@ -525,7 +534,7 @@ export class Position {
     this.compact();
     if (short) this.quantitySum.set(ZERO);
     else this.quantitySum.subtract(available);
-    this.costSum.subtract(averageOut ?? out.totalCost);
+    if (averageOut !== null) this.costSum.subtract(averageOut);
     if (short) out.push(wanted.minus(available), ZERO, null, null, 'missing');
   }
 
@@ -700,10 +709,11 @@ export class Ledger {
   }
 
   apply(entry: LedgerEntry): void {
-    if (entry.time < this.time) {
+    const time = entry.time;
+    if (time < this.time) {
       throw new Error(`Ledger entries out of order: ${entryKey(entry)} comes before ${this.time}`);
     }
-    this.time = entry.time;
+    this.time = time;
     this.applied++;
     this.appliedEntries.push(entry);
     switch (entry.kind) {
@@ -826,7 +836,7 @@ export class Ledger {
     this.noteShortfall(key, account, asset, taken, time);
     if (position.cash) return;
     // The pieces' proceeds add up to `proceeds`, their costs to the total taken.
-    position.realize(proceeds, taken.totalCost);
+    position.realize(proceeds, taken);
     const records = this.records;
     if (records === null) return;
     let proceedsLeft = proceeds;
