@@ -795,7 +795,12 @@ export class Ledger {
       sentProceeds = feeInSent ? value.plus(feeValue) : value;
       receivedCost = feeElsewhere ? sentProceeds.plus(feeValue) : sentProceeds;
     } else {
-      receivedCost = feeInReceived ? value.minus(feeValue) : value;
+      // A sale for cash with the fee in it: its cost is the net received, already made.
+      receivedCost = !feeInReceived
+        ? value
+        : value === receivedQty && feeValue === commission
+          ? receivedNet
+          : value.minus(feeValue);
       sentProceeds = feeElsewhere ? receivedCost.minus(feeValue) : receivedCost;
     }
     this.dispose(key, account, sent, sentTotal, sentProceeds, time, 'trade');
