@@ -718,7 +718,7 @@ export class Ledger {
     this.appliedEntries.push(entry);
     switch (entry.kind) {
       case 'trade':
-        return this.applyTrade(entry);
+        return this.applyTrade(entry, time);
       case 'withdrawal':
         return this.applyWithdrawal(entry);
       case 'transfer':
@@ -728,7 +728,8 @@ export class Ledger {
     }
   }
 
-  private applyTrade(trade: TradeEntry): void {
+  /** `time`: the trade's, as apply() read it (a table-backed trade boxes it anew per read). */
+  private applyTrade(trade: TradeEntry, time: number): void {
     const key = trade;
     const cash = this.options.reportingAsset;
     const { qty, quoteQty, commission } = tradeAmounts(trade);
@@ -736,7 +737,6 @@ export class Ledger {
     const account = trade.account;
     const base = trade.base;
     const quote = trade.quote;
-    const time = trade.time;
     const buy = trade.side === 'BUY';
     const sent = buy ? quote : base;
     const received = buy ? base : quote;
