@@ -504,7 +504,7 @@ export class DecimalSum {
 
   /** Below, at or above zero: the limbs' sign (|low| < LIMB), a value made only past them. */
   sign(): -1 | 0 | 1 {
-    if (this.big !== 0n) return this.value().cmp(ZERO_VALUE);
+    if (this.big !== 0n && !this.fold()) return this.value().cmp(ZERO_VALUE);
     const lead = this.high !== 0 ? this.high : this.low;
     return lead < 0 ? -1 : lead > 0 ? 1 : 0;
   }
@@ -535,7 +535,7 @@ export class DecimalSum {
   cmp(other: Decimal): -1 | 0 | 1 {
     const y = other.coefficient;
     const shift = this.scale - other.scale;
-    if (this.current || this.big !== 0n || typeof y !== 'number' || shift < 0 || shift > 15) {
+    if ((this.big !== 0n && !this.fold()) || typeof y !== 'number' || shift < 0 || shift > 15) {
       return this.value().cmp(other);
     }
     // `other` split into limbs as add() splits it: the sign of (high − h) × LIMB + (low − l), where
@@ -547,6 +547,22 @@ export class DecimalSum {
     const dl = this.low - rest * NUMBER_POWERS[shift]!;
     const difference = dh === 0 ? dl : dh * LIMB + dl;
     return difference < 0 ? -1 : difference > 0 ? 1 : 0;
+  }
+
+  /**
+   * The bigint part moved into the limbs, where the whole sum fits them (|high| below 2^52): so a
+   * sum that once passed 2^53 at its scale (a cash position credited a billion USDT at 10 places)
+   * is compared and signed in numbers from then on, not by a value made at every step. Only where
+   * it is compared: a sum only read (a cost, a realized sum at 18 places) keeps adding bigints.
+   */
+  private fold(): boolean {
+    const total = this.big + BigInt(this.high) * BIG_LIMB + BigInt(this.low);
+    if (total > BIG_FOLD || total < -BIG_FOLD) return false;
+    const low = total % BIG_LIMB;
+    this.big = 0n;
+    this.high = Number((total - low) / BIG_LIMB);
+    this.low = Number(low);
+    return true;
   }
 
   /** The parts holding exactly `coefficient` (at the sum's scale). */
@@ -610,6 +626,9 @@ export class DecimalSum {
 }
 
 const BIG_LIMB = 10n ** 15n;
+
+/** The largest sum fold() moves into the limbs: its high limb stays below 2^52. */
+const BIG_FOLD = 2n ** 52n * BIG_LIMB;
 
 /** `value` as a Decimal, without a copy when it is one. */
 function decimalOf(value: DecimalValue): Decimal {
@@ -860,6 +879,72 @@ export function divide(dividend: DecimalValue, divisor: DecimalValue, places?: n
   }
   const signed = below ? -quotient : quotient;
   return kept >= 0 ? made(signed, kept) : made(signed * power(-kept), 0);
+}
+
+/**
+ * `a × b ÷ divisor`, rounded half-even to `places` fraction digits: divide(a.times(b), divisor,
+ * places), value and scale, without the product made as a value. A share of a cost or proceeds
+ * (a lot's part, a fee's part of a trade) is one of these per disposal or fee; where the divisor is
+ * the part times a divisor of a power of ten (a fee of a thousandth of the quantity) the share is
+ * exact, a product, and where the whole numerator is a safe integer it is divided in numbers;
+ * otherwise once in BigInt, its remainder deciding the rounding.
+ */
+export function divideProduct(a: Decimal, b: Decimal, divisor: Decimal, places: number): Decimal {
+  const d = divisor.coefficient;
+  if (d === 0) throw new RangeError('Division by zero');
+  const x = a.coefficient;
+  const y = b.coefficient;
+  if (x === 0 || y === 0) return ZERO_VALUE;
+  // The quotient's coefficient at `places`: x × y × 10^shift ÷ d.
+  const shift = places + divisor.scale - a.scale - b.scale;
+  if (places >= 0 && typeof x === 'number' && typeof y === 'number' && typeof d === 'number') {
+    if (shift >= 0 && shift <= 15) {
+      const ten = NUMBER_POWERS[shift]!;
+      // d = y × m and m divides 10^shift: x × (10^shift / m), exact.
+      if (d % y === 0 && ten % (d / y) === 0) {
+        const factor = ten / (d / y);
+        const exact = x * factor;
+        return safe(exact) ? fromNumber(exact, places) : made(BigInt(x) * BigInt(factor), places);
+      }
+      const product = x * y;
+      const numerator = product * ten;
+      if (safe(product) && safe(numerator)) {
+        return fromNumber(numberHalfEven(numerator, d), places);
+      }
+    } else if (shift < 0 && shift >= -15) {
+      const product = x * y;
+      const scaled = d * NUMBER_POWERS[-shift]!;
+      if (safe(product) && safe(scaled)) return fromNumber(numberHalfEven(product, scaled), places);
+    }
+  }
+  const below = (negative(x) !== negative(y)) !== negative(d);
+  let n = big(magnitude(x)) * big(magnitude(y));
+  let m = big(magnitude(d));
+  if (shift > 0) n *= power(shift);
+  else if (shift < 0) m *= power(-shift);
+  const quotient = bigHalfEven(n, m);
+  const signed = below ? -quotient : quotient;
+  return places >= 0 ? made(signed, places) : made(signed * power(-places), 0);
+}
+
+/** `n ÷ d` (safe integers, d not zero) rounded half-even to a whole number, exact in numbers. */
+function numberHalfEven(n: number, d: number): number {
+  const remainder = n % d;
+  const quotient = (n - remainder) / d;
+  if (remainder === 0) return quotient;
+  const twice = Math.abs(remainder) * 2;
+  const divisor = Math.abs(d);
+  if (twice < divisor || (twice === divisor && quotient % 2 === 0)) return quotient;
+  return n < 0 !== d < 0 ? quotient - 1 : quotient + 1;
+}
+
+/** `n ÷ d` (n ≥ 0, d > 0) rounded half-even to a whole number. */
+function bigHalfEven(n: bigint, d: bigint): bigint {
+  const quotient = n / d;
+  const remainder = n % d;
+  if (remainder === 0n) return quotient;
+  const twice = remainder + remainder;
+  return twice > d || (twice === d && (quotient & 1n) === 1n) ? quotient + 1n : quotient;
 }
 
 /** (n / 10^np) ÷ (d / 10^dp) × 10^kept, rounded half-even to a whole number. */

@@ -259,8 +259,6 @@ function hifoBefore(a: OpenLot, b: OpenLot): boolean {
  */
 export class Taken {
   count = 0;
-  /** The cost of every piece (a missing piece costs nothing). */
-  totalCost: Amount = ZERO;
   readonly quantity: Amount[] = [];
   readonly cost: Amount[] = [];
   readonly acquiredAt: (number | null)[] = [];
@@ -269,7 +267,18 @@ export class Taken {
 
   clear(): void {
     this.count = 0;
-    this.totalCost = ZERO;
+  }
+
+  /**
+   * The cost of every piece (a missing piece costs nothing), made when asked: a disposal's
+   * figures take each piece's cost into the position's sums instead (see Position.realize).
+   */
+  get totalCost(): Amount {
+    const count = this.count;
+    if (count === 0) return ZERO;
+    let total = this.cost[0]!;
+    for (let index = 1; index < count; index++) total = total.plus(this.cost[index]!);
+    return total;
   }
 
   push(
@@ -285,8 +294,6 @@ export class Taken {
     this.acquiredAt[index] = acquiredAt;
     this.openedBy[index] = openedBy;
     this.basis[index] = basis;
-    // Mostly one piece: its cost is the total, no sum made.
-    this.totalCost = index === 0 ? cost : this.totalCost.plus(cost);
   }
 }
 
@@ -358,10 +365,11 @@ export class Position {
     return this.realizedSum.value();
   }
 
-  /** A disposal's gain: `proceeds` for pieces that cost `cost`. */
-  realize(proceeds: Amount, cost: Amount): void {
-    this.realizedSum.add(proceeds);
-    this.realizedSum.subtract(cost);
+  /** A disposal's gain: `proceeds` for the pieces `taken` (each cost taken from the sum, not a total made). */
+  realize(proceeds: Amount, taken: Taken): void {
+    const sum = this.realizedSum;
+    sum.add(proceeds);
+    for (let index = 0; index < taken.count; index++) sum.subtract(taken.cost[index]!);
   }
 
   add(
@@ -512,6 +520,7 @@ export class Position {
         if (!last) averageLeft = averageLeft.minus(cost);
       } else {
         cost = whole ? lot.cost : share(lot.cost, quantity, lot.quantity);
+        this.costSum.subtract(cost);
       }
       out.push(quantity, cost, lot.acquiredAt, lot.openedBy, lot.basis);
       left = last ? ZERO : left.minus(quantity);
@@ -525,7 +534,7 @@ export class Position {
     this.compact();
     if (short) this.quantitySum.set(ZERO);
     else this.quantitySum.subtract(available);
-    this.costSum.subtract(averageOut ?? out.totalCost);
+    if (averageOut !== null) this.costSum.subtract(averageOut);
     if (short) out.push(wanted.minus(available), ZERO, null, null, 'missing');
   }
 
@@ -588,6 +597,9 @@ export class Ledger {
   /** Every position, keyed by account and asset. */
   readonly positions = new Map<string, Position>();
   private readonly byAccount = new Map<string, Map<string, Position>>();
+  /** The account position() was last asked for, and its positions (byAccount's). */
+  private lastAccount: string | null = null;
+  private lastAssets: Map<string, Position> | undefined = undefined;
   /**
    * A record of each disposal piece and each fee paid, made once someone asks for them (a tax
    * report): the figures read each position's realized sum and each account's fee values, kept as
@@ -653,8 +665,11 @@ export class Ledger {
   }
 
   position(account: string, asset: string): Position {
-    let assets = this.byAccount.get(account);
+    // Mostly the account of the entry before (one, or a few trading in turns): its map kept.
+    let assets = account === this.lastAccount ? this.lastAssets : this.byAccount.get(account);
     if (!assets) this.byAccount.set(account, (assets = new Map()));
+    this.lastAccount = account;
+    this.lastAssets = assets;
     let position = assets.get(asset);
     if (!position) {
       const cash = asset === this.options.reportingAsset;
@@ -694,15 +709,16 @@ export class Ledger {
   }
 
   apply(entry: LedgerEntry): void {
-    if (entry.time < this.time) {
+    const time = entry.time;
+    if (time < this.time) {
       throw new Error(`Ledger entries out of order: ${entryKey(entry)} comes before ${this.time}`);
     }
-    this.time = entry.time;
+    this.time = time;
     this.applied++;
     this.appliedEntries.push(entry);
     switch (entry.kind) {
       case 'trade':
-        return this.applyTrade(entry);
+        return this.applyTrade(entry, time);
       case 'withdrawal':
         return this.applyWithdrawal(entry);
       case 'transfer':
@@ -712,13 +728,18 @@ export class Ledger {
     }
   }
 
-  private applyTrade(trade: TradeEntry): void {
+  /** `time`: the trade's, as apply() read it (a table-backed trade boxes it anew per read). */
+  private applyTrade(trade: TradeEntry, time: number): void {
     const key = trade;
     const cash = this.options.reportingAsset;
     const { qty, quoteQty, commission } = tradeAmounts(trade);
+    // Each field read once: a trade read from a table (TableTrade) looks each up anew.
+    const account = trade.account;
+    const base = trade.base;
+    const quote = trade.quote;
     const buy = trade.side === 'BUY';
-    const sent = buy ? trade.quote : trade.base;
-    const received = buy ? trade.base : trade.quote;
+    const sent = buy ? quote : base;
+    const received = buy ? base : quote;
     const sentQty = buy ? quoteQty : qty;
     const receivedQty = buy ? qty : quoteQty;
 
@@ -726,45 +747,37 @@ export class Ledger {
     let value: Amount;
     let quoteUnit: Amount | null = null;
     let baseUnit: Amount | null = null;
-    if (trade.quote === cash) {
+    if (quote === cash) {
       value = quoteQty;
       quoteUnit = ONE;
-    } else if (trade.base === cash) {
+    } else if (base === cash) {
       value = qty;
       baseUnit = ONE;
     } else {
-      const quotePrice = this.options.priceAt(trade.quote, cash, trade.time);
+      const quotePrice = this.options.priceAt(quote, cash, time);
       if (quotePrice !== null && quotePrice !== undefined) {
-        quoteUnit = priceAmount(quotePrice, trade.quote, cash);
+        quoteUnit = priceAmount(quotePrice, quote, cash);
         value = times(quoteQty, quoteUnit);
       } else {
-        baseUnit = this.priceFor(trade.base, trade.time, tradeReason, trade);
+        baseUnit = this.priceFor(base, time, tradeReason, trade);
         value = times(qty, baseUnit);
       }
       this.pricedValues.set(key, value);
     }
 
-    const feeAsset = trade.commissionAsset;
     const hasFee = !commission.isZero();
+    const feeAsset = hasFee ? trade.commissionAsset : '';
     let feeValue = ZERO;
     if (hasFee) {
-      if (feeAsset === trade.quote) {
+      if (feeAsset === quote) {
         feeValue =
           quoteUnit !== null ? times(commission, quoteUnit) : share(value, commission, quoteQty);
-      } else if (feeAsset === trade.base) {
+      } else if (feeAsset === base) {
         feeValue = baseUnit !== null ? times(commission, baseUnit) : share(value, commission, qty);
       } else {
-        feeValue = times(commission, this.priceFor(feeAsset, trade.time, tradeFeeReason, trade));
+        feeValue = times(commission, this.priceFor(feeAsset, time, tradeFeeReason, trade));
       }
-      this.addFee(
-        key,
-        trade.account,
-        feeAsset,
-        commission,
-        feeValue,
-        trade.base === cash ? trade.quote : trade.base,
-        trade.time,
-      );
+      this.addFee(key, account, feeAsset, commission, feeValue, base === cash ? quote : base, time);
     }
     const feeInSent = hasFee && feeAsset === sent;
     const feeInReceived = hasFee && feeAsset === received;
@@ -782,30 +795,35 @@ export class Ledger {
       sentProceeds = feeInSent ? value.plus(feeValue) : value;
       receivedCost = feeElsewhere ? sentProceeds.plus(feeValue) : sentProceeds;
     } else {
-      receivedCost = feeInReceived ? value.minus(feeValue) : value;
+      // A sale for cash with the fee in it: its cost is the net received, already made.
+      receivedCost = !feeInReceived
+        ? value
+        : value === receivedQty && feeValue === commission
+          ? receivedNet
+          : value.minus(feeValue);
       sentProceeds = feeElsewhere ? receivedCost.minus(feeValue) : receivedCost;
     }
-    this.dispose(key, trade.account, sent, sentTotal, sentProceeds, trade.time, 'trade');
+    this.dispose(key, account, sent, sentTotal, sentProceeds, time, 'trade');
     if (feeElsewhere) {
-      this.dispose(key, trade.account, feeAsset, commission, feeValue, trade.time, 'fee');
+      this.dispose(key, account, feeAsset, commission, feeValue, time, 'fee');
     }
-    const receiving = this.position(trade.account, received);
+    const receiving = this.position(account, received);
     if (isBelowZero(receivedNet) && !receiving.cash) {
       // The fee took more of the asset than the trade brought (BNB bought with the fee paid in
       // BNB): all of what came, whose cost is then spent, and the rest out of what was held. A lot
       // of negative quantity would be taken from later, as if it were held, by some methods only.
       this.dispose(
         key,
-        trade.account,
+        account,
         received,
         negated(receivedNet),
         negated(receivedCost),
-        trade.time,
+        time,
         'fee',
       );
       return;
     }
-    receiving.add(receivedNet, receivedCost, trade.time, key, 'recorded');
+    receiving.add(receivedNet, receivedCost, time, key, 'recorded');
   }
 
   private dispose(
@@ -823,7 +841,7 @@ export class Ledger {
     this.noteShortfall(key, account, asset, taken, time);
     if (position.cash) return;
     // The pieces' proceeds add up to `proceeds`, their costs to the total taken.
-    position.realize(proceeds, taken.totalCost);
+    position.realize(proceeds, taken);
     const records = this.records;
     if (records === null) return;
     let proceedsLeft = proceeds;
@@ -1041,6 +1059,7 @@ export class Ledger {
   restore(checkpoint: LedgerCheckpoint, undone: Iterable<LedgerEntry>): void {
     this.positions.clear();
     this.byAccount.clear();
+    this.lastAccount = null;
     // Made again in the checkpoint's order, which is the order they were first made in.
     for (const { account, asset, state } of checkpoint.positions) {
       this.position(account, asset).restore(state);

@@ -12,7 +12,7 @@
  * position's quantity, cost and realized, a fee total) in a DecimalSum, changed in place and made
  * a value only when read.
  */
-import { Decimal, divide, plainDecimal } from '../../shared/exact-decimal';
+import { Decimal, divideProduct, plainDecimal } from '../../shared/exact-decimal';
 
 export type Amount = Decimal;
 
@@ -38,7 +38,7 @@ export function amount(text: string, owner: string | (() => string), field: stri
 /** `total × part ÷ whole`, rounded half-even to SPLIT_PLACES (divide()'s rule for a share). */
 export function share(total: Amount, part: Amount, whole: Amount): Amount {
   if (part === whole || part.eq(whole)) return total;
-  return divide(total.times(part), whole, SPLIT_PLACES);
+  return divideProduct(total, part, whole, SPLIT_PLACES);
 }
 
 /** `a × b`, exact; one of them ONE (the reporting asset's price of itself) makes nothing new. */

@@ -7,7 +7,13 @@ import DecimalJs from 'decimal.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isSignedDecimalText } from '../../shared/decimal';
-import { Decimal, DecimalSum, divide, plainDecimal } from '../../shared/exact-decimal';
+import {
+  Decimal,
+  DecimalSum,
+  divide,
+  divideProduct,
+  plainDecimal,
+} from '../../shared/exact-decimal';
 
 const Wide = DecimalJs.clone({ precision: 400, rounding: DecimalJs.ROUND_DOWN });
 
@@ -218,6 +224,87 @@ describe('Decimal about 2^53', () => {
     expect(limit.plus(2).minus(2).eq(limit)).toBe(true);
     expect(new Decimal('0.09007199254740993').cmp('0.0900719925474099')).toBe(1);
     expect(new Decimal('-9007199254740993').neg().toString()).toBe('9007199254740993');
+  });
+});
+
+/** An amount of `digits` at `places`, as text. */
+function atPlaces(digits: bigint, places: number): string {
+  const unsigned = new Wide((digits < 0n ? -digits : digits).toString()).div(
+    new Wide(10).pow(places),
+  );
+  return (digits < 0n ? unsigned.neg() : unsigned).toFixed();
+}
+
+/**
+ * A part and a whole as a ledger's shares meet them: any two amounts, or a whole that is the part
+ * times a divisor of a power of ten or some other factor (a fee of a thousandth of the quantity),
+ * either side of 2^53.
+ */
+const partAndWhole = fc.oneof(
+  fc.tuple(fc.oneof(nearLimit, text), fc.oneof(nearLimit, text)),
+  fc
+    .tuple(
+      fc.bigInt({ min: -(2n ** 54n), max: 2n ** 54n }),
+      fc.constantFrom(1n, 2n, 4n, 5n, 8n, 10n, 16n, 125n, 1000n, 3n, 7n, 1024n, 3000n),
+      fc.integer({ min: 0, max: 12 }),
+      fc.integer({ min: 0, max: 12 }),
+    )
+    .map(([part, factor, partPlaces, wholePlaces]): [string, string] => [
+      atPlaces(part, partPlaces),
+      atPlaces(part * factor, wholePlaces),
+    ]),
+);
+
+describe('divideProduct', () => {
+  it('is divide(a.times(b), divisor, places), value and scale, about 2^53 and across scales', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(nearLimit, text),
+        partAndWhole,
+        fc.oneof(fc.constant(18), fc.integer({ min: -3, max: 30 })),
+        (total, [part, whole], places) => {
+          const [a, b, d] = [new Decimal(total), new Decimal(part), new Decimal(whole)];
+          if (d.isZero()) {
+            expect(() => divideProduct(a, b, d, places)).toThrow(RangeError);
+            return;
+          }
+          const got = divideProduct(a, b, d, places);
+          const want = divide(a.times(b), d, places);
+          expect(got.toFixed()).toBe(want.toFixed());
+          expect(got.scale).toBe(want.scale);
+          expect(typeof got.coefficient).toBe(typeof want.coefficient);
+          if (places >= 0) {
+            const product = new Exact(total).times(part).toFixed();
+            expect(got.toFixed()).toBe(expected(product, whole, places));
+          }
+        },
+      ),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('rounds ties to the even neighbour in numbers and in BigInt, whatever the signs', () => {
+    const D = (value: string) => new Decimal(value);
+    expect(divideProduct(D('0.000000000000000001'), D('1'), D('2'), 18).toFixed()).toBe('0');
+    expect(divideProduct(D('0.000000000000000003'), D('1'), D('2'), 18).toFixed()).toBe(
+      '0.000000000000000002',
+    );
+    expect(divideProduct(D('-0.000000000000000003'), D('1'), D('-2'), 18).toFixed()).toBe(
+      '0.000000000000000002',
+    );
+    expect(divideProduct(D('-5'), D('1'), D('2'), 0).toFixed()).toBe('-2');
+    expect(divideProduct(D('7'), D('1'), D('-2'), 0).toFixed()).toBe('-4');
+    // Past 2^53: the same ties through the BigInt path.
+    expect(divideProduct(D('90071992547409930'), D('5'), D('100'), 0).toFixed()).toBe(
+      '4503599627370496',
+    );
+    expect(divideProduct(D('90071992547409950'), D('5'), D('100'), 0).toFixed()).toBe(
+      '4503599627370498',
+    );
+    // A fee of a thousandth: exact, a product at the places asked.
+    const share = divideProduct(D('12345.6789012345'), D('0.00012345'), D('0.12345'), 18);
+    expect(share.toFixed()).toBe('12.3456789012345');
+    expect(share.scale).toBe(18);
   });
 });
 
