@@ -81,26 +81,11 @@ function browserModeBuild(): Plugin {
           },
         },
       });
-      await build({
-        configFile: false,
-        root: __dirname,
-        logLevel: 'warn',
-        ssr: { target: 'node', noExternal: true },
-        build: {
-          ssr: true,
-          outDir: resolve(__dirname, 'out/serve'),
-          emptyOutDir: false,
-          target: 'node20',
-          minify: false,
-          reportCompressedSize: false,
-          copyPublicDir: false,
-          rollupOptions: {
-            input: { sandbox: sandboxEntry },
-            output: { format: 'cjs', entryFileNames: '[name].cjs', codeSplitting: false },
-          },
-        },
-      });
-      await Promise.all([tradeReaderBuild('out/serve'), tradeReaderBuild('out/main')]);
+      await Promise.all([
+        apartBuild({ sandbox: sandboxEntry }, 'out/serve'),
+        apartBuild({ 'trade-reader': tradeReaderEntry }, 'out/serve'),
+        apartBuild({ 'trade-reader': tradeReaderEntry }, 'out/main'),
+      ]);
     },
   };
 }
@@ -109,11 +94,12 @@ function browserModeBuild(): Plugin {
 const tradeReaderEntry = resolve(__dirname, 'electron/ledger/trade-reader.ts');
 
 /**
- * The ledger's reader thread's script, built to `outDir`/trade-reader.cjs: one CommonJS file a
- * Worker starts beside the app's bundle (the desktop app's out/main, browser mode's out/serve),
- * better-sqlite3 loaded from node_modules.
+ * A script of its own beside a bundle, as `outDir`/[name].cjs: one CommonJS file, the native
+ * modules loaded from node_modules. The sandbox (browser mode's demo loads it only when it starts)
+ * and the ledger's reader thread (a Worker starts it beside the desktop app's out/main and browser
+ * mode's out/serve).
  */
-function tradeReaderBuild(outDir: string) {
+function apartBuild(input: Record<string, string>, outDir: string) {
   return build({
     configFile: false,
     root: __dirname,
@@ -128,7 +114,7 @@ function tradeReaderBuild(outDir: string) {
       reportCompressedSize: false,
       copyPublicDir: false,
       rollupOptions: {
-        input: { 'trade-reader': tradeReaderEntry },
+        input,
         external: nativeModules,
         output: { format: 'cjs', entryFileNames: '[name].cjs', codeSplitting: false },
       },

@@ -122,18 +122,10 @@ export interface LedgerParts {
   lastTrade: TradeCursor | null;
 }
 
-/** What a reading of the parts reads before the trades: the marks, the newest trade, the rest. */
-interface PartsHead {
-  marks: LedgerMarks;
-  lastTrade: TradeCursor | null;
+/** What a reading of the parts reads before the trades: all but the inputs, and what makes them. */
+interface PartsHead extends Omit<LedgerParts, 'inputs'> {
   unknown: Set<string>;
   subs: { email: string; fetchedAt: number }[];
-  withdrawals: LedgerEntry[];
-  transfers: LedgerEntry[];
-  transferIds: Set<number>;
-  fundSnapshots: BalanceSnapshot[];
-  observations: BalanceSnapshot[];
-  current: BalanceSnapshot[];
 }
 
 /**

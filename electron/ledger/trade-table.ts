@@ -30,21 +30,8 @@ const PRICE = 3;
 const AMOUNTS = 4;
 const FIELD_NAMES = ['qty', 'quoteQty', 'commission', 'price'] as const;
 
-/** A trade's row as the table takes it (the store's own-trade columns, its assets resolved). */
-export interface TradeRowInput {
-  id: number;
-  account: string;
-  symbol: string;
-  base: string;
-  quote: string;
-  side: TradeSide;
-  qty: string;
-  quoteQty: string;
-  commission: string;
-  commissionAsset: string;
-  price: string;
-  time: number;
-}
+/** A trade's row as the table takes it: a TradeEntry's facts, its id the store's number. */
+export type TradeRowInput = Omit<TradeEntry, 'kind' | 'id' | 'amounts'> & { id: number };
 
 /** A symbol's texts' indexes in one table (TradeTable.pair). */
 export interface TablePair {
