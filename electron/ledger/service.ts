@@ -218,18 +218,17 @@ export class LedgerService {
    */
   private async buildInTurns(profileId: string, choice: LedgerChoice): Promise<Kept> {
     const { readers, threadsFrom = THREADS_FROM } = this.threads;
-    let parts: LedgerParts | undefined;
-    // At least that many: the trade that many into the ledger order is there.
-    if (readers && this.store.ledger.tradeAt(profileId, threadsFrom - 1) !== null) {
+    let parts: LedgerParts | null = null;
+    if (readers) {
       try {
-        parts = await readLedgerPartsInThreads(this.store, profileId, readers);
-        this.stats.threadedReads++;
+        parts = await readLedgerPartsInThreads(this.store, profileId, readers, threadsFrom);
+        if (parts) this.stats.threadedReads++;
       } catch {
         // Read here instead (a reader that cannot start or read is counted, not fatal).
         this.stats.threadFailures++;
       }
     }
-    return inTurns(buildKept(this.store, profileId, choice, this.now(), parts));
+    return inTurns(buildKept(this.store, profileId, choice, this.now(), parts ?? undefined));
   }
 
   private choiceOf(choice: LedgerChoice): LedgerChoice {

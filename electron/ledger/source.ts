@@ -146,15 +146,18 @@ export function* readLedgerParts(store: Store, profileId: string): Slices<Ledger
 
 /**
  * readLedgerParts() with the own trades read by reader threads, each a range of them on a
- * connection of its own, while this thread answers whatever else is due: for a long history,
- * whose read is the largest part of a build. The same parts.
+ * connection of its own, while this thread answers whatever else is due: for a long history (at
+ * least `from` trades; null for a shorter one), whose read is the largest part of a build. The
+ * same parts.
  */
 export async function readLedgerPartsInThreads(
   store: Store,
   profileId: string,
   readers: TradeReaders,
-): Promise<LedgerParts> {
+  from = 0,
+): Promise<LedgerParts | null> {
   const head = readHead(store, profileId);
+  if (head.marks.trades < from) return null;
   const trades: TradeEntry[] = [];
   if (head.lastTrade) {
     const read = await readers.read(store, profileId, head.lastTrade, head.marks.trades);

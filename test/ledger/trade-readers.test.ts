@@ -103,7 +103,7 @@ describe('reader threads', () => {
   it('read the trades the build reads itself, in its order, with its unknown symbols', async () => {
     const store = seeded(1000);
     const inThread = atOnce(readLedgerParts(store, P));
-    const threaded = await readLedgerPartsInThreads(store, P, readers);
+    const threaded = (await readLedgerPartsInThreads(store, P, readers))!;
     expect(inThread.inputs.trades).toHaveLength(2000 - 2 * 59);
     expect(threaded.inputs.trades.map(entryFacts)).toEqual(inThread.inputs.trades.map(entryFacts));
     expect(threaded.inputs.unknownSymbols).toEqual(['xyzusdt']);
@@ -131,8 +131,9 @@ describe('reader threads', () => {
 
   it('leave a history below the threshold to the main thread, and one with no trades alone', async () => {
     const empty = freshStore(P);
-    expect((await readLedgerPartsInThreads(empty, P, readers)).inputs.trades).toEqual([]);
+    expect((await readLedgerPartsInThreads(empty, P, readers))!.inputs.trades).toEqual([]);
     const store = seeded(10);
+    expect(await readLedgerPartsInThreads(store, P, readers, 21)).toBeNull();
     const service = new LedgerService(store, () => NOW, { readers, threadsFrom: 1000 });
     const built = await service.ledgerInTurns(P, CHOICE);
     expect(service.stats).toMatchObject({ builds: 1, threadedReads: 0, threadFailures: 0 });
