@@ -27,6 +27,7 @@ import type { ExchangeLimiters } from '../exchange/limits';
 import { insecureUrlReason } from '../exchange/urls';
 import { AlertSession } from '../alerts/session';
 import { LiveSession } from '../live/live-session';
+import { OrderNotices } from '../live/order-notices';
 import { MarketWatch } from '../live/market-watch';
 import { SharedStream } from '../exchange/shared-stream';
 import { StreamClient } from '../exchange/stream';
@@ -742,6 +743,20 @@ export class SessionManager {
       log: log.line,
       quoteAsset: () => this.deps.settings().quoteAsset,
     });
+    // What the user is told of the account's orders and fills (live/order-notices.ts).
+    const notices = new OrderNotices({
+      notify: {
+        store,
+        profileId: row.id,
+        emit: sessionEmit,
+        settings: this.deps.settings,
+        now: () => clock.now(),
+        log,
+        notifier: this.deps.notifier,
+      },
+      clock,
+      port: this.deps.port,
+    });
     const live = new LiveSession({
       store,
       port: this.deps.port,
@@ -753,6 +768,7 @@ export class SessionManager {
       log,
       settings: this.deps.settings,
       notifier: this.deps.notifier,
+      notices,
     });
     const journal = new MoneyJournal({
       store,
