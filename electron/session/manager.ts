@@ -743,7 +743,8 @@ export class SessionManager {
       log: log.line,
       quoteAsset: () => this.deps.settings().quoteAsset,
     });
-    // What the user is told of the account's orders and fills (live/order-notices.ts).
+    // The fills and cancels of the main account and of each linked sub-account are told by one
+    // set of rules, keyed by account (live/order-notices.ts).
     const notices = new OrderNotices({
       notify: {
         store,
@@ -797,6 +798,7 @@ export class SessionManager {
     live.start();
     inBackground(
       links.start(row, this.secretsFor(row), {
+        notices,
         transfersMoved: () => {
           inBackground(
             sync.refresh('transfers', { force: true }),
