@@ -4,7 +4,7 @@
  * HTTP and WebSocket, a real SQLite record and the keychain of the run (scripts/with-keyring.sh).
  * What the notifications must say is computed from the sandbox's own records of the orders and
  * trades (the quantity and price it reports), and the main account's fill of the same match is
- * told as it always was, unnamed.
+ * told as it always was, unnamed. While the app is locked neither reaches the page; both are kept.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SpotfolioApp } from '../../electron/app';
@@ -19,11 +19,40 @@ let world: SubAccountWorld;
 let app: SpotfolioApp;
 /** Every 'notification' event, as the page turns each into a toast. */
 const toasts: NotificationView[] = [];
+/** The data kinds every data.changed named, in order. */
+const changes: string[][] = [];
 let deskClient: ExchangeClient;
 let parentClient: ExchangeClient;
 let desk: string;
 
 const assets = { baseAsset: 'btc', quoteAsset: 'usdt' } as const;
+
+/**
+ * A sell of the sub-account between the best bid and ask (it rests there as the best ask), of
+ * which the parent's buy at that price takes `taken`, and nothing else.
+ */
+async function subSellMet(quantity: string, taken: string) {
+  const book = await deskClient.market.depth({ symbol: 'btcusdt', limit: 5 });
+  const bid = new Decimal(book.bids[0]![0]);
+  const ask = new Decimal(book.asks[0]![0]);
+  const price = divide(bid.plus(ask), new Decimal(2), 2).toFixed(2);
+  const sell = await deskClient.trading.placeOrder({
+    symbol: 'btcusdt',
+    side: 'sell',
+    type: 'limit',
+    quantity,
+    price,
+  });
+  expect(sell.status).toBe('wait');
+  const buy = await parentClient.trading.placeOrder({
+    symbol: 'btcusdt',
+    side: 'buy',
+    type: 'limit',
+    quantity: taken,
+    price,
+  });
+  return { sell, buy };
+}
 
 /** "40" for 0.004 of 0.01: the fill title's share of the order, as the exchange's record has it. */
 function percentFilled(executed: string, original: string): string {
@@ -36,6 +65,7 @@ beforeAll(async () => {
   desk = world.desk.email.toLowerCase();
   app.onEvent((event, payload) => {
     if (event === 'notification') toasts.push(payload as NotificationView);
+    if (event === 'data.changed') changes.push([...(payload as { kinds: string[] }).kinds]);
   });
   deskClient = world.clientOf(world.desk.keys[0]!);
   parentClient = world.clientOf(world.parent.keys.find((k) => k.canTrade)!);
@@ -56,27 +86,7 @@ afterAll(() => world?.close());
 
 describe("a linked sub-account's notifications", () => {
   it('tells its fill and its cancel, naming it, from what the exchange recorded', async () => {
-    // A sell between the best bid and ask rests on the book as its best ask: the parent's buy
-    // at that price fills part of it, and nothing else.
-    const book = await deskClient.market.depth({ symbol: 'btcusdt', limit: 5 });
-    const bid = new Decimal(book.bids[0]![0]);
-    const ask = new Decimal(book.asks[0]![0]);
-    const price = divide(bid.plus(ask), new Decimal(2), 2).toFixed(2);
-    const sell = await deskClient.trading.placeOrder({
-      symbol: 'btcusdt',
-      side: 'sell',
-      type: 'limit',
-      quantity: '0.01',
-      price,
-    });
-    expect(sell.status).toBe('wait');
-    const buy = await parentClient.trading.placeOrder({
-      symbol: 'btcusdt',
-      side: 'buy',
-      type: 'limit',
-      quantity: '0.004',
-      price,
-    });
+    const { sell, buy } = await subSellMet('0.01', '0.004');
 
     const filled = await deskClient.trading.getOrder({ orderId: sell.id });
     const [trade, ...more] = (await deskClient.trading.myTrades({ symbol: 'btcusdt' })).filter(
@@ -127,5 +137,32 @@ describe("a linked sub-account's notifications", () => {
       'fill',
       'cancel',
     ]);
+  });
+
+  it('shows nothing of it while the app is locked, and keeps it in the notification centre', async () => {
+    const password = 'correct horse 67';
+    await app.handlers['lock.setPassword']({ password });
+    await app.handlers['lock.lock']({});
+    const shownBefore = toasts.length;
+    const { sell } = await subSellMet('0.01', '0.01');
+    const filled = await deskClient.trading.getOrder({ orderId: sell.id });
+    expect(filled.status).toBe('done');
+    const title = `Sell order filled in ${desk}`;
+    // Both sides of the match kept: the sub-account's, and the main account's second buy filled.
+    await eventually('the locked fills kept', async () => {
+      const kept = await app.handlers['activity.notifications']({ limit: 50 });
+      const mainFills = kept.filter((n) => n.title === 'Buy order filled').length;
+      return kept.some((n) => n.title === title) && mainFills === 2 ? true : undefined;
+    });
+    // Neither account's fill reached the page while locked.
+    expect(toasts.length).toBe(shownBefore);
+    const changesBefore = changes.length;
+    expect((await app.handlers['lock.unlock']({ password })).unlocked).toBe(true);
+    // Unlocking tells the page the notifications changed, so the centre reads them again.
+    expect(changes.slice(changesBefore).some((kinds) => kinds.includes('notifications'))).toBe(
+      true,
+    );
+    expect(toasts.length).toBe(shownBefore);
+    await app.handlers['lock.removePassword']({ current: password });
   });
 });
