@@ -2,7 +2,8 @@
  * The private stream of the active profile: balances (outboundAccountPosition), order updates and
  * own trades, held on the profile's one stream client (exchange/shared-stream.ts). Events are gathered per live batch (at most one per frame), written to the store in
  * one transaction and then handed to the renderer in a 'live.batch' event; fills, cancels and
- * outside balance changes are also recorded as notifications. After a reconnect, funds and open orders are re-read over REST so nothing that
+ * outside balance changes are also recorded as notifications (fills and cancels by the session's
+ * OrderNotices, order-notices.ts, whose rules the linked sub-accounts' feeds share). After a reconnect, funds and open orders are re-read over REST so nothing that
  * happened while disconnected stays missing.
  */
 import { Decimal } from '../../shared/exact-decimal';
