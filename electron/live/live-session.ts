@@ -2,22 +2,18 @@
  * The private stream of the active profile: balances (outboundAccountPosition), order updates and
  * own trades, held on the profile's one stream client (exchange/shared-stream.ts). Events are gathered per live batch (at most one per frame), written to the store in
  * one transaction and then handed to the renderer in a 'live.batch' event; fills, cancels and
- * outside balance changes are also recorded as notifications. After a reconnect, funds and open orders are re-read over REST so nothing that
+ * outside balance changes are also recorded as notifications (fills and cancels by the session's
+ * OrderNotices, order-notices.ts, whose rules the linked sub-accounts' feeds share). After a reconnect, funds and open orders are re-read over REST so nothing that
  * happened while disconnected stays missing.
  */
-import { Decimal, divide } from '../../shared/exact-decimal';
-import {
-  describeOrder,
-  formatAmount,
-  formatAmountWithUnit,
-  formatFee,
-  type OrderDescription,
-} from '../../shared/format';
+import { Decimal } from '../../shared/exact-decimal';
+import { formatAmountWithUnit } from '../../shared/format';
+import { MAIN_ACCOUNT } from '../../shared/ledger';
 import { assetKey } from '../../shared/market';
 import type { DataKind, OrderUpdate, Settings } from '../../shared/types';
 import { inBackground } from '../core/background';
 import { sameAsset } from '../core/market';
-import { KeyedThrottle, type Clock, type TimerHandle } from '../core/clock';
+import { KeyedThrottle, type Clock } from '../core/clock';
 import { formatDecimal, parseDecimal } from '../core/decimal';
 import type { Emit } from '../core/events';
 import type { Logger } from '../core/logger';
@@ -33,7 +29,8 @@ import type { SyncEngine } from '../sync';
 import type { SyncStorePort } from '../sync/port';
 import { storePort } from '../sync/store-port';
 import { BatchCoalescer, type LiveBatch } from './coalescer';
-import { BalanceNotices, notify, type NotifyDeps } from './notify';
+import { BalanceNotices, type NotifyDeps } from './notify';
+import type { OrderNotices } from './order-notices';
 import { TransferClaims, type TransferClaim } from './transfer-claims';
 
 export interface LiveSessionDeps {
@@ -53,19 +50,17 @@ export interface LiveSessionDeps {
   log: Logger;
   settings: () => Settings;
   notifier?: Notifier | undefined;
+  /**
+   * What the user is told of orders and fills, built by the session and shared with its linked
+   * sub-accounts' feeds (order-notices.ts): the live session tells the main account's through it.
+   */
+  notices: OrderNotices;
   /** Coalescing interval of live.batch; one animation frame unless a test says otherwise. */
   frameMs?: number;
 }
 
 /** Renderer refetches triggered by live events, at most this often (the batch itself is instant). */
 const DATA_CHANGED_EVERY_MS = 250;
-
-/**
- * An order filled in many small pieces makes one notification now and then one summary per this
- * interval, not a toast (and a desktop notification) per piece. The live batch still carries
- * every trade at once.
- */
-const FILL_SUMMARY_EVERY_MS = 1000;
 
 interface Writes {
   orders: Map<number, OrderInput>;
@@ -96,37 +91,6 @@ function mergeBalances(
     }
   }
   return { changes: [...latest.values()].map((value) => value.change), at };
-}
-
-/**
- * A fill's first notification, waiting to be told: until the order it belongs to is answered
- * (placed here, its fill may come over the stream before the REST answer, and "Order placed"
- * is told first), and until the order's update covering it has come (the title says how much
- * of the order is filled, from the order's executed and original quantity). An update that does
- * not come within a summary window lets it go with what is known.
- */
-interface HeldFill {
-  orderId: number;
-  clientOrderId: string;
-  side: string;
-  /** The trade's time: an order update at or after it covers it. */
-  time: number;
-  qty: string;
-  body: string;
-  expired: boolean;
-  timer: TimerHandle;
-}
-
-/** Fills of one order since its last notification. */
-interface FillGroup {
-  side: string;
-  symbol: string;
-  count: number;
-  qty: Decimal;
-  fee: Decimal;
-  feeCurrency: string;
-  lastPrice: string;
-  timer: TimerHandle;
 }
 
 /**
@@ -185,10 +149,7 @@ export class LiveSession {
   private readonly balanceNotices: BalanceNotices;
   private pendingKinds = new Set<DataKind>();
   private readonly dataChanged: KeyedThrottle<DataKind>;
-  private readonly fillGroups = new Map<number, FillGroup>();
-  private heldFills: HeldFill[] = [];
-  /** Client order ids of orders being placed from this app, not answered yet. */
-  private readonly placing = new Set<string>();
+  private readonly notices: OrderNotices;
   /**
    * The main account's balance changes that transfers made from this app will cause: those are
    * the transfer's, which tells its own outcome in one notification (transfer-claims.ts).
@@ -222,6 +183,8 @@ export class LiveSession {
       notifier: deps.notifier,
     };
     this.balanceNotices = new BalanceNotices(this.notifyDeps, deps.clock);
+    this.notices = deps.notices;
+    this.notices.open(MAIN_ACCOUNT, { order: (orderId) => this.orderState(orderId) });
     this.coalescer = new BatchCoalescer((batch) => this.deliver(batch), deps.frameMs, deps.clock);
     this.stream = deps.streams.user('live');
     this.stream.on('account', (event) => this.guard('balance update', () => this.onAccount(event)));
@@ -252,10 +215,7 @@ export class LiveSession {
     this.coalescer.close();
     this.write();
     this.balanceNotices.close();
-    this.placing.clear();
-    for (const held of this.heldFills) held.expired = true;
-    this.releaseFills();
-    for (const orderId of [...this.fillGroups.keys()]) this.flushFills(orderId, false);
+    this.notices.close(MAIN_ACCOUNT);
     // What waits for its interval is told now: nothing is told after close.
     this.dataChanged.flush();
     await this.stream.release();
@@ -266,29 +226,8 @@ export class LiveSession {
    * when it is answered: a fill of it the stream brings before the answer waits, so the user
    * never reads of a fill before the order. A refused placement tells nothing here.
    */
-  async placeOrder(clientOrderId: string, send: () => Promise<Order>): Promise<Order> {
-    this.placing.add(clientOrderId);
-    try {
-      const order = await send();
-      this.guard('placed notification', () =>
-        notify(
-          this.notifyDeps,
-          'order',
-          'Order placed',
-          this.orderText({
-            side: order.side,
-            qty: order.origQty,
-            price: order.price,
-            ...(order.stopPrice !== undefined ? { stopPrice: order.stopPrice } : {}),
-            symbol: order.symbol,
-          }),
-        ),
-      );
-      return order;
-    } finally {
-      this.placing.delete(clientOrderId);
-      this.releaseFills();
-    }
+  placeOrder(clientOrderId: string, send: () => Promise<Order>): Promise<Order> {
+    return this.notices.placeOrder(MAIN_ACCOUNT, clientOrderId, send);
   }
 
   /**
@@ -341,18 +280,7 @@ export class LiveSession {
     this.writes.orders.set(update.orderId, row);
     this.coalescer.addOrder(update);
     this.changed('orders');
-    if (this.heldFills.length > 0) this.releaseFills();
-    if (update.status === 'cancel' && existing?.status !== 'cancel') {
-      notify(
-        this.notifyDeps,
-        'cancel',
-        'Order canceled',
-        `${this.orderText({ side: update.side, qty: update.origQty, price: update.price, symbol: update.symbol })} was canceled` +
-          (parseDecimal(update.executedQty, 'executed quantity').gt(0)
-            ? ` (${this.qtyText(update.executedQty, update.symbol)} filled)`
-            : ''),
-      );
-    }
+    this.notices.order(MAIN_ACCOUNT, update, existing?.status);
   }
 
   private onOwnTrade(event: OwnTradeEvent): void {
@@ -363,106 +291,7 @@ export class LiveSession {
     this.writes.trades.push(trade);
     this.coalescer.addTrade(update);
     this.changed('trades', 'funds', 'portfolio');
-    const group = this.fillGroups.get(update.orderId);
-    if (group) {
-      group.count += 1;
-      group.qty = group.qty.plus(update.qty);
-      group.fee = group.fee.plus(update.fee);
-      group.lastPrice = update.price;
-      return;
-    }
-    const held: HeldFill = {
-      orderId: update.orderId,
-      clientOrderId: event.c,
-      side: update.side,
-      time: update.time,
-      qty: update.qty,
-      body:
-        `${this.orderText({ side: update.side, qty: update.qty, price: update.price, symbol: update.symbol })}` +
-        ` (${formatFee(update.fee, update.feeCurrency)})`,
-      expired: false,
-      timer: this.deps.clock.setTimeout(() => {
-        held.expired = true;
-        this.releaseFills();
-      }, FILL_SUMMARY_EVERY_MS),
-    };
-    this.heldFills.push(held);
-    this.releaseFills();
-    this.fillGroups.set(update.orderId, {
-      side: update.side,
-      symbol: update.symbol,
-      count: 0,
-      qty: new Decimal(0),
-      fee: new Decimal(0),
-      feeCurrency: update.feeCurrency,
-      lastPrice: update.price,
-      timer: this.deps.clock.setTimeout(
-        () => this.flushFills(update.orderId, true),
-        FILL_SUMMARY_EVERY_MS,
-      ),
-    });
-  }
-
-  /** One notification for the fills gathered since the last; the window goes on while they come. */
-  private flushFills(orderId: number, continueWindow: boolean): void {
-    const group = this.fillGroups.get(orderId);
-    if (!group) return;
-    this.deps.clock.clearTimeout(group.timer);
-    if (continueWindow && this.heldFills.some((held) => held.orderId === orderId)) {
-      // The first fill is not told yet: the summary of the ones after it waits for it.
-      group.timer = this.deps.clock.setTimeout(
-        () => this.flushFills(orderId, true),
-        FILL_SUMMARY_EVERY_MS,
-      );
-      return;
-    }
-    if (group.count === 0 || !continueWindow) this.fillGroups.delete(orderId);
-    if (group.count === 0) return;
-    const { count, qty, fee, side, symbol } = group;
-    this.guard('fill notification', () =>
-      notify(
-        this.notifyDeps,
-        'fill',
-        this.fillTitle(side, orderId, null),
-        `${count} more fills: ${this.orderText({ side, qty: formatDecimal(qty), symbol })}, last at ` +
-          `${this.priceText(group.lastPrice, symbol)}` +
-          ` (${fee.isZero() ? 'no fees' : `fees ${formatAmountWithUnit(formatDecimal(fee), group.feeCurrency)}`})`,
-      ),
-    );
-    if (!continueWindow) return;
-    Object.assign(group, { count: 0, qty: new Decimal(0), fee: new Decimal(0) });
-    group.timer = this.deps.clock.setTimeout(
-      () => this.flushFills(orderId, true),
-      FILL_SUMMARY_EVERY_MS,
-    );
-  }
-
-  /**
-   * Tells the held fills that may be told now, in the order they came: each once its order is
-   * answered and its order's update has come (or its wait is over).
-   */
-  private releaseFills(): void {
-    const waiting: HeldFill[] = [];
-    for (const held of this.heldFills) {
-      if (this.placing.has(held.clientOrderId) && !this.closed) {
-        waiting.push(held);
-        continue;
-      }
-      const order = this.orderState(held.orderId);
-      const covered = order !== null && order.updatedTime >= held.time;
-      if (!covered && !held.expired) {
-        waiting.push(held);
-        continue;
-      }
-      this.deps.clock.clearTimeout(held.timer);
-      const title = this.fillTitle(held.side, held.orderId, covered ? null : held.qty);
-      try {
-        notify(this.notifyDeps, 'fill', title, held.body);
-      } catch (error) {
-        this.deps.log.error('live: could not handle a fill notification', error);
-      }
-    }
-    this.heldFills = waiting;
+    this.notices.trade(MAIN_ACCOUNT, update, event.c);
   }
 
   private orderState(orderId: number): OrderInput | null {
@@ -470,46 +299,6 @@ export class LiveSession {
       this.writes.orders.get(orderId) ??
       this.deps.store.orders.getOrder(this.deps.profileId, orderId)
     );
-  }
-
-  /**
-   * "Sell order filled", or "Sell order 40 % filled" while part of it is open: the order's
-   * executed quantity over its original one, exactly (to two places, never 100 % before it is
-   * all filled). `notCounted` is a fill the order's last known update does not cover yet.
-   */
-  private fillTitle(side: string, orderId: number, notCounted: string | null): string {
-    const name = side === 'buy' ? 'Buy order' : 'Sell order';
-    const order = this.orderState(orderId);
-    if (!order) return `${name} partly or fully filled`;
-    const original = parseDecimal(order.origQty, 'original quantity');
-    let executed = parseDecimal(order.executedQty, 'executed quantity');
-    if (notCounted !== null) executed = executed.plus(notCounted);
-    if (!original.gt(0) || executed.gte(original)) return `${name} filled`;
-    let percent = divide(executed.times(100), original, 2);
-    if (percent.gte(100)) percent = new Decimal('99.99');
-    return `${name} ${formatDecimal(percent)} % filled`;
-  }
-
-  /** The market's base and quote asset, as sync last read them; undefined when not known. */
-  private assetsOf(symbol: string): { baseAsset: string; quoteAsset: string } | undefined {
-    return this.port
-      .symbolAssets(this.deps.profileId)
-      .find((s) => s.symbol === symbol.toLowerCase());
-  }
-
-  /** "Sell 0.001 BTC at 61,250 USDT": how a notification names an order or a fill. */
-  private orderText(order: Omit<OrderDescription, 'baseAsset' | 'quoteAsset'>): string {
-    return describeOrder({ ...order, ...this.assetsOf(order.symbol) });
-  }
-
-  private qtyText(qty: string, symbol: string): string {
-    const base = this.assetsOf(symbol)?.baseAsset;
-    return base ? formatAmountWithUnit(qty, base) : formatAmount(qty);
-  }
-
-  private priceText(price: string, symbol: string): string {
-    const quote = this.assetsOf(symbol)?.quoteAsset;
-    return quote ? formatAmountWithUnit(price, quote) : formatAmount(price);
   }
 
   private onReconnected(): void {

@@ -10,6 +10,9 @@
  * record's balance observations under its e-mail; then `data.changed` says the orders, trades and
  * funds changed, at most every 250 ms.
  *
+ * Its stream's fills and cancels are told as the main account's are, by the session's one
+ * OrderNotices (order-notices.ts), under its account: the notifications name it.
+ *
  * The sub-account's private stream travels over a stream client of its own: the stream's auth
  * key is made with the key of the account whose events it carries, and one client holds one.
  */
@@ -24,13 +27,14 @@ import type { ExchangeClient } from '../exchange/client';
 import { SharedStream, type StreamUser } from '../exchange/shared-stream';
 import { StreamClient } from '../exchange/stream';
 import type { AccountPositionEvent, OrderUpdateEvent, OwnTradeEvent } from '../exchange/wire';
-import { toOrderUpdate } from '../core/views';
+import { toOrderUpdate, toOwnTradeUpdate } from '../core/views';
 import type { Store } from '../store';
 import { JOBS } from '../sync/engine';
 import { readOrderHistory, refreshOpenOrders, type AccountOrdersContext } from '../sync/orders';
 import { SyncStoppedError } from '../sync/pacing';
 import type { SyncStorePort } from '../sync/port';
 import { orderRowOf, ownTradeRow } from './live-session';
+import type { OrderNotices } from './order-notices';
 import { TradeImporter, TradeImportStopped, type TradeImportProgress } from '../sync/trade-import';
 
 export interface SubAccountFeedDeps {
@@ -45,6 +49,8 @@ export interface SubAccountFeedDeps {
   clock: Clock;
   emit: Emit;
   log: Logger;
+  /** The session's notices of orders and fills, shared with the main account's live session. */
+  notices: OrderNotices;
   /**
    * A balance of the sub-account changed with no trade of it: likely a transfer with the main
    * account, which the parent's key reads (the session reads the transfer history again).
@@ -134,6 +140,10 @@ export class SubAccountFeed {
 
   /** Subscribes the sub-account's private streams, then reads its trades, orders and funds. */
   start(): void {
+    const { store, profileId, account } = this.deps;
+    this.deps.notices.open(account, {
+      order: (orderId) => store.orders.getOrder(profileId, orderId, account),
+    });
     this.stream.subscribe(['outboundAccountPosition', 'orderUpdate', 'ownTrade']).then(
       () => {
         this.deps.log.info(`private stream live for sub-account ${this.deps.account}`);
@@ -173,6 +183,7 @@ export class SubAccountFeed {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.deps.notices.close(this.deps.account);
     this.repeater?.stop();
     this.outside.cancel();
     this.dataChanged.cancel();
@@ -312,17 +323,18 @@ export class SubAccountFeed {
 
   private onOrder(event: OrderUpdateEvent): void {
     const { store, profileId, account } = this.deps;
-    const row = orderRowOf(
-      toOrderUpdate(event),
-      store.orders.getOrder(profileId, event.i, account),
-    );
+    const update = toOrderUpdate(event);
+    const existing = store.orders.getOrder(profileId, event.i, account);
+    const row = orderRowOf(update, existing);
     if (!row) return;
     store.orders.upsertOrders(profileId, [row], account);
     this.changed();
+    this.deps.notices.order(account, update, existing?.status);
   }
 
   private onOwnTrade(event: OwnTradeEvent): void {
-    const row = ownTradeRow(event);
+    const update = toOwnTradeUpdate(event);
+    const row = ownTradeRow(event, update);
     this.deps.store.subAccountKeys.insertTrades(this.deps.profileId, this.deps.account, [row]);
     // What the trade does to each balance, as the ledger counts it (fee off the asset it is in).
     const buy = row.side === 'buy';
@@ -334,6 +346,7 @@ export class SubAccountFeed {
     add(quote, buy ? new Decimal(row.quoteQty).negated() : new Decimal(row.quoteQty));
     add(assetKey(row.feeCurrency), new Decimal(row.fee).negated());
     this.changed();
+    this.deps.notices.trade(this.deps.account, update, event.c);
   }
 
   /** A symbol's base and quote (exchangeInfo, kept by sync); none when unknown. */

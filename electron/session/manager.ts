@@ -27,6 +27,7 @@ import type { ExchangeLimiters } from '../exchange/limits';
 import { insecureUrlReason } from '../exchange/urls';
 import { AlertSession } from '../alerts/session';
 import { LiveSession } from '../live/live-session';
+import { OrderNotices } from '../live/order-notices';
 import { MarketWatch } from '../live/market-watch';
 import { SharedStream } from '../exchange/shared-stream';
 import { StreamClient } from '../exchange/stream';
@@ -742,6 +743,21 @@ export class SessionManager {
       log: log.line,
       quoteAsset: () => this.deps.settings().quoteAsset,
     });
+    // The fills and cancels of the main account and of each linked sub-account are told by one
+    // set of rules, keyed by account (live/order-notices.ts).
+    const notices = new OrderNotices({
+      notify: {
+        store,
+        profileId: row.id,
+        emit: sessionEmit,
+        settings: this.deps.settings,
+        now: () => clock.now(),
+        log,
+        notifier: this.deps.notifier,
+      },
+      clock,
+      port: this.deps.port,
+    });
     const live = new LiveSession({
       store,
       port: this.deps.port,
@@ -753,6 +769,7 @@ export class SessionManager {
       log,
       settings: this.deps.settings,
       notifier: this.deps.notifier,
+      notices,
     });
     const journal = new MoneyJournal({
       store,
@@ -781,6 +798,7 @@ export class SessionManager {
     live.start();
     inBackground(
       links.start(row, this.secretsFor(row), {
+        notices,
         transfersMoved: () => {
           inBackground(
             sync.refresh('transfers', { force: true }),

@@ -30,6 +30,7 @@ import { ExchangeClient } from '../exchange/client';
 import { ExchangeError } from '../exchange/errors';
 import type { ExchangeLimiters } from '../exchange/limits';
 import type { Fund, SubAccountRecord } from '../exchange/wire';
+import type { OrderNotices } from '../live/order-notices';
 import { SubAccountFeed, type FeedRead } from '../live/sub-account-feed';
 import { subAccountKeyId, type ApiSecret, type SecretStore } from '../secrets';
 import type { Store } from '../store';
@@ -57,6 +58,8 @@ export interface LinkSession {
 
 /** What a running feed asks of the session it runs in. */
 export interface FeedSession {
+  /** What the user is told of orders and fills: each feed tells its account's through it. */
+  readonly notices: OrderNotices;
   /** Reads the transfer history again now (a sub-account's balance moved outside trading). */
   transfersMoved(): void;
 }
@@ -191,7 +194,9 @@ export class SubAccountLinks {
     if (this.feedsOf === profile.id) await this.stopFeed(email);
     // A key linked again may be another: the client of the one before goes.
     await this.closeClient(profile.id, email);
-    if (this.feedsOf === profile.id) this.startFeed(profile, email, key);
+    if (this.feedsOf === profile.id && this.feedSession) {
+      this.startFeed(profile, email, key, this.feedSession);
+    }
     this.changed(profile.id);
     return { email };
   }
@@ -234,7 +239,7 @@ export class SubAccountLinks {
         continue;
       }
       this.deps.log.secrets.add(key.apiKey, key.secretKey);
-      this.startFeed(profile, link.email, key);
+      this.startFeed(profile, link.email, key, session);
     }
   }
 
@@ -294,7 +299,12 @@ export class SubAccountLinks {
     await Promise.all([...this.feeds.values()].map((feed) => feed.readNow()));
   }
 
-  private startFeed(profile: ProfileRow, email: string, key: ApiSecret): void {
+  private startFeed(
+    profile: ProfileRow,
+    email: string,
+    key: ApiSecret,
+    session: FeedSession,
+  ): void {
     const id = subAccountKeyId(profile.id, email);
     let client = this.clients.get(id);
     if (!client) {
@@ -316,6 +326,7 @@ export class SubAccountLinks {
       clock: this.deps.clock,
       emit: this.deps.emit,
       log: this.deps.log,
+      notices: session.notices,
       onMovedOutside: () => this.feedSession?.transfersMoved(),
     });
     this.feeds.set(email, feed);

@@ -4,7 +4,8 @@
  * stacked; a transfer made in the app is told once, by its own outcome, whatever legs it took,
  * and a deposit of the same asset beside it is still told;
  * an order is told placed before any fill of it, even when the fill overtakes the exchange's
- * answer, and a partial fill says how much of the order is filled. Toasts sit in a corner stack
+ * answer, and a partial fill says how much of the order is filled; a linked sub-account's fill is
+ * told the same way, naming the sub-account. Toasts sit in a corner stack
  * of at most three that covers no control, and the notification settings govern them.
  */
 import { expect, test, type Page } from '@playwright/test';
@@ -273,4 +274,65 @@ test('an order is told placed before its fill, and a partial fill says how much'
   await expect(toasts.filter({ hasText: fillTitle })).toContainText(
     `Sell ${new Decimal(order!.executedQty).toFixed()} BTC at ${grouped(price)} USDT`,
   );
+});
+
+test("a linked sub-account's fill is told in a toast naming the account", async ({ page }) => {
+  await openWithSandboxProfile(page, stack, { screen: 'orders' });
+  const sub = stack.subs[1]!;
+  const email = sub.email.toLowerCase();
+  // The sub-account trades with a key of its own, linked through the bridge as the form does.
+  const key = stack.sandbox.admin.createApiKey(sub.email, { canTrade: true });
+  stack.sandbox.admin.credit(sub.email, 'btc', '0.01');
+  await page.evaluate(
+    async (input) => {
+      const api = (window as unknown as { spotfolio: SpotfolioBridge }).spotfolio;
+      await api.subAccounts.link(input);
+    },
+    { email, ...key },
+  );
+  // Its feed's private stream is a connection of its own beside the main account's.
+  await expect
+    .poll(
+      () =>
+        stack.sandbox.admin.streamsByConnection().filter((s) => s.includes('orderUpdate')).length,
+    )
+    .toBeGreaterThanOrEqual(2);
+
+  // A sell of the sub-account inside the spread rests alone there: the taker's buy meets only it.
+  const subClient = new ExchangeClient({ baseUrl: stack.sandbox.baseUrl, ...key });
+  try {
+    const book = await subClient.market.depth({ symbol: 'btcusdt', limit: 5 });
+    const price = new Decimal(book.asks[0]![0]).minus('0.01');
+    expect(price.gt(new Decimal(book.bids[0]![0]))).toBe(true);
+    const sell = await subClient.trading.placeOrder({
+      symbol: 'btcusdt',
+      side: 'sell',
+      type: 'limit',
+      quantity: '0.005',
+      price: price.toFixed(),
+    });
+    await clearToasts(page);
+    await taker.trading.placeOrder({
+      symbol: 'btcusdt',
+      side: 'buy',
+      type: 'limit',
+      quantity: '0.002',
+      price: price.toFixed(),
+    });
+
+    // How much of it is filled, from the exchange's own record of the sub-account's order.
+    const order = await subClient.trading.getOrder({ orderId: sell.id });
+    const filled = new Decimal(order.executedQty).times(100).div(order.origQty);
+    const fillTitle = `Sell order ${filled.toFixed()} % filled in ${email}`;
+    const toast = page.getByTestId('toast').filter({ hasText: fillTitle });
+    await expect(toast).toHaveCount(1);
+    await expect(toast).toContainText(
+      `Sell ${new Decimal(order.executedQty).toFixed()} BTC at ${grouped(price)} USDT`,
+    );
+    // The main account traded nothing: no toast of it, no unnamed fill.
+    expect(await toastTitles(page)).toEqual([fillTitle]);
+    await screenshot(page, 'toast-sub-account-fill');
+  } finally {
+    await subClient.close();
+  }
 });
