@@ -303,4 +303,37 @@ export const CACHE_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX orders_by_client_id ON orders (profile_id, account, client_order_id);
     `,
   },
+  {
+    version: 7,
+    name: 'own trades counted',
+    // The ledger's marks compare a profile's count of own trades (both tables) at every update:
+    // counted, it was a walk of an index of every trade, twice a build (4 ms at 100,000 trades).
+    // Kept by the tables' own triggers, it is one row read. An insert the key ignores (ON
+    // CONFLICT DO NOTHING) inserts nothing and fires nothing; a profile's cache cleared deletes
+    // its count with its rows, whichever goes first.
+    up: `
+      CREATE TABLE trade_counts (
+        profile_id TEXT PRIMARY KEY,
+        trades     INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      INSERT INTO trade_counts (profile_id, trades)
+        SELECT profile_id, count(*) FROM (
+          SELECT profile_id FROM own_trades UNION ALL SELECT profile_id FROM sub_account_trades)
+        GROUP BY profile_id;
+      CREATE TRIGGER own_trades_counted AFTER INSERT ON own_trades BEGIN
+        INSERT INTO trade_counts (profile_id, trades) VALUES (NEW.profile_id, 1)
+          ON CONFLICT (profile_id) DO UPDATE SET trades = trades + 1;
+      END;
+      CREATE TRIGGER own_trades_uncounted AFTER DELETE ON own_trades BEGIN
+        UPDATE trade_counts SET trades = trades - 1 WHERE profile_id = OLD.profile_id;
+      END;
+      CREATE TRIGGER sub_account_trades_counted AFTER INSERT ON sub_account_trades BEGIN
+        INSERT INTO trade_counts (profile_id, trades) VALUES (NEW.profile_id, 1)
+          ON CONFLICT (profile_id) DO UPDATE SET trades = trades + 1;
+      END;
+      CREATE TRIGGER sub_account_trades_uncounted AFTER DELETE ON sub_account_trades BEGIN
+        UPDATE trade_counts SET trades = trades - 1 WHERE profile_id = OLD.profile_id;
+      END;
+    `,
+  },
 ];

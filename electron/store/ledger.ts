@@ -503,8 +503,7 @@ function prepare(db: Database.Database) {
     ),
     marks: db.prepare<{ id: string }, LedgerMarks>(
       `SELECT
-         (SELECT count(*) FROM own_trades WHERE profile_id = @id)
-           + (SELECT count(*) FROM sub_account_trades WHERE profile_id = @id) AS trades,
+         ifnull((SELECT trades FROM trade_counts WHERE profile_id = @id), 0) AS trades,
          (SELECT count(*) FROM withdraws WHERE profile_id = @id) AS withdrawals,
          (SELECT ifnull(max(last_updated), 0) FROM withdraws WHERE profile_id = @id) AS withdrawalsUpdated,
          (SELECT count(*) FROM sub_transfers WHERE profile_id = @id) AS transfers,

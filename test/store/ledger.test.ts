@@ -4,9 +4,11 @@
  * annotations are kept and removed; and reading the ledger, built or brought up to date, writes
  * nothing at all.
  */
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LedgerService } from '../../electron/ledger';
-import type { Store } from '../../electron/store';
+import { CACHE_MIGRATIONS, type Store } from '../../electron/store';
+import { migrate } from '../../electron/store/database';
 import { storePort } from '../../electron/sync/store-port';
 import { freshStore, removeTempDirs } from './helpers';
 
@@ -219,5 +221,75 @@ describe('reading the ledger', () => {
     expect(totalChanges(store)).toBe(before.changes);
     expect(recordRows(store)).toEqual(before.rows);
     store.close();
+  });
+});
+
+describe('the count of own trades the marks compare', () => {
+  const trade = (id: number, orderId = id) => ({
+    id,
+    symbol: 'btcusdt',
+    orderId,
+    side: 'buy' as const,
+    price: '50000',
+    qty: '0.01',
+    quoteQty: '500',
+    fee: '0',
+    feeCurrency: 'usdt',
+    isBuyerMaker: false,
+    time: T0 + id,
+  });
+  const counted = (store: Store, profileId: string) =>
+    (
+      store.db
+        .prepare(
+          `SELECT (SELECT count(*) FROM own_trades WHERE profile_id = ?)
+             + (SELECT count(*) FROM sub_account_trades WHERE profile_id = ?) AS n`,
+        )
+        .get(profileId, profileId) as { n: number }
+    ).n;
+
+  it('is what both tables hold, through inserts ignored, an unlink and a profile removed', () => {
+    const store = freshStore(P, 'p2');
+    const same = () => {
+      for (const id of [P, 'p2']) expect(store.ledger.marks(id).trades).toBe(counted(store, id));
+    };
+    same();
+    store.orders.insertTrades(P, [trade(1), trade(2), trade(3)]);
+    // The same trades again insert nothing.
+    store.orders.insertTrades(P, [trade(2), trade(3), trade(4)]);
+    store.orders.insertTrades('p2', [trade(1)]);
+    store.subAccountKeys.link(P, 'sub@example.com', 'sub…key', T0);
+    store.subAccountKeys.insertTrades(P, 'sub@example.com', [trade(1), trade(5), trade(5)]);
+    same();
+    expect(store.ledger.marks(P).trades).toBe(6);
+    store.subAccountKeys.unlink(P, 'sub@example.com', 'sub:');
+    same();
+    expect(store.ledger.marks(P).trades).toBe(4);
+    store.profiles.archive('p2', T0);
+    same();
+    expect(store.ledger.marks('p2').trades).toBe(0);
+    store.close();
+  });
+
+  it('starts, for a cache of an older version, from the rows it already held', () => {
+    const db = new Database(':memory:');
+    migrate(db, CACHE_MIGRATIONS.slice(0, 6));
+    const insert = db.prepare(
+      `INSERT INTO own_trades (profile_id, id, symbol, order_id, side, price, qty, quote_qty, fee,
+         fee_currency, is_buyer_maker, time) VALUES (?, ?, 'btcusdt', ?, 'buy', '1', '1', '1',
+         '0', 'usdt', 0, ?)`,
+    );
+    for (let id = 1; id <= 5; id++) insert.run(id <= 3 ? P : 'p2', id, id, T0 + id);
+    migrate(db, CACHE_MIGRATIONS);
+    const counts = db.prepare('SELECT profile_id, trades FROM trade_counts ORDER BY 1').all();
+    expect(counts).toEqual([
+      { profile_id: P, trades: 3 },
+      { profile_id: 'p2', trades: 2 },
+    ]);
+    insert.run(P, 9, 9, T0 + 9);
+    expect(db.prepare('SELECT trades FROM trade_counts WHERE profile_id = ?').get(P)).toEqual({
+      trades: 4,
+    });
+    db.close();
   });
 });
