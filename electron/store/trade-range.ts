@@ -20,7 +20,10 @@ const TRADE_RANGE = `SELECT * FROM (SELECT ${TRADE_COLUMNS}, NULL AS account FRO
        WHERE profile_id = @profile AND (time, id, order_id) > (@afterTime, @afterId, @afterOrder)
          AND (time, id, order_id) <= (@toTime, @toId, @toOrder)
        ORDER BY time, id, order_id)
-   ORDER BY time, id, order_id`;
+   ORDER BY time, id, order_id LIMIT @limit`;
+
+/** Rows read per page: pages of all() read faster than one iterate() or one all() of every row. */
+const PAGE = 5000;
 
 /**
  * A profile's own trades (both tables, as the ledger reads them) in ranges of ledger order, on a
@@ -46,17 +49,23 @@ export class TradeRangeReader {
     to: TradeCursor,
     take: (row: LedgerTradeColumns) => void,
   ): void {
-    const from = after ?? { time: -1, id: -1, orderId: -1 };
-    const rows = this.range.iterate({
-      profile: profileId,
-      afterTime: from.time,
-      afterId: from.id,
-      afterOrder: from.orderId,
-      toTime: to.time,
-      toId: to.id,
-      toOrder: to.orderId,
-    });
-    for (const row of rows) take(row);
+    let from = after ?? { time: -1, id: -1, orderId: -1 };
+    for (;;) {
+      const page = this.range.all({
+        profile: profileId,
+        afterTime: from.time,
+        afterId: from.id,
+        afterOrder: from.orderId,
+        toTime: to.time,
+        toId: to.id,
+        toOrder: to.orderId,
+        limit: PAGE,
+      });
+      for (const row of page) take(row);
+      const last = page[page.length - 1];
+      if (page.length < PAGE || !last) return;
+      from = { time: last[8], id: last[0], orderId: last[9] };
+    }
   }
 
   close(): void {
