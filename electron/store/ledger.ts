@@ -172,6 +172,10 @@ export class LedgerRepository {
 
   /** The cursor of the trade `offset` trades into the ledger order (0: the first), or null. */
   tradeAt(profileId: string, offset: number): TradeCursor | null {
+    // Mostly the main account's alone: its own index walked, not both merged (a third the time).
+    if (!this.statements.hasSubTrades.get(profileId)) {
+      return this.statements.ownTradeAt.get(profileId, offset) ?? null;
+    }
     return this.statements.tradeAt.get(profileId, profileId, offset) ?? null;
   }
 
@@ -429,6 +433,13 @@ function prepare(db: Database.Database) {
          fee_currency AS feeCurrency, time, order_id AS orderId, account FROM sub_account_trades
          WHERE profile_id = ? AND (time, id, order_id) > (?, ?, ?)
        ORDER BY time, id, order_id`,
+    ),
+    hasSubTrades: db
+      .prepare<[string], number>('SELECT 1 FROM sub_account_trades WHERE profile_id = ? LIMIT 1')
+      .pluck(),
+    ownTradeAt: db.prepare<[string, number], TradeCursor>(
+      `SELECT time, id, order_id AS orderId FROM own_trades WHERE profile_id = ?
+       ORDER BY time, id, order_id LIMIT 1 OFFSET ?`,
     ),
     tradeAt: db.prepare<[string, string, number], TradeCursor>(
       `SELECT time, id, order_id AS orderId FROM (

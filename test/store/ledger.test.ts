@@ -271,6 +271,27 @@ describe('the count of own trades the marks compare', () => {
     store.close();
   });
 
+  it('finds the trade so many into the ledger order, with or without a sub-account’s', () => {
+    const store = freshStore(P);
+    // Times out of id order, two trades of one time: the order is by time, then id.
+    store.orders.insertTrades(P, [trade(5), { ...trade(2), time: T0 + 9 }, trade(3), trade(4)]);
+    const order = () =>
+      store.ledger.tradesAfter(P, null).map((row) => ({
+        time: row.time,
+        id: row.id,
+        orderId: row.orderId,
+      }));
+    const all = () => order().map((_, index) => store.ledger.tradeAt(P, index));
+    expect(all()).toEqual(order());
+    expect(store.ledger.tradeAt(P, 4)).toBeNull();
+    store.subAccountKeys.link(P, 'sub@example.com', 'sub…key', T0);
+    store.subAccountKeys.insertTrades(P, 'sub@example.com', [trade(1), { ...trade(6), time: 0 }]);
+    expect(order()).toHaveLength(6);
+    expect(all()).toEqual(order());
+    expect(store.ledger.tradeAt(P, 6)).toBeNull();
+    store.close();
+  });
+
   it('starts, for a cache of an older version, from the rows it already held', () => {
     const db = new Database(':memory:');
     migrate(db, CACHE_MIGRATIONS.slice(0, 6));
