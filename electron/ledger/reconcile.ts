@@ -17,8 +17,8 @@
 import { atOnce, type Slices } from '../core/clock';
 import { withAnnotation } from './annotations';
 import { formatDecimal } from '../core/decimal';
-import { DecimalSum, plainParts, type DecimalCoefficient } from '../../shared/exact-decimal';
-import { readAmountParts } from './trade-table';
+import { DecimalSum, type DecimalCoefficient } from '../../shared/exact-decimal';
+import { readTradeParts, tradeParts } from './trade-table';
 import { amount, isAboveZero, isBelowZero, ZERO, type Amount } from './decimal';
 import {
   eachBalanceChange,
@@ -494,14 +494,12 @@ export class Reconciliation {
       }
       const lists = this.pairOf(pairs, entry);
       const buy = entry.side === 'BUY';
-      // Each amount's parts as the trade holds them (a build's trades, in their table's columns).
-      readAmountParts(entry, 'qty');
-      let ordered = this.record(lists.base, time, plainParts.coefficient, plainParts.scale, !buy);
-      readAmountParts(entry, 'quoteQty');
-      ordered =
-        this.record(lists.quote, time, plainParts.coefficient, plainParts.scale, buy) && ordered;
-      readAmountParts(entry, 'commission');
-      if (plainParts.coefficient !== 0) {
+      // Its amounts' parts as the trade holds them (a build's trades, in their table's columns).
+      readTradeParts(entry);
+      const parts = tradeParts;
+      let ordered = this.record(lists.base, time, parts.qty, parts.qtyScale, !buy);
+      ordered = this.record(lists.quote, time, parts.quoteQty, parts.quoteQtyScale, buy) && ordered;
+      if (parts.commission !== 0) {
         const asset = entry.commissionAsset;
         const fees =
           asset === lists.base.asset
@@ -509,8 +507,7 @@ export class Reconciliation {
             : asset === lists.quote.asset
               ? lists.quote
               : this.movementsOf(account, asset);
-        ordered =
-          this.record(fees, time, plainParts.coefficient, plainParts.scale, true) && ordered;
+        ordered = this.record(fees, time, parts.commission, parts.commissionScale, true) && ordered;
       }
       inOrder = ordered && inOrder;
     }

@@ -212,12 +212,20 @@ export class TradeTable {
     for (const index of seen) assets.add(this.texts[index]!);
   }
 
-  /** One of a trade's amounts' parts, left in plainParts (no value made). */
-  readParts(index: number, which: number): void {
-    const at = index * AMOUNTS + which;
-    const coefficient = this.coefficients[at]!;
-    plainParts.coefficient = Number.isNaN(coefficient) ? this.wide.get(at)! : coefficient;
-    plainParts.scale = this.scales[at]!;
+  /** A trade's qty, quoteQty and commission's parts, left in tradeParts (no value made). */
+  readTradeParts(index: number): void {
+    const at = index * AMOUNTS;
+    const coefficients = this.coefficients;
+    const scales = this.scales;
+    const qty = coefficients[at + QTY]!;
+    const quoteQty = coefficients[at + QUOTE_QTY]!;
+    const commission = coefficients[at + COMMISSION]!;
+    tradeParts.qty = Number.isNaN(qty) ? this.wide.get(at + QTY)! : qty;
+    tradeParts.qtyScale = scales[at + QTY]!;
+    tradeParts.quoteQty = Number.isNaN(quoteQty) ? this.wide.get(at + QUOTE_QTY)! : quoteQty;
+    tradeParts.quoteQtyScale = scales[at + QUOTE_QTY]!;
+    tradeParts.commission = Number.isNaN(commission) ? this.wide.get(at + COMMISSION)! : commission;
+    tradeParts.commissionScale = scales[at + COMMISSION]!;
   }
 
   /** One of a trade's amounts as the exchange wrote it. */
@@ -341,9 +349,9 @@ export class TableTrade implements TradeEntry {
     return this.table.time(this.row);
   }
 
-  /** One of its amounts' parts, left in plainParts. */
-  readParts(which: typeof QTY | typeof QUOTE_QTY | typeof COMMISSION): void {
-    this.table.readParts(this.row, which);
+  /** Its amounts' parts, left in tradeParts (readTradeParts). */
+  readTradeParts(): void {
+    this.table.readTradeParts(this.row);
   }
 
   /** Made anew at each ask: whoever needs them keeps them (no copy held by the trade). */
@@ -357,21 +365,33 @@ export class TableTrade implements TradeEntry {
   }
 }
 
-const AMOUNT_COLUMNS = { qty: QTY, quoteQty: QUOTE_QTY, commission: COMMISSION } as const;
+/** A trade's three amounts' parts as readTradeParts leaves them: one object, overwritten. */
+export const tradeParts = {
+  qty: 0 as DecimalCoefficient,
+  qtyScale: 0,
+  quoteQty: 0 as DecimalCoefficient,
+  quoteQtyScale: 0,
+  commission: 0 as DecimalCoefficient,
+  commissionScale: 0,
+};
 
 /**
- * One of a trade's amounts' parts (its coefficient and scale), left in plainParts: read from its
- * table's columns for a build's trade, else from its Decimal. For a loop over every trade that
- * keeps parts, not values (the reconciliation's movements).
+ * A trade's amounts' parts (coefficient and scale each), left in tradeParts: read from its
+ * table's columns for a build's trade, else from its Decimals. For a loop over every trade that
+ * keeps parts, not values (the reconciliation's movements): no value made, one call a trade.
  */
-export function readAmountParts(trade: TradeEntry, which: keyof TradeAmounts): void {
+export function readTradeParts(trade: TradeEntry): void {
   if (trade instanceof TableTrade) {
-    trade.readParts(AMOUNT_COLUMNS[which]);
+    trade.readTradeParts();
     return;
   }
-  const value = tradeAmounts(trade)[which];
-  plainParts.coefficient = value.coefficient;
-  plainParts.scale = value.scale;
+  const { qty, quoteQty, commission } = tradeAmounts(trade);
+  tradeParts.qty = qty.coefficient;
+  tradeParts.qtyScale = qty.scale;
+  tradeParts.quoteQty = quoteQty.coefficient;
+  tradeParts.quoteQtyScale = quoteQty.scale;
+  tradeParts.commission = commission.coefficient;
+  tradeParts.commissionScale = commission.scale;
 }
 
 /**
