@@ -15,6 +15,7 @@
  * than the replay holds proves a credit, the least that covers it, placed at that movement.
  */
 import { atOnce, type Slices } from '../core/clock';
+import { grown } from '../core/columns';
 import { withAnnotation } from './annotations';
 import { formatDecimal } from '../core/decimal';
 import { DecimalSum, type DecimalCoefficient } from '../../shared/exact-decimal';
@@ -688,15 +689,10 @@ const FIRST_ROOM = 64;
 /** Room for three times as many movements in each column (a build's lists grow from empty). */
 function grow(list: MovementColumns): void {
   const size = list.times.length * 4;
-  list.times = grownTo(list.times, new Float64Array(size));
-  list.coefficients = grownTo(list.coefficients, new Float64Array(size));
-  list.scales = grownTo(list.scales, new Uint16Array(size));
-  list.subtracts = grownTo(list.subtracts, new Uint8Array(size));
-}
-
-function grownTo<T extends Float64Array | Uint16Array | Uint8Array>(from: T, to: T): T {
-  to.set(from);
-  return to;
+  list.times = grown(list.times, size);
+  list.coefficients = grown(list.coefficients, size);
+  list.scales = grown(list.scales, size);
+  list.subtracts = grown(list.subtracts, size);
 }
 
 /** The first index below `count` whose time is after `time` (times ascending). */

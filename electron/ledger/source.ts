@@ -99,7 +99,7 @@ function done(rows: TradeRows, unknown: Set<string>): TradeEntry[] {
 }
 
 /** Whether the trade (time, id, orderId) comes no later than `b` in the order trades are read. */
-function tradeBefore(time: number, id: number, orderId: number, b: TradeCursor): boolean {
+export function tradeBefore(time: number, id: number, orderId: number, b: TradeCursor): boolean {
   if (time !== b.time) return time < b.time;
   if (id !== b.id) return id < b.id;
   return orderId <= b.orderId;
@@ -156,8 +156,9 @@ export async function readLedgerPartsInThreads(
   readers: TradeReaders,
   from = 0,
 ): Promise<LedgerParts | null> {
+  // The kept count first: a shorter history's parts are read by the caller, not twice.
+  if (store.ledger.tradeCount(profileId) < from) return null;
   const head = readHead(store, profileId);
-  if (head.marks.trades < from) return null;
   const trades: TradeEntry[] = [];
   if (head.lastTrade) {
     const read = await readers.read(store, profileId, head.lastTrade, head.marks.trades);

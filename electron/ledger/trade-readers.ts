@@ -8,7 +8,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Store } from '../store';
 import type { TradeCursor } from '../store/ledger';
-import { symbolPairs } from './source';
+import { symbolPairs, tradeBefore } from './source';
 import type { TradeReadResult, TradeReadTask } from './trade-reader';
 import { TradeTable, type TableTrade } from './trade-table';
 
@@ -121,11 +121,9 @@ export class TradeReaders {
   }
 }
 
-/** Whether `a` comes before `b` in ledger order. */
+/** Whether `a` comes before `b` in ledger order (b not at or before a). */
 function before(a: TradeCursor, b: TradeCursor): boolean {
-  if (a.time !== b.time) return a.time < b.time;
-  if (a.id !== b.id) return a.id < b.id;
-  return a.orderId < b.orderId;
+  return !tradeBefore(b.time, b.id, b.orderId, a);
 }
 
 /** The reader thread's script where the app runs from its TypeScript (trade-reader-source.mjs). */

@@ -18,6 +18,7 @@ import {
   type DecimalCoefficient,
 } from '../../shared/exact-decimal';
 import { MAIN_ACCOUNT } from '../../shared/ledger';
+import { grown } from '../core/columns';
 import { assetKey } from '../../shared/market';
 import type { LedgerTradeColumns } from '../store';
 import { tradeAmounts, type TradeAmounts, type TradeEntry, type TradeSide } from './entries';
@@ -268,19 +269,14 @@ export class TradeTable {
 
   private grow(): void {
     const capacity = this.capacity * 2;
-    this.ids = grown(this.ids, new Float64Array(capacity));
-    this.times = grown(this.times, new Float64Array(capacity));
-    this.sides = grown(this.sides, new Uint8Array(capacity));
-    this.textIndexes = grown(this.textIndexes, new Uint32Array(capacity * TEXTS));
-    this.coefficients = grown(this.coefficients, new Float64Array(capacity * AMOUNTS));
-    this.scales = grown(this.scales, new Uint8Array(capacity * AMOUNTS));
+    this.ids = grown(this.ids, capacity);
+    this.times = grown(this.times, capacity);
+    this.sides = grown(this.sides, capacity);
+    this.textIndexes = grown(this.textIndexes, capacity * TEXTS);
+    this.coefficients = grown(this.coefficients, capacity * AMOUNTS);
+    this.scales = grown(this.scales, capacity * AMOUNTS);
     this.capacity = capacity;
   }
-}
-
-function grown<T extends Float64Array | Uint8Array | Uint32Array>(from: T, to: T): T {
-  to.set(from);
-  return to;
 }
 
 /** The text columns, in this order per trade. */

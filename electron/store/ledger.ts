@@ -315,6 +315,11 @@ export class LedgerRepository {
     });
   }
 
+  /** How many own trades (both tables) the profile has: the count its tables' triggers keep. */
+  tradeCount(profileId: string): number {
+    return this.statements.tradeCount.get(profileId) ?? 0;
+  }
+
   marks(profileId: string): LedgerMarks {
     return this.statements.marks.get({ id: profileId })!;
   }
@@ -434,6 +439,9 @@ function prepare(db: Database.Database) {
          WHERE profile_id = ? AND (time, id, order_id) > (?, ?, ?)
        ORDER BY time, id, order_id`,
     ),
+    tradeCount: db
+      .prepare<[string], number>('SELECT trades FROM trade_counts WHERE profile_id = ?')
+      .pluck(),
     hasSubTrades: db
       .prepare<[string], number>('SELECT 1 FROM sub_account_trades WHERE profile_id = ? LIMIT 1')
       .pluck(),

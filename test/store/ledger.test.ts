@@ -251,7 +251,10 @@ describe('the count of own trades the marks compare', () => {
   it('is what both tables hold, through inserts ignored, an unlink and a profile removed', () => {
     const store = freshStore(P, 'p2');
     const same = () => {
-      for (const id of [P, 'p2']) expect(store.ledger.marks(id).trades).toBe(counted(store, id));
+      for (const id of [P, 'p2']) {
+        expect(store.ledger.marks(id).trades).toBe(counted(store, id));
+        expect(store.ledger.tradeCount(id)).toBe(counted(store, id));
+      }
     };
     same();
     store.orders.insertTrades(P, [trade(1), trade(2), trade(3)]);
