@@ -11,6 +11,7 @@ import { assetKey, withdrawStatusOf } from '../../shared/market';
 import type {
   AnnotationRow,
   LedgerMarks,
+  LedgerTradeColumns,
   LedgerTradeRow,
   LedgerTransferRow,
   LedgerWithdrawalRow,
@@ -19,7 +20,7 @@ import type {
 } from '../store';
 import type { Slices } from '../core/clock';
 import { storePort } from '../sync/store-port';
-import { readTradeAmounts, type LedgerEntry, type TradeEntry } from './entries';
+import type { LedgerEntry, TradeEntry } from './entries';
 import { annotationOf } from './annotations';
 import { TradeRows } from './trade-table';
 import type { TradeReaders } from './trade-readers';
@@ -336,44 +337,37 @@ export function readAppends(
       ({ rows, held } = late);
       tradesFrom = { time: late.from, trades: [] };
     }
-    const pairs = rows.length > 0 ? symbolPairs(store, profileId) : new Map();
+    const read = new TradeRows(
+      rows.length > 0 ? symbolPairs(store, profileId) : new Map(),
+      rows.length,
+    );
     for (const row of rows) {
       const known = held?.get(tradeKey(row.account, row.symbol, String(row.id)));
       if (known) {
         tradesFrom!.trades.push(known);
         continue;
       }
-      const pair = pairs.get(row.symbol);
-      if (!pair) {
-        unknown.add(row.symbol);
-        continue;
-      }
-      const tradeId = String(row.id);
-      const entry: TradeEntry = {
-        kind: 'trade',
-        id: tradeId,
-        account: row.account,
-        symbol: row.symbol,
-        base: pair.base,
-        quote: pair.quote,
-        side: row.side === 'buy' ? 'BUY' : 'SELL',
-        qty: row.qty,
-        price: row.price,
-        quoteQty: row.quoteQty,
-        commission: row.fee,
-        commissionAsset: assetKey(row.feeCurrency),
-        time: row.time,
-        amounts: readTradeAmounts({
-          id: tradeId,
-          symbol: row.symbol,
-          qty: row.qty,
-          quoteQty: row.quoteQty,
-          commission: row.fee,
-        }),
-      };
+      const { id, symbol, side, price, qty, quoteQty, fee, feeCurrency, time, orderId } = row;
+      const columns: LedgerTradeColumns = [
+        id,
+        symbol,
+        side,
+        price,
+        qty,
+        quoteQty,
+        fee,
+        feeCurrency,
+        time,
+        orderId,
+        row.account,
+      ];
+      // Read as a build reads its rows (TradeRows), into a table of the update's own.
+      if (!read.take(columns)) continue;
+      const entry = read.table.trade(read.table.count - 1);
       trades.push(entry);
       tradesFrom?.trades.push(entry);
     }
+    for (const symbol of read.unknown) unknown.add(symbol);
     const newest = rows[rows.length - 1];
     if (newest) lastTrade = { time: newest.time, id: newest.id, orderId: newest.orderId };
   }

@@ -124,6 +124,11 @@ export class TradeTable {
     );
   }
 
+  /** The TableTrade of one row. */
+  trade(row: number): TableTrade {
+    return new TableTrade(this, row);
+  }
+
   /** A TableTrade for each of its rows, in order. */
   trades(): TableTrade[] {
     const trades = new Array<TableTrade>(this.count);
