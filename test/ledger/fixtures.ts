@@ -233,8 +233,8 @@ export const RECONCILED_SNAPSHOTS: BalanceSnapshot[] = [
 ];
 
 /**
- * An entry's facts as plain values, to compare two builds' entries: a build reads its trades
- * from a table (each trade reads its row), an update makes them as objects.
+ * An entry's facts as plain values, to compare two builds' entries: each trade reads its row
+ * from its own build's (or update's) table, so two builds' trades are equal only in their facts.
  */
 export function entryFacts(entry: LedgerEntry): object {
   if (entry.kind !== 'trade') return entry;
