@@ -4,12 +4,20 @@
  * the main process's `data.changed` events mark the answers they name as stale (the ones on screen
  * are read again at once, the others when next shown).
  */
-import { useCallback, useRef } from 'react';
+import {
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from 'react';
 import {
   QueryClient,
   notifyManager,
   useMutation,
   useQuery,
+  useQueryClient,
   type QueryKey,
   type UseQueryOptions,
   type UseQueryResult,
@@ -338,4 +346,50 @@ export function useBridgeAction<K extends MethodName>(
   options?: ActionOptions<MethodInput<K>, MethodResult<K>>,
 ): Action<MethodInput<K>> {
   return useAction((input: MethodInput<K>) => callBridge(method, input), options);
+}
+
+/**
+ * The longest a chart's data waits for the page to settle (ms): a page whose answers never all
+ * arrive at once (a busy market, a slow exchange) still redraws its charts this often.
+ */
+export const CHART_HOLD_MS = 1000;
+
+/** True while no bridge answer is on its way; a change re-renders only when that flips. */
+function useAnswersIn(): boolean {
+  const client = useQueryClient();
+  const subscribe = useCallback(
+    (onChange: () => void) => client.getQueryCache().subscribe(onChange),
+    [client],
+  );
+  return useSyncExternalStore(subscribe, () => client.isFetching() === 0);
+}
+
+/**
+ * What a chart draws of `value`: the newest value once every answer the page is waiting for has
+ * arrived (or after CHART_HOLD_MS at the latest), then in a render React may interrupt. A live
+ * change asks several answers at once; the portfolio's summary comes first and the ledger's P&L
+ * card after it, and redrawing the donut in between (recharts: 2-5 ms, and the frame it paints)
+ * held the card's answer behind it, a third of the card's time from the ledger's figures to the
+ * screen. The figures beside a chart are never held: only its drawing.
+ */
+export function useDrawnValue<T>(value: T, holdMs: number = CHART_HOLD_MS): T {
+  const answersIn = useAnswersIn();
+  const [drawn, setDrawn] = useState(value);
+  const heldSince = useRef<number | null>(null);
+  const due = !Object.is(drawn, value);
+  // Taken in this render (React's pattern for state that follows a prop): no second pass.
+  if (due && answersIn) setDrawn(() => value);
+  useEffect(() => {
+    if (!due || answersIn) {
+      heldSince.current = null;
+      return;
+    }
+    heldSince.current ??= Date.now();
+    const timer = setTimeout(
+      () => setDrawn(() => value),
+      Math.max(0, heldSince.current + holdMs - Date.now()),
+    );
+    return () => clearTimeout(timer);
+  }, [due, answersIn, value, holdMs]);
+  return useDeferredValue(drawn);
 }

@@ -1,4 +1,4 @@
-import { lazy, memo, Suspense, useDeferredValue, useMemo, useState, type ReactNode } from 'react';
+import { lazy, memo, Suspense, useMemo, useState, type ReactNode } from 'react';
 import { Decimal } from '../../../shared/exact-decimal';
 import { HISTORY_SPAN_MS, type HistoryRange } from '../../../shared/types';
 import { formatPercent, privacyMask } from '../../../shared/format';
@@ -85,9 +85,6 @@ function OneProfile(props: { choice: ReactNode }) {
       : data.allocation;
     return visible.map((slice) => ({ ...slice, plot: Number(slice.value) }));
   }, [data, settings.hideSmallBalances, settings.smallBalanceThreshold]);
-  // The donut is redrawn after the figures, in a render React may interrupt for the page's
-  // messages: recharts redrawing it in one piece held the bridge's messages behind it.
-  const drawnSlices = useDeferredValue(slices);
 
   const changeTone = data ? (new Decimal(data.change24hValue).isNegative() ? 'down' : 'up') : '';
 
@@ -175,7 +172,7 @@ function OneProfile(props: { choice: ReactNode }) {
                     role="img"
                   >
                     <Suspense fallback={<Skeleton rows={1} height={200} />}>
-                      <AllocationDonut slices={drawnSlices} />
+                      <AllocationDonut slices={slices} />
                     </Suspense>
                   </div>
                   <ul className="legend" aria-label="Allocation">
@@ -228,10 +225,6 @@ const HistoryCard = memo(function HistoryCard() {
       (data?.points ?? []).map((p) => ({ ...p, plot: Number(p.value) })),
     [data],
   );
-  // As the donut: the line is redrawn in a render React may interrupt. Under a stream of fills
-  // its 5-second redraw was the page's one long task, 160-175 ms on the loaded bench machine,
-  // 78-84 ms so.
-  const drawnPoints = useDeferredValue(points);
   const drawn = data !== undefined && wait === null && points.length > 1;
   return (
     <div className="card" data-testid="history-card">
@@ -285,7 +278,7 @@ const HistoryCard = memo(function HistoryCard() {
         >
           <Suspense fallback={<Skeleton rows={1} height={230} />}>
             <ValueChart
-              points={drawnPoints}
+              points={points}
               inferred={data.inferred}
               range={range}
               quote={data.currency}

@@ -15,6 +15,7 @@ import {
 import type { HistoryRange } from '../../../shared/types';
 import { formatDateTime, formatValue, privacyMask } from '../../../shared/format';
 import { chartPalette } from '../lib/palette';
+import { useDrawnValue } from '../lib/query';
 import { valueAxisTick } from '../lib/value-history';
 
 /** Axis labels by range: hours within a day, day and hour within a week, dates beyond. */
@@ -26,12 +27,15 @@ function historyTick(time: number, range: HistoryRange): string {
   return text.slice(0, 10);
 }
 
+type Slices = { asset: string; plot: number }[];
+
 // Memoised: a render of the Portfolio that brings no new slices or points does not redraw them.
-export const AllocationDonut = memo(function AllocationDonut({
-  slices,
-}: {
-  slices: { asset: string; plot: number }[];
-}) {
+// Each chart draws its data as useDrawnValue gives it: once the page's answers are in.
+export const AllocationDonut = memo(function AllocationDonut({ slices }: { slices: Slices }) {
+  return <DonutDrawing slices={useDrawnValue(slices)} />;
+});
+
+const DonutDrawing = memo(function DonutDrawing({ slices }: { slices: Slices }) {
   return (
     <ResponsiveContainer width="100%" height={200}>
       <PieChart title="Allocation by asset">
@@ -54,14 +58,22 @@ export const AllocationDonut = memo(function AllocationDonut({
   );
 });
 
-export const ValueChart = memo(function ValueChart(props: {
+interface ValueChartProps {
   points: { time: number; plot: number; value: string; onInferred: boolean }[];
   /** The span whose values depend on where inferred entries are placed: shaded. */
   inferred: { from: number; to: number } | null;
   range: HistoryRange;
   quote: string;
   privacy: boolean;
-}) {
+}
+
+export const ValueChart = memo(function ValueChart(props: ValueChartProps) {
+  const points = useDrawnValue(props.points);
+  const inferred = useDrawnValue(props.inferred);
+  return <ValueDrawing {...props} points={points} inferred={inferred} />;
+});
+
+const ValueDrawing = memo(function ValueDrawing(props: ValueChartProps) {
   const { points, range, quote, inferred, privacy } = props;
   const plotted = points.map((p) => p.plot);
   const span = plotted.length > 0 ? Math.max(...plotted) - Math.min(...plotted) : 0;
