@@ -92,6 +92,23 @@ function safe(value: number): boolean {
   return value <= MAX_SAFE && value >= -MAX_SAFE;
 }
 
+/**
+ * `n % d` for safe integers (d not zero), the sign of n's, but 0 never -0: by a division rounded
+ * and one correction, not the floating-point `%`, which V8 leaves to a C call (three times the
+ * cost, and the sums do one per amount added). n ÷ d rounded lies within one of the integer it is
+ * truncated from, so one step brings the rest back below |d|; where the product q × d is not
+ * exact (beyond 2^53), `%` answers.
+ */
+function remainderOf(n: number, d: number): number {
+  const quotient = Math.trunc(n / d);
+  const product = quotient * d;
+  if (!safe(product)) return (n % d) + 0;
+  const rest = n - product;
+  const size = d < 0 ? -d : d;
+  if (n >= 0) return rest < 0 ? rest + size : rest >= size ? rest - size : rest;
+  return rest > 0 ? rest - size : rest <= -size ? rest + size : rest;
+}
+
 /** Marks the constructor's third argument: a coefficient already in its one form (internal). */
 const RAW: unique symbol = Symbol('coefficient');
 
@@ -502,6 +519,55 @@ export class DecimalSum {
     this.addCoefficient(value.coefficient, value.scale, true);
   }
 
+  /**
+   * Adds divideProduct(a, b, divisor, places), the same value at the same scale, without making
+   * it where it is exact (the divisor b times a divisor of a power of ten: a fee of a thousandth
+   * of the quantity): then it is a × factor at `places`, beyond 2^53 at a share's 18 places, and
+   * goes into the limbs as a × (factor's digits) at the fewer places its zeros leave.
+   */
+  addQuotient(a: Decimal, b: Decimal, divisor: Decimal, places: number): void {
+    const x = a.coefficient;
+    const y = b.coefficient;
+    const d = divisor.coefficient;
+    const shift = places + divisor.scale - a.scale - b.scale;
+    if (
+      typeof x === 'number' &&
+      typeof y === 'number' &&
+      typeof d === 'number' &&
+      x !== 0 &&
+      y !== 0 &&
+      places >= 0 &&
+      shift >= 0 &&
+      shift <= 15 &&
+      remainderOf(d, y) === 0
+    ) {
+      const ten = NUMBER_POWERS[shift]!;
+      const whole = d / y;
+      if (remainderOf(ten, whole) === 0) {
+        const factor = ten / whole;
+        const zeros = factorZeros(factor);
+        const coefficient = x * (factor / NUMBER_POWERS[zeros]!);
+        if (safe(coefficient)) {
+          this.addAt(coefficient, places - zeros, places);
+          return;
+        }
+      }
+    }
+    this.add(divideProduct(a, b, divisor, places));
+  }
+
+  /** Adds coefficient × 10^-scale (not zero) as an amount at `atScale` (≥ scale) would be added. */
+  private addAt(coefficient: number, scale: number, atScale: number): void {
+    if (this.current && this.cached.coefficient === 0) {
+      // From zero the sum takes the scale of what comes (see addCoefficient): `atScale`.
+      this.scale = atScale;
+      this.current = false;
+    } else if (atScale > this.scale) {
+      this.rescale(atScale);
+    }
+    this.addCoefficient(coefficient, scale, false);
+  }
+
   /** Below, at or above zero: the limbs' sign (|low| < LIMB), a value made only past them. */
   sign(): -1 | 0 | 1 {
     if (this.big !== 0n && !this.fold()) return this.value().cmp(ZERO_VALUE);
@@ -542,7 +608,7 @@ export class DecimalSum {
     // |low − l| < 2 × LIMB, so where |high − h| ≥ 3 its term decides however it rounds, and
     // below that every step is exact.
     const unit = NUMBER_POWERS[15 - shift]!;
-    const rest = y % unit;
+    const rest = remainderOf(y, unit);
     const dh = this.high - (y - rest) / unit;
     const dl = this.low - rest * NUMBER_POWERS[shift]!;
     const difference = dh === 0 ? dl : dh * LIMB + dl;
@@ -568,7 +634,7 @@ export class DecimalSum {
   /** The parts holding exactly `coefficient` (at the sum's scale). */
   private setParts(coefficient: Coefficient): void {
     if (typeof coefficient === 'number') {
-      const low = coefficient % LIMB;
+      const low = remainderOf(coefficient, LIMB);
       this.big = 0n;
       this.high = (coefficient - low) / LIMB;
       this.low = low;
@@ -592,7 +658,7 @@ export class DecimalSum {
     if (typeof y === 'number' && shift <= 15) {
       // y × 10^shift in limbs, each part exact: |rest| < 10^(15 − shift), y − rest a multiple of unit.
       const unit = NUMBER_POWERS[15 - shift]!;
-      const rest = y % unit;
+      const rest = remainderOf(y, unit);
       const h = (y - rest) / unit;
       const l = rest * NUMBER_POWERS[shift]!;
       let high = subtract ? this.high - h : this.high + h;
@@ -901,10 +967,13 @@ export function divideProduct(a: Decimal, b: Decimal, divisor: Decimal, places: 
     if (shift >= 0 && shift <= 15) {
       const ten = NUMBER_POWERS[shift]!;
       // d = y × m and m divides 10^shift: x × (10^shift / m), exact.
-      if (d % y === 0 && ten % (d / y) === 0) {
+      if (remainderOf(d, y) === 0 && remainderOf(ten, d / y) === 0) {
         const factor = ten / (d / y);
         const exact = x * factor;
-        return safe(exact) ? fromNumber(exact, places) : made(BigInt(x) * BigInt(factor), places);
+        // Not safe as a number, so beyond 2^53 exactly (a safe product is exact): a bigint as is.
+        return safe(exact)
+          ? fromNumber(exact, places)
+          : new Decimal(BigInt(x) * bigFactor(factor), places, RAW);
       }
       const product = x * y;
       const numerator = product * ten;
@@ -918,18 +987,51 @@ export function divideProduct(a: Decimal, b: Decimal, divisor: Decimal, places: 
     }
   }
   const below = (negative(x) !== negative(y)) !== negative(d);
-  let n = big(magnitude(x)) * big(magnitude(y));
-  let m = big(magnitude(d));
-  if (shift > 0) n *= power(shift);
-  else if (shift < 0) m *= power(-shift);
-  const quotient = bigHalfEven(n, m);
+  const size = magnitude(d);
+  const quotient = bigHalfEven(
+    scaledProduct(magnitude(x), magnitude(y), shift),
+    shift < 0 ? big(size) * power(-shift) : big(size),
+    shift >= 0 && typeof size === 'number' ? size : NaN,
+  );
   const signed = below ? -quotient : quotient;
-  return places >= 0 ? made(signed, places) : made(signed * power(-places), 0);
+  if (places < 0) return made(signed * power(-places), 0);
+  // A share of an 18-place cost is mostly beyond 2^53: one comparison says so.
+  return quotient > BIG_MAX_SAFE ? new Decimal(signed, places, RAW) : made(signed, places);
+}
+
+/** The zeros a factor of addQuotient's ends in (one factor mostly: kept with its count). */
+let zerosOf = 1;
+let zerosCount = 0;
+
+function factorZeros(factor: number): number {
+  if (factor !== zerosOf) {
+    let zeros = 0;
+    let rest = factor;
+    while (zeros < 15 && remainderOf(rest, 10) === 0) {
+      rest /= 10;
+      zeros++;
+    }
+    zerosOf = factor;
+    zerosCount = zeros;
+  }
+  return zerosCount;
+}
+
+/** The last factor divideProduct() made a bigint of (a build's fee shares mostly have one). */
+let lastFactor = 1;
+let lastBigFactor = 1n;
+
+function bigFactor(factor: number): bigint {
+  if (factor !== lastFactor) {
+    lastFactor = factor;
+    lastBigFactor = BigInt(factor);
+  }
+  return lastBigFactor;
 }
 
 /** `n ÷ d` (safe integers, d not zero) rounded half-even to a whole number, exact in numbers. */
 function numberHalfEven(n: number, d: number): number {
-  const remainder = n % d;
+  const remainder = remainderOf(n, d);
   const quotient = (n - remainder) / d;
   if (remainder === 0) return quotient;
   const twice = Math.abs(remainder) * 2;
@@ -938,11 +1040,32 @@ function numberHalfEven(n: number, d: number): number {
   return n < 0 !== d < 0 ? quotient - 1 : quotient + 1;
 }
 
-/** `n ÷ d` (n ≥ 0, d > 0) rounded half-even to a whole number. */
-function bigHalfEven(n: bigint, d: bigint): bigint {
+/**
+ * x × y × 10^shift (x, y ≥ 0; 10^shift only when shift > 0) as a bigint: where a factor times
+ * 10^shift is still a safe number it is scaled in numbers, so one BigInt product is made, not two.
+ */
+function scaledProduct(x: Coefficient, y: Coefficient, shift: number): bigint {
+  if (shift <= 0) return big(x) * big(y);
+  if (shift <= 15) {
+    const ten = NUMBER_POWERS[shift]!;
+    if (typeof y === 'number' && y * ten <= MAX_SAFE) return big(x) * BigInt(y * ten);
+    if (typeof x === 'number' && x * ten <= MAX_SAFE) return BigInt(x * ten) * big(y);
+  }
+  return big(x) * big(y) * power(shift);
+}
+
+/**
+ * `n ÷ d` (n ≥ 0, d > 0) rounded half-even to a whole number; `size`: d as a number where it is
+ * safe (else NaN), so the remainder, below it, is doubled and compared in numbers.
+ */
+function bigHalfEven(n: bigint, d: bigint, size: number): bigint {
   const quotient = n / d;
   const remainder = n % d;
   if (remainder === 0n) return quotient;
+  if (size === size) {
+    const twice = Number(remainder) * 2;
+    return twice > size || (twice === size && (quotient & 1n) === 1n) ? quotient + 1n : quotient;
+  }
   const twice = remainder + remainder;
   return twice > d || (twice === d && (quotient & 1n) === 1n) ? quotient + 1n : quotient;
 }

@@ -459,6 +459,69 @@ describe('DecimalSum', () => {
     );
   });
 
+  it('adds a quotient as add(divideProduct()) does, value and scale, about 2^53 and across scales', () => {
+    fc.assert(
+      fc.property(
+        fc.option(summed, { freq: 3 }),
+        fc.oneof(nearLimit, text),
+        partAndWhole,
+        fc.oneof(fc.constant(18), fc.integer({ min: -3, max: 30 })),
+        summed,
+        (start, total, [part, whole], places, after) => {
+          const [a, b, d] = [new Decimal(total), new Decimal(part), new Decimal(whole)];
+          if (d.isZero()) return;
+          const fresh = () =>
+            start === null ? new DecimalSum() : new DecimalSum(new Decimal(start));
+          const got = fresh();
+          const want = fresh();
+          got.addQuotient(a, b, d, places);
+          want.add(divideProduct(a, b, d, places));
+          const value = got.value();
+          expect(value.toFixed()).toBe(want.value().toFixed());
+          expect(value.scale).toBe(want.value().scale);
+          expect(value.toFixed()).toBe(
+            new Exact(start ?? '0').plus(divideProduct(a, b, d, places).toFixed()).toFixed(),
+          );
+          // The scale the sum goes on at is the same too.
+          got.add(new Decimal(after));
+          want.add(new Decimal(after));
+          expect(got.value().toFixed()).toBe(want.value().toFixed());
+          expect(got.value().scale).toBe(want.value().scale);
+        },
+      ),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('keeps the scale plus() and minus() step by step keep, as its limbs carry and borrow', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.boolean(), fc.oneof(nearLimit, aboutLimbs)), {
+          minLength: 1,
+          maxLength: 12,
+        }),
+        (steps) => {
+          const sum = new DecimalSum();
+          let stepwise = new Decimal(0);
+          let zeroAt = -1;
+          for (const [index, [subtract, amount]] of steps.entries()) {
+            const value = new Decimal(amount);
+            if (subtract) sum.subtract(value);
+            else sum.add(value);
+            stepwise = subtract ? stepwise.minus(value) : stepwise.plus(value);
+            if (stepwise.isZero()) zeroAt = index;
+          }
+          const value = sum.value();
+          expect(value.toFixed()).toBe(stepwise.toFixed());
+          // Where no step came to zero on the way, plus() and minus() keep the largest scale too.
+          if (zeroAt === -1 || zeroAt === steps.length - 1)
+            expect(value.scale).toBe(stepwise.scale);
+        },
+      ),
+      { numRuns: 800 },
+    );
+  });
+
   it('carries between its limbs and into a bigint exactly', () => {
     const sum = new DecimalSum();
     // A billion USDT at 10 places, then steps that cross 10^15 and 2^53 units both ways.
