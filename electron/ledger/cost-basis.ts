@@ -28,7 +28,17 @@
  * costBasis = netFlowsAtCost + realized − withdrawalFeeCost, exactly.
  */
 import { Decimal, DecimalSum } from '../../shared/exact-decimal';
-import { amount, isBelowZero, negated, ONE, share, times, ZERO, type Amount } from './decimal';
+import {
+  addShare,
+  amount,
+  isBelowZero,
+  negated,
+  ONE,
+  share,
+  times,
+  ZERO,
+  type Amount,
+} from './decimal';
 import {
   sortEntries,
   tradeAmounts,
@@ -616,6 +626,9 @@ export class Ledger {
   private readonly pricedValues = new Map<LedgerEntry, Amount>();
   /** The value of the fees paid, per account and the asset they count for (kept as they happen). */
   private readonly feeSums = new Map<string, Map<string, DecimalSum>>();
+  /** The account feeSum() was last asked for, and its sums (feeSums'). */
+  private lastFeeAccount: string | null = null;
+  private lastFeeSums: Map<string, DecimalSum> | undefined = undefined;
   private readonly withdrawalFeeSum = new DecimalSum();
   /** The time of the last entry applied. */
   time = -Infinity;
@@ -768,16 +781,38 @@ export class Ledger {
     const hasFee = !commission.isZero();
     const feeAsset = hasFee ? trade.commissionAsset : '';
     let feeValue = ZERO;
+    // Whether the fee's value went into the fee sums as a share, never made (feeValue unused then).
+    let feeSummed = false;
     if (hasFee) {
       if (feeAsset === quote) {
         feeValue =
           quoteUnit !== null ? times(commission, quoteUnit) : share(value, commission, quoteQty);
       } else if (feeAsset === base) {
-        feeValue = baseUnit !== null ? times(commission, baseUnit) : share(value, commission, qty);
+        if (baseUnit !== null) {
+          feeValue = times(commission, baseUnit);
+        } else if (buy && this.records === null) {
+          // Bought, not cash (its unit would be ONE): the fee is in the cost of what comes, the
+          // trade's value, so its own value only counts in the fee sums, where its share goes
+          // without being made (mostly exact, a product beyond 2^53 at 18 places).
+          addShare(this.feeSum(account, base), value, commission, qty);
+          feeSummed = true;
+        } else {
+          feeValue = share(value, commission, qty);
+        }
       } else {
         feeValue = times(commission, this.priceFor(feeAsset, time, tradeFeeReason, trade));
       }
-      this.addFee(key, account, feeAsset, commission, feeValue, base === cash ? quote : base, time);
+      if (!feeSummed) {
+        this.addFee(
+          key,
+          account,
+          feeAsset,
+          commission,
+          feeValue,
+          base === cash ? quote : base,
+          time,
+        );
+      }
     }
     const feeInSent = hasFee && feeAsset === sent;
     const feeInReceived = hasFee && feeAsset === received;
@@ -998,11 +1033,19 @@ export class Ledger {
     time: number,
   ): void {
     this.records?.fees.push({ entry, account, asset, amount, value, attributedTo, time });
-    let sums = this.feeSums.get(account);
+    this.feeSum(account, attributedTo).add(value);
+  }
+
+  /** The sum of the fees' values of `account` counted for `asset` (a new one from zero). */
+  private feeSum(account: string, asset: string): DecimalSum {
+    // Mostly the account of the fee before: its map kept (restore() forgets it).
+    let sums = account === this.lastFeeAccount ? this.lastFeeSums : this.feeSums.get(account);
     if (!sums) this.feeSums.set(account, (sums = new Map()));
-    const sum = sums.get(attributedTo);
-    if (sum === undefined) sums.set(attributedTo, new DecimalSum(value));
-    else sum.add(value);
+    this.lastFeeAccount = account;
+    this.lastFeeSums = sums;
+    let sum = sums.get(asset);
+    if (sum === undefined) sums.set(asset, (sum = new DecimalSum()));
+    return sum;
   }
 
   private noteShortfall(
@@ -1075,6 +1118,8 @@ export class Ledger {
     this.flows.length = checkpoint.flows;
     this.shortfalls.length = checkpoint.shortfalls;
     this.feeSums.clear();
+    this.lastFeeAccount = null;
+    this.lastFeeSums = undefined;
     for (const [account, values] of checkpoint.feeValues) {
       this.feeSums.set(
         account,

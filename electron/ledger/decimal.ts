@@ -12,7 +12,7 @@
  * position's quantity, cost and realized, a fee total) in a DecimalSum, changed in place and made
  * a value only when read.
  */
-import { Decimal, divideProduct, plainDecimal } from '../../shared/exact-decimal';
+import { Decimal, divideProduct, plainDecimal, type DecimalSum } from '../../shared/exact-decimal';
 
 export type Amount = Decimal;
 
@@ -39,6 +39,15 @@ export function amount(text: string, owner: string | (() => string), field: stri
 export function share(total: Amount, part: Amount, whole: Amount): Amount {
   if (part === whole || part.eq(whole)) return total;
   return divideProduct(total, part, whole, SPLIT_PLACES);
+}
+
+/**
+ * share(total, part, whole) added to `sum`, made as a value only where it is not exact (see
+ * DecimalSum.addQuotient): for a share only summed (a buy's fee value, while no records are kept).
+ */
+export function addShare(sum: DecimalSum, total: Amount, part: Amount, whole: Amount): void {
+  if (part === whole || part.eq(whole)) sum.add(total);
+  else sum.addQuotient(total, part, whole, SPLIT_PLACES);
 }
 
 /** `a × b`, exact; one of them ONE (the reporting asset's price of itself) makes nothing new. */
