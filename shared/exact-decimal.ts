@@ -109,6 +109,35 @@ function remainderOf(n: number, d: number): number {
   return rest > 0 ? rest - size : rest <= -size ? rest + size : rest;
 }
 
+/** The remainder splitAt() left. */
+let splitRest = 0;
+
+/**
+ * A safe integer split at a power of ten `unit` (up to 10^15): the quotient truncated, returned,
+ * and the remainder (the sign of y's) left in splitRest; one division where remainderOf() and a
+ * quotient of the difference were two, none below the unit (most amounts a sum adds at its own
+ * scale). The quotient rounded is at most one above the truncated one in size: one step back.
+ */
+function splitAt(y: number, unit: number): number {
+  if (y < unit && y > -unit) {
+    splitRest = y;
+    return 0;
+  }
+  let quotient = Math.trunc(y / unit);
+  const product = quotient * unit;
+  if (!safe(product)) {
+    splitRest = (y % unit) + 0;
+    return (y - splitRest) / unit;
+  }
+  let rest = y - product;
+  if (y > 0 ? rest < 0 : rest > 0) {
+    quotient += y > 0 ? -1 : 1;
+    rest += y > 0 ? unit : -unit;
+  }
+  splitRest = rest;
+  return quotient;
+}
+
 /** Marks the constructor's third argument: a coefficient already in its one form (internal). */
 const RAW: unique symbol = Symbol('coefficient');
 
@@ -520,16 +549,22 @@ export class DecimalSum {
   }
 
   /**
-   * Adds divideProduct(a, b, divisor, places), the same value at the same scale, without making
-   * it where it is exact (the divisor b times a divisor of a power of ten: a fee of a thousandth
-   * of the quantity): then it is a × factor at `places`, beyond 2^53 at a share's 18 places, and
-   * goes into the limbs as a × (factor's digits) at the fewer places its zeros leave.
+   * Adds divideProduct(a, b, divisor, places), b and the divisor given as parts (coefficient and
+   * scale, as a table keeps them): the same value at the same scale, made only where it is not
+   * exact. Where the divisor is b times a divisor of a power of ten (a fee of a thousandth of the
+   * quantity) it is a × factor at `places`, beyond 2^53 at a share's 18 places, and goes into the
+   * limbs as a × (the factor without its zeros) at the fewer places they leave.
    */
-  addQuotient(a: Decimal, b: Decimal, divisor: Decimal, places: number): void {
+  addQuotient(
+    a: Decimal,
+    y: DecimalCoefficient,
+    ys: number,
+    d: DecimalCoefficient,
+    ds: number,
+    places: number,
+  ): void {
     const x = a.coefficient;
-    const y = b.coefficient;
-    const d = divisor.coefficient;
-    const shift = places + divisor.scale - a.scale - b.scale;
+    const shift = places + ds - a.scale - ys;
     if (
       typeof x === 'number' &&
       typeof y === 'number' &&
@@ -553,7 +588,7 @@ export class DecimalSum {
         }
       }
     }
-    this.add(divideProduct(a, b, divisor, places));
+    this.add(divideProduct(a, decimalOfParts(y, ys), decimalOfParts(d, ds), places));
   }
 
   /** Adds coefficient × 10^-scale (not zero) as an amount at `atScale` (≥ scale) would be added. */
@@ -607,12 +642,56 @@ export class DecimalSum {
     // `other` split into limbs as add() splits it: the sign of (high − h) × LIMB + (low − l), where
     // |low − l| < 2 × LIMB, so where |high − h| ≥ 3 its term decides however it rounds, and
     // below that every step is exact.
-    const unit = NUMBER_POWERS[15 - shift]!;
-    const rest = remainderOf(y, unit);
-    const dh = this.high - (y - rest) / unit;
-    const dl = this.low - rest * NUMBER_POWERS[shift]!;
+    const h = splitAt(y, NUMBER_POWERS[15 - shift]!);
+    const dh = this.high - h;
+    const dl = this.low - splitRest * NUMBER_POWERS[shift]!;
     const difference = dh === 0 ? dl : dh * LIMB + dl;
     return difference < 0 ? -1 : difference > 0 ? 1 : 0;
+  }
+
+  /**
+   * Takes `value` away where the sum holds at least that much, and says whether it did: cmp() and
+   * subtract() with the amount split into limbs once (a position giving what a trade takes).
+   */
+  subtractCovered(value: Decimal): boolean {
+    const y = value.coefficient;
+    const shift = this.scale - value.scale;
+    if (
+      (this.big !== 0n && !this.fold()) ||
+      typeof y !== 'number' ||
+      y === 0 ||
+      shift < 0 ||
+      shift > 15 ||
+      (this.current && this.cached.coefficient === 0)
+    ) {
+      return this.subtractIfCovered(value);
+    }
+    // As cmp() compares and addCoefficient() takes away: `high` strictly inside the safe integers.
+    const h = splitAt(y, NUMBER_POWERS[15 - shift]!);
+    const l = splitRest * NUMBER_POWERS[shift]!;
+    const dh = this.high - h;
+    if (dh >= MAX_SAFE || dh <= -MAX_SAFE) return this.subtractIfCovered(value);
+    let low = this.low - l;
+    // |low| < 2 × LIMB: where |dh| ≥ 3 its sign decides, below that the sum is exact.
+    if ((dh === 0 ? low : dh * LIMB + low) < 0) return false;
+    let high = dh;
+    if (low >= LIMB) {
+      low -= LIMB;
+      high += 1;
+    } else if (low <= -LIMB) {
+      low += LIMB;
+      high -= 1;
+    }
+    this.high = high;
+    this.low = low;
+    this.current = false;
+    return true;
+  }
+
+  private subtractIfCovered(value: Decimal): boolean {
+    if (this.cmp(value) < 0) return false;
+    this.subtract(value);
+    return true;
   }
 
   /**
@@ -634,10 +713,9 @@ export class DecimalSum {
   /** The parts holding exactly `coefficient` (at the sum's scale). */
   private setParts(coefficient: Coefficient): void {
     if (typeof coefficient === 'number') {
-      const low = remainderOf(coefficient, LIMB);
       this.big = 0n;
-      this.high = (coefficient - low) / LIMB;
-      this.low = low;
+      this.high = splitAt(coefficient, LIMB);
+      this.low = splitRest;
     } else {
       this.big = coefficient;
       this.high = 0;
@@ -657,10 +735,8 @@ export class DecimalSum {
     const shift = this.scale - scale;
     if (typeof y === 'number' && shift <= 15) {
       // y × 10^shift in limbs, each part exact: |rest| < 10^(15 − shift), y − rest a multiple of unit.
-      const unit = NUMBER_POWERS[15 - shift]!;
-      const rest = remainderOf(y, unit);
-      const h = (y - rest) / unit;
-      const l = rest * NUMBER_POWERS[shift]!;
+      const h = splitAt(y, NUMBER_POWERS[15 - shift]!);
+      const l = splitRest * NUMBER_POWERS[shift]!;
       let high = subtract ? this.high - h : this.high + h;
       // Strictly inside the safe integers, so the carry below keeps it safe (and so exact).
       if (high < MAX_SAFE && high > -MAX_SAFE) {
@@ -1076,6 +1152,19 @@ function scaledQuotient(n: bigint, np: number, d: bigint, dp: number, kept: numb
   const dividend = shift >= 0 ? n * power(shift) : n;
   const divisor = shift >= 0 ? d : d * power(-shift);
   return roundDivide(dividend, divisor, Decimal.ROUND_HALF_EVEN);
+}
+
+/**
+ * decimalOfParts(x, xs).minus(decimalOfParts(y, ys)), value and scale, the operands never made:
+ * a trade's net amount from its table's columns.
+ */
+export function differenceOfParts(
+  x: DecimalCoefficient,
+  xs: number,
+  y: DecimalCoefficient,
+  ys: number,
+): Decimal {
+  return y === 0 ? decimalOfParts(x, xs) : sum(x, xs, y, ys, true);
 }
 
 /** The amount of a coefficient (in its one form, as plainParts holds it) and scale. */

@@ -27,7 +27,7 @@
  * So at any time: value = costBasis + unrealized, and
  * costBasis = netFlowsAtCost + realized − withdrawalFeeCost, exactly.
  */
-import { Decimal, DecimalSum } from '../../shared/exact-decimal';
+import { Decimal, DecimalSum, decimalOfParts, differenceOfParts } from '../../shared/exact-decimal';
 import {
   addShare,
   amount,
@@ -49,6 +49,7 @@ import {
   type TransferEntry,
   type WithdrawalEntry,
 } from './entries';
+import { readTradeParts, tradeParts } from './trade-table';
 
 export type CostMethod = 'fifo' | 'lifo' | 'hifo' | 'average';
 
@@ -507,23 +508,45 @@ export class Position {
     out.clear();
     if (wanted.isZero()) return;
     if (this.cash) return this.takeCash(wanted, out);
-    const short = this.quantitySum.cmp(wanted) < 0;
+    const average = this.method === 'average';
+    // Taken from the quantity at once where it is there (nothing below reads it but the average).
+    const short = average
+      ? this.quantitySum.cmp(wanted) < 0
+      : !this.quantitySum.subtractCovered(wanted);
     const available = short ? this.quantity : wanted;
     // Average cost: what leaves carries the position's average (a lot's own cost is not kept up
     // to date then); the others: each lot's own cost.
     const averageOut =
-      this.method === 'average' && !available.isZero()
-        ? share(this.cost, available, this.quantity)
-        : null;
+      average && !available.isZero() ? share(this.cost, available, this.quantity) : null;
     let averageLeft = averageOut;
     let left = available;
+    // What is left to take as units at `left`'s scale, while it and the lots' quantities are safe
+    // numbers at that scale (compared and taken away with no value made per lot taken whole),
+    // else NaN; `left` is its value only while `leftMade`.
+    const scale = available.scale;
+    let units = typeof available.coefficient === 'number' ? available.coefficient : NaN;
+    let leftMade = true;
     let lot: OpenLot | undefined;
-    while (!left.isZero() && (lot = this.nextLot()) !== undefined) {
+    while (!available.isZero() && (lot = this.nextLot()) !== undefined) {
+      const lotQuantity = lot.quantity;
+      const lotUnits = lotQuantity.coefficient;
       // One comparison: whether the lot goes whole, and whether it is the last piece wanted.
-      const order = lot.quantity.cmp(left);
+      let order: number;
+      if (units === units && typeof lotUnits === 'number' && lotQuantity.scale === scale) {
+        order = lotUnits < units ? -1 : lotUnits > units ? 1 : 0;
+      } else {
+        if (!leftMade) left = decimalOfParts(units, scale);
+        leftMade = true;
+        units = NaN;
+        order = lotQuantity.cmp(left);
+      }
       const whole = order <= 0;
       const last = order >= 0;
-      const quantity = whole ? lot.quantity : left;
+      if (!whole && !leftMade) {
+        left = decimalOfParts(units, scale);
+        leftMade = true;
+      }
+      const quantity = whole ? lotQuantity : left;
       let cost: Amount;
       if (averageLeft !== null) {
         cost = last ? averageLeft : share(averageOut!, quantity, available);
@@ -533,17 +556,24 @@ export class Position {
         this.costSum.subtract(cost);
       }
       out.push(quantity, cost, lot.acquiredAt, lot.openedBy, lot.basis);
-      left = last ? ZERO : left.minus(quantity);
       if (whole) {
         this.closeNext(lot);
       } else {
-        lot.quantity = lot.quantity.minus(quantity);
+        lot.quantity = lotQuantity.minus(quantity);
         if (averageOut === null) lot.cost = lot.cost.minus(cost);
+      }
+      if (last) break;
+      // A lot taken whole and more wanted: what is left stays above zero.
+      if (units === units) {
+        units -= lotUnits as number;
+        leftMade = false;
+      } else {
+        left = left.minus(quantity);
       }
     }
     this.compact();
     if (short) this.quantitySum.set(ZERO);
-    else this.quantitySum.subtract(available);
+    else if (average) this.quantitySum.subtract(available);
     if (averageOut !== null) this.costSum.subtract(averageOut);
     if (short) out.push(wanted.minus(available), ZERO, null, null, 'missing');
   }
@@ -582,12 +612,14 @@ export class Position {
   }
 
   private takeCash(wanted: Amount, out: Taken): void {
-    const short = this.quantitySum.cmp(wanted) < 0;
-    const available = short ? this.quantity : wanted;
-    if (short) this.quantitySum.set(ZERO);
-    else this.quantitySum.subtract(available);
+    if (this.quantitySum.subtractCovered(wanted)) {
+      out.push(wanted, wanted, null, null, 'recorded');
+      return;
+    }
+    const available = this.quantity;
+    this.quantitySum.set(ZERO);
     if (!available.isZero()) out.push(available, available, null, null, 'recorded');
-    if (short) out.push(wanted.minus(available), ZERO, null, null, 'missing');
+    out.push(wanted.minus(available), ZERO, null, null, 'missing');
   }
 
   private compact(): void {
@@ -610,6 +642,8 @@ export class Ledger {
   /** The account position() was last asked for, and its positions (byAccount's). */
   private lastAccount: string | null = null;
   private lastAssets: Map<string, Position> | undefined = undefined;
+  /** The reporting asset's position position() last gave. */
+  private cashPosition: Position | null = null;
   /**
    * A record of each disposal piece and each fee paid, made once someone asks for them (a tax
    * report): the figures read each position's realized sum and each account's fee values, kept as
@@ -678,6 +712,9 @@ export class Ledger {
   }
 
   position(account: string, asset: string): Position {
+    // The reporting asset's position of the account before: half of what trades ask for.
+    const cash = this.cashPosition;
+    if (cash !== null && asset === cash.asset && account === cash.account) return cash;
     // Mostly the account of the entry before (one, or a few trading in turns): its map kept.
     let assets = account === this.lastAccount ? this.lastAssets : this.byAccount.get(account);
     if (!assets) this.byAccount.set(account, (assets = new Map()));
@@ -690,6 +727,7 @@ export class Ledger {
       assets.set(asset, position);
       this.positions.set(`${account}\u0000${asset}`, position);
     }
+    if (position.cash) this.cashPosition = position;
     return position;
   }
 
@@ -741,16 +779,93 @@ export class Ledger {
     }
   }
 
-  /** `time`: the trade's, as apply() read it (a table-backed trade boxes it anew per read). */
+  /**
+   * `time`: the trade's, as apply() read it (a table-backed trade boxes it anew per read). Most
+   * trades are against the reporting asset with the fee, if any, in what they receive: those are
+   * applied from their amounts' parts (applyCashBuy, and the sale here), making only the values
+   * kept (two a trade, where making the three amounts and the net was four and an object); the
+   * rest by applyAnyTrade, whose rules they follow.
+   */
   private applyTrade(trade: TradeEntry, time: number): void {
-    const key = trade;
     const cash = this.options.reportingAsset;
-    const { qty, quoteQty, commission } = tradeAmounts(trade);
     // Each field read once: a trade read from a table (TableTrade) looks each up anew.
     const account = trade.account;
     const base = trade.base;
     const quote = trade.quote;
     const buy = trade.side === 'BUY';
+    readTradeParts(trade);
+    const { qty, qtyScale, quoteQty, quoteQtyScale, commission, commissionScale } = tradeParts;
+    const hasFee = commission !== 0;
+    if (quote === cash && base !== cash) {
+      if (buy && (!hasFee || trade.commissionAsset === base)) {
+        this.applyCashBuy(trade, time, account, base, quote);
+        return;
+      }
+      if (!buy && (!hasFee || trade.commissionAsset === quote)) {
+        // Sold for the reporting asset, any fee in it: the proceeds are the net received, which
+        // is the fee's value too.
+        const proceeds = hasFee
+          ? differenceOfParts(quoteQty, quoteQtyScale, commission, commissionScale)
+          : decimalOfParts(quoteQty, quoteQtyScale);
+        if (hasFee) {
+          if (this.records === null) {
+            this.feeSum(account, base).addParts(commission, commissionScale, false);
+          } else {
+            const fee = decimalOfParts(commission, commissionScale);
+            this.addFee(trade, account, quote, fee, fee, base, time);
+          }
+        }
+        this.dispose(trade, account, base, decimalOfParts(qty, qtyScale), proceeds, time, 'trade');
+        this.receive(trade, account, quote, proceeds, proceeds, time);
+        return;
+      }
+    }
+    this.applyAnyTrade(trade, time, account, base, quote, buy);
+  }
+
+  /**
+   * A buy paid in the reporting asset, any fee in what it buys (its amounts' parts in tradeParts):
+   * its value is what it paid and the cost of what comes, the fee comes out of the quantity.
+   */
+  private applyCashBuy(
+    trade: TradeEntry,
+    time: number,
+    account: string,
+    base: string,
+    quote: string,
+  ): void {
+    const { qty, qtyScale, quoteQty, quoteQtyScale, commission, commissionScale } = tradeParts;
+    const value = decimalOfParts(quoteQty, quoteQtyScale);
+    let received: Amount;
+    if (commission === 0) {
+      received = decimalOfParts(qty, qtyScale);
+    } else {
+      received = differenceOfParts(qty, qtyScale, commission, commissionScale);
+      if (this.records === null) {
+        // Its value only counts in the fee sums: its share goes there without being made (mostly
+        // exact, a product beyond 2^53 at 18 places).
+        addShare(this.feeSum(account, base), value, commission, commissionScale, qty, qtyScale);
+      } else {
+        const fee = decimalOfParts(commission, commissionScale);
+        const feeValue = share(value, fee, decimalOfParts(qty, qtyScale));
+        this.addFee(trade, account, base, fee, feeValue, base, time);
+      }
+    }
+    this.dispose(trade, account, quote, value, value, time, 'trade');
+    this.receive(trade, account, base, received, value, time);
+  }
+
+  private applyAnyTrade(
+    trade: TradeEntry,
+    time: number,
+    account: string,
+    base: string,
+    quote: string,
+    buy: boolean,
+  ): void {
+    const key = trade;
+    const cash = this.options.reportingAsset;
+    const { qty, quoteQty, commission } = tradeAmounts(trade);
     const sent = buy ? quote : base;
     const received = buy ? base : quote;
     const sentQty = buy ? quoteQty : qty;
@@ -781,38 +896,16 @@ export class Ledger {
     const hasFee = !commission.isZero();
     const feeAsset = hasFee ? trade.commissionAsset : '';
     let feeValue = ZERO;
-    // Whether the fee's value went into the fee sums as a share, never made (feeValue unused then).
-    let feeSummed = false;
     if (hasFee) {
       if (feeAsset === quote) {
         feeValue =
           quoteUnit !== null ? times(commission, quoteUnit) : share(value, commission, quoteQty);
       } else if (feeAsset === base) {
-        if (baseUnit !== null) {
-          feeValue = times(commission, baseUnit);
-        } else if (buy && this.records === null) {
-          // Bought, not cash (its unit would be ONE): the fee is in the cost of what comes, the
-          // trade's value, so its own value only counts in the fee sums, where its share goes
-          // without being made (mostly exact, a product beyond 2^53 at 18 places).
-          addShare(this.feeSum(account, base), value, commission, qty);
-          feeSummed = true;
-        } else {
-          feeValue = share(value, commission, qty);
-        }
+        feeValue = baseUnit !== null ? times(commission, baseUnit) : share(value, commission, qty);
       } else {
         feeValue = times(commission, this.priceFor(feeAsset, time, tradeFeeReason, trade));
       }
-      if (!feeSummed) {
-        this.addFee(
-          key,
-          account,
-          feeAsset,
-          commission,
-          feeValue,
-          base === cash ? quote : base,
-          time,
-        );
-      }
+      this.addFee(key, account, feeAsset, commission, feeValue, base === cash ? quote : base, time);
     }
     const feeInSent = hasFee && feeAsset === sent;
     const feeInReceived = hasFee && feeAsset === received;
@@ -842,6 +935,18 @@ export class Ledger {
     if (feeElsewhere) {
       this.dispose(key, account, feeAsset, commission, feeValue, time, 'fee');
     }
+    this.receive(key, account, received, receivedNet, receivedCost, time);
+  }
+
+  /** What a trade brings, net of a fee in it, at `receivedCost`. */
+  private receive(
+    key: LedgerEntry,
+    account: string,
+    received: string,
+    receivedNet: Amount,
+    receivedCost: Amount,
+    time: number,
+  ): void {
     const receiving = this.position(account, received);
     if (isBelowZero(receivedNet) && !receiving.cash) {
       // The fee took more of the asset than the trade brought (BNB bought with the fee paid in
@@ -1103,6 +1208,7 @@ export class Ledger {
     this.positions.clear();
     this.byAccount.clear();
     this.lastAccount = null;
+    this.cashPosition = null;
     // Made again in the checkpoint's order, which is the order they were first made in.
     for (const { account, asset, state } of checkpoint.positions) {
       this.position(account, asset).restore(state);

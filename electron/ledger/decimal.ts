@@ -12,7 +12,14 @@
  * position's quantity, cost and realized, a fee total) in a DecimalSum, changed in place and made
  * a value only when read.
  */
-import { Decimal, divideProduct, plainDecimal, type DecimalSum } from '../../shared/exact-decimal';
+import {
+  Decimal,
+  decimalOfParts,
+  divideProduct,
+  plainDecimal,
+  type DecimalCoefficient,
+  type DecimalSum,
+} from '../../shared/exact-decimal';
 
 export type Amount = Decimal;
 
@@ -42,12 +49,24 @@ export function share(total: Amount, part: Amount, whole: Amount): Amount {
 }
 
 /**
- * share(total, part, whole) added to `sum`, made as a value only where it is not exact (see
+ * share(total, part, whole) added to `sum`, part and whole given as parts (coefficient and scale,
+ * as a trade's table keeps them), the share made as a value only where it is not exact (see
  * DecimalSum.addQuotient): for a share only summed (a buy's fee value, while no records are kept).
  */
-export function addShare(sum: DecimalSum, total: Amount, part: Amount, whole: Amount): void {
-  if (part === whole || part.eq(whole)) sum.add(total);
-  else sum.addQuotient(total, part, whole, SPLIT_PLACES);
+export function addShare(
+  sum: DecimalSum,
+  total: Amount,
+  part: DecimalCoefficient,
+  partScale: number,
+  whole: DecimalCoefficient,
+  wholeScale: number,
+): void {
+  const all =
+    partScale === wholeScale
+      ? part === whole
+      : decimalOfParts(part, partScale).eq(decimalOfParts(whole, wholeScale));
+  if (all) sum.add(total);
+  else sum.addQuotient(total, part, partScale, whole, wholeScale, SPLIT_PLACES);
 }
 
 /** `a × b`, exact; one of them ONE (the reporting asset's price of itself) makes nothing new. */

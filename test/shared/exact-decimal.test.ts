@@ -330,7 +330,7 @@ const aboutLimbs = fc
 
 const summed = fc.oneof(nearLimit, text, aboutLimbs);
 
-type SumStep = { op: 'add' | 'subtract' | 'read' | 'cmp' | 'set'; amount: string };
+type SumStep = { op: 'add' | 'subtract' | 'read' | 'cmp' | 'set' | 'take'; amount: string };
 
 const sumSteps = fc.array(
   fc.record({
@@ -342,6 +342,8 @@ const sumSteps = fc.array(
       'read',
       'cmp',
       'set',
+      'take',
+      'take',
     ),
     amount: summed,
   }),
@@ -375,6 +377,16 @@ describe('DecimalSum', () => {
               exact = new Exact(amount);
               stepwise = value;
               break;
+            case 'take': {
+              // subtractCovered(): taken away only where the sum holds that much.
+              const covered = exact.cmp(amount) >= 0;
+              expect(sum.subtractCovered(value)).toBe(covered);
+              if (covered) {
+                exact = exact.minus(amount);
+                stepwise = stepwise.minus(value);
+              }
+              break;
+            }
             case 'cmp':
               expect(sum.cmp(value)).toBe(exact.cmp(amount));
               expect(sum.sign()).toBe(exact.cmp(0));
@@ -474,7 +486,7 @@ describe('DecimalSum', () => {
             start === null ? new DecimalSum() : new DecimalSum(new Decimal(start));
           const got = fresh();
           const want = fresh();
-          got.addQuotient(a, b, d, places);
+          got.addQuotient(a, b.coefficient, b.scale, d.coefficient, d.scale, places);
           want.add(divideProduct(a, b, d, places));
           const value = got.value();
           expect(value.toFixed()).toBe(want.value().toFixed());
@@ -493,22 +505,33 @@ describe('DecimalSum', () => {
     );
   });
 
-  it('keeps the scale plus() and minus() step by step keep, as its limbs carry and borrow', () => {
+  it('keeps the scale plus() and minus() step by step keep, as its limbs carry and borrow, and takes only what it covers', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.boolean(), fc.oneof(nearLimit, aboutLimbs)), {
-          minLength: 1,
-          maxLength: 12,
-        }),
+        fc.array(
+          fc.tuple(
+            fc.constantFrom('add', 'subtract', 'take'),
+            fc.oneof(nearLimit, aboutLimbs, text),
+          ),
+          { minLength: 1, maxLength: 12 },
+        ),
         (steps) => {
           const sum = new DecimalSum();
           let stepwise = new Decimal(0);
           let zeroAt = -1;
-          for (const [index, [subtract, amount]] of steps.entries()) {
+          for (const [index, [op, amount]] of steps.entries()) {
             const value = new Decimal(amount);
-            if (subtract) sum.subtract(value);
-            else sum.add(value);
-            stepwise = subtract ? stepwise.minus(value) : stepwise.plus(value);
+            if (op === 'add') {
+              sum.add(value);
+              stepwise = stepwise.plus(value);
+            } else if (op === 'subtract') {
+              sum.subtract(value);
+              stepwise = stepwise.minus(value);
+            } else {
+              const covered = stepwise.cmp(value) >= 0;
+              expect(sum.subtractCovered(value)).toBe(covered);
+              if (covered) stepwise = stepwise.minus(value);
+            }
             if (stepwise.isZero()) zeroAt = index;
           }
           const value = sum.value();
