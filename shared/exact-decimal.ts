@@ -458,6 +458,11 @@ const ZERO_VALUE = new Decimal(0, 0, RAW);
 /** x × 10^-xs ± y × 10^-ys (y not zero), at the larger scale. */
 function sum(x: Coefficient, xs: number, y: Coefficient, ys: number, subtract: boolean): Decimal {
   if (typeof x === 'number' && typeof y === 'number') {
+    if (xs === ys) {
+      // Both safe already (a number coefficient is): only the result to check.
+      const result = subtract ? x - y : x + y;
+      if (safe(result)) return fromNumber(result, xs);
+    }
     // Aligned and added in floating point, taken only where every step is a safe integer (then
     // exact: an exact result beyond 2^53 would round to one beyond it too).
     const left = xs >= ys ? x : x * (NUMBER_POWERS[ys - xs] ?? Infinity);

@@ -35,6 +35,7 @@ import {
   negated,
   ONE,
   share,
+  shareOfPart,
   times,
   ZERO,
   type Amount,
@@ -552,7 +553,7 @@ export class Position {
         cost = last ? averageLeft : share(averageOut!, quantity, available);
         if (!last) averageLeft = averageLeft.minus(cost);
       } else {
-        cost = whole ? lot.cost : share(lot.cost, quantity, lot.quantity);
+        cost = whole ? lot.cost : shareOfPart(lot.cost, quantity, lotQuantity);
         this.costSum.subtract(cost);
       }
       out.push(quantity, cost, lot.acquiredAt, lot.openedBy, lot.basis);

@@ -48,6 +48,11 @@ export function share(total: Amount, part: Amount, whole: Amount): Amount {
   return divideProduct(total, part, whole, SPLIT_PLACES);
 }
 
+/** share() of a part known to differ from the whole (a lot taken in part): no look for the whole. */
+export function shareOfPart(total: Amount, part: Amount, whole: Amount): Amount {
+  return divideProduct(total, part, whole, SPLIT_PLACES);
+}
+
 /**
  * share(total, part, whole) added to `sum`, part and whole given as parts (coefficient and scale,
  * as a trade's table keeps them), the share made as a value only where it is not exact (see
