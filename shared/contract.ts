@@ -255,6 +255,13 @@ export const methods = {
 
 // ---- Events ----------------------------------------------------------------------------------
 
+/**
+ * A live stream's `data.changed` of one kind goes out at most this often (ms), so the page asks
+ * again per change, not per fill; the page's paced answers wait this long for a change to come
+ * with (lib/query.ts).
+ */
+export const LIVE_CHANGES_EVERY_MS = 250;
+
 export interface EventPayloads {
   'data.changed': {
     profileId: string | null;

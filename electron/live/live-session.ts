@@ -6,6 +6,7 @@
  * OrderNotices, order-notices.ts, whose rules the linked sub-accounts' feeds share). After a reconnect, funds and open orders are re-read over REST so nothing that
  * happened while disconnected stays missing.
  */
+import { LIVE_CHANGES_EVERY_MS } from '../../shared/contract';
 import { Decimal } from '../../shared/exact-decimal';
 import { formatAmountWithUnit } from '../../shared/format';
 import { MAIN_ACCOUNT } from '../../shared/ledger';
@@ -58,9 +59,6 @@ export interface LiveSessionDeps {
   /** Coalescing interval of live.batch; one animation frame unless a test says otherwise. */
   frameMs?: number;
 }
-
-/** Renderer refetches triggered by live events, at most this often (the batch itself is instant). */
-const DATA_CHANGED_EVERY_MS = 250;
 
 interface Writes {
   orders: Map<number, OrderInput>;
@@ -170,7 +168,7 @@ export class LiveSession {
 
   constructor(private readonly deps: LiveSessionDeps) {
     this.port = deps.port ?? storePort(deps.store);
-    this.dataChanged = new KeyedThrottle<DataKind>(deps.clock, DATA_CHANGED_EVERY_MS, (kinds) =>
+    this.dataChanged = new KeyedThrottle<DataKind>(deps.clock, LIVE_CHANGES_EVERY_MS, (kinds) =>
       deps.emit('data.changed', { profileId: deps.profileId, kinds }),
     );
     this.notifyDeps = {
@@ -376,7 +374,7 @@ export class LiveSession {
 
   /**
    * A data.changed for the batch just stored: at once for each kind of change none went out for in
-   * the last DATA_CHANGED_EVERY_MS (a lone fill reaches the P&L card in a frame, even when its
+   * the last LIVE_CHANGES_EVERY_MS (a lone fill reaches the P&L card in a frame, even when its
    * order update came a batch before its trade), else at the end of that kind's interval for every
    * batch meanwhile (a busy stream does not make screens re-ask per frame).
    */

@@ -16,6 +16,7 @@
  * The sub-account's private stream travels over a stream client of its own: the stream's auth
  * key is made with the key of the account whose events it carries, and one client holds one.
  */
+import { LIVE_CHANGES_EVERY_MS } from '../../shared/contract';
 import { Decimal } from '../../shared/exact-decimal';
 import { assetKey } from '../../shared/market';
 import { inBackground } from '../core/background';
@@ -64,7 +65,6 @@ const ZERO = new Decimal(0);
 
 /** The import and the funds are read again this often (the main account's trades job's pace). */
 export const SUB_ACCOUNT_REFRESH_MS = 60_000;
-const DATA_CHANGED_EVERY_MS = 250;
 
 /** What the feed reads with REST, and when each was last read in full. */
 export type FeedRead = 'openOrders' | 'orders' | 'trades';
@@ -116,7 +116,7 @@ export class SubAccountFeed {
       onPage: () => this.changed(),
     });
     this.outside = new Timer(clock, () => this.deps.onMovedOutside?.());
-    this.dataChanged = new Throttle(clock, DATA_CHANGED_EVERY_MS, () => {
+    this.dataChanged = new Throttle(clock, LIVE_CHANGES_EVERY_MS, () => {
       this.deps.emit('data.changed', {
         profileId: this.deps.profileId,
         kinds: ['orders', 'trades', 'funds', 'subAccounts'],

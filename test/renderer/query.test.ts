@@ -153,25 +153,39 @@ describe('change events (named by the main process)', () => {
     funds.unsubscribe();
   });
 
-  it('read a paced answer at once after a quiet spell, then once more at the end of its pace', async () => {
+  it('read a paced answer at once after a quiet spell, then with the first change after its pace, or a spacing later when none comes', async () => {
     stop();
-    stop = watchDataChanges(client, { 'funds.list': 100 });
+    // Paced at 200 ms; a change waited for 200 ms more (the live stream's spacing, here wider).
+    stop = watchDataChanges(client, { 'funds.list': 200 }, 200);
     const funds = observe('funds.list');
     await settle();
     fake.calls.length = 0;
-    fake.emit('data.changed', namedChange({ profileId: 'p', kinds: ['funds'] }));
-    await settle();
-    expect(fake.calls).toEqual(['funds.list']);
-    for (let i = 0; i < 5; i++)
+    const change = () =>
       fake.emit('data.changed', namedChange({ profileId: 'p', kinds: ['funds'] }));
+    change();
     await settle();
     expect(fake.calls).toEqual(['funds.list']);
-    await new Promise((resolve) => setTimeout(resolve, 120));
+    for (let i = 0; i < 5; i++) change();
+    await settle();
+    expect(fake.calls).toEqual(['funds.list']);
+    // Its pace is over, but no change came yet: it waits for one.
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(fake.calls).toEqual(['funds.list']);
+    change();
+    await settle();
     expect(fake.calls).toEqual(['funds.list', 'funds.list']);
+    // Changes within its pace, then none: read once, a spacing after the pace ends.
+    change();
+    change();
+    await settle();
+    expect(fake.calls).toEqual(['funds.list', 'funds.list']);
+    await vi.waitFor(() => expect(fake.calls).toEqual(['funds.list', 'funds.list', 'funds.list']), {
+      timeout: 2000,
+    });
     // A change of the settings is read at once, paced or not.
     fake.emit('data.changed', namedChange({ profileId: 'p', kinds: ['settings'] }));
     await settle();
-    expect(fake.calls).toEqual(['funds.list', 'funds.list', 'funds.list']);
+    expect(fake.calls).toEqual(['funds.list', 'funds.list', 'funds.list', 'funds.list']);
     funds.unsubscribe();
   });
 

@@ -22,11 +22,12 @@ import {
   type UseQueryOptions,
   type UseQueryResult,
 } from '@tanstack/react-query';
-import type {
-  MethodInput,
-  MethodName,
-  MethodResult,
-  SpotfolioBridge,
+import {
+  LIVE_CHANGES_EVERY_MS,
+  type MethodInput,
+  type MethodName,
+  type MethodResult,
+  type SpotfolioBridge,
 } from '../../../shared/contract';
 import type { AppStatus, DataKind, ErrorKind, RestState } from '../../../shared/types';
 import { backoffDelay } from '../../../shared/backoff';
@@ -135,6 +136,7 @@ let stopWatching: (() => void) | null = null;
 export function watchDataChanges(
   client: QueryClient = queryClient,
   pacing: Partial<Record<MethodName, number>> = pacedMethods,
+  changesEvery: number = LIVE_CHANGES_EVERY_MS,
 ): () => void {
   const api: SpotfolioBridge = bridge();
   const cache = client.getQueryCache();
@@ -155,19 +157,23 @@ export function watchDataChanges(
   let restState: RestState = 'unknown';
   const lastPaced = new Map<MethodName, number>();
   const pacedTimers = new Map<MethodName, ReturnType<typeof setTimeout>>();
+  const readPaced = (method: MethodName) => {
+    clearTimeout(pacedTimers.get(method));
+    pacedTimers.delete(method);
+    lastPaced.set(method, Date.now());
+    invalidate(method);
+  };
+  // Once its pace is over, a paced answer is read with the next change, as the answers that
+  // change asks for are: its redraw then follows theirs instead of landing between two changes,
+  // where it held the next change's answers (the P&L card's among them). While changes stream,
+  // the next one comes within `changesEvery`; when none comes, it is read that much later.
   const invalidatePaced = (method: MethodName, every: number) => {
     const wait = (lastPaced.get(method) ?? -Infinity) + every - Date.now();
-    if (wait <= 0) {
-      lastPaced.set(method, Date.now());
-      invalidate(method);
-    } else if (!pacedTimers.has(method)) {
+    if (wait <= 0) readPaced(method);
+    else if (!pacedTimers.has(method)) {
       pacedTimers.set(
         method,
-        setTimeout(() => {
-          pacedTimers.delete(method);
-          lastPaced.set(method, Date.now());
-          invalidate(method);
-        }, wait),
+        setTimeout(() => readPaced(method), wait + changesEvery),
       );
     }
   };
