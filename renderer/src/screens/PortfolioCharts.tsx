@@ -18,6 +18,12 @@ import { chartPalette } from '../lib/palette';
 import { useDrawnValue } from '../lib/query';
 import { valueAxisTick } from '../lib/value-history';
 
+/**
+ * The grid draws no vertical lines, but recharts' grid works out where they would go unless told:
+ * the X axis's ticks again, each label measured in the DOM (a forced layout), at every redraw.
+ */
+const noVerticalLines = (): number[] => [];
+
 /** Axis labels by range: hours within a day, day and hour within a week, dates beyond. */
 function historyTick(time: number, range: HistoryRange): string {
   const text = formatDateTime(time);
@@ -90,7 +96,12 @@ const ValueDrawing = memo(function ValueDrawing(props: ValueChartProps) {
             <stop offset="100%" stopColor="#3b82f6" stopOpacity={0} />
           </linearGradient>
         </defs>
-        <CartesianGrid strokeDasharray="3 3" stroke="var(--grid)" vertical={false} />
+        <CartesianGrid
+          strokeDasharray="3 3"
+          stroke="var(--grid)"
+          vertical={false}
+          verticalCoordinatesGenerator={noVerticalLines}
+        />
         <XAxis
           dataKey="time"
           type="number"
