@@ -15,14 +15,17 @@ import {
   shouldRetry,
   watchDataChanges,
 } from '../../renderer/src/lib/query';
+import { gate } from './support/component';
 
 type Listener = (payload: unknown) => void;
 
-/** A window.spotfolio with two methods whose answers the test sets, and events it emits. */
+/** A window.spotfolio with a few methods whose answers the test sets, and events it emits. */
 function fakeBridge() {
   const listeners = new Map<string, Set<Listener>>();
   const calls: string[] = [];
   const answers = {
+    /** The P&L card's answer: given once the test lets it through (`ledger()` is awaited). */
+    ledger: async () => ({ at: 1 }),
     funds: () => ({ rows: [{ asset: 'btc', free: '1.5' }] }),
     open: () => [],
     rest: 'ok' as 'ok' | 'offline',
@@ -46,6 +49,12 @@ function fakeBridge() {
       list: async () => {
         calls.push('funds.list');
         return answers.funds();
+      },
+    },
+    ledger: {
+      summary: async () => {
+        calls.push('ledger.summary');
+        return answers.ledger();
       },
     },
     orders: {
@@ -86,7 +95,7 @@ afterEach(() => {
 });
 
 function observe(
-  method: 'funds.list' | 'orders.open' | 'app.status' | 'market.tickers',
+  method: 'funds.list' | 'orders.open' | 'app.status' | 'market.tickers' | 'ledger.summary',
   input?: object,
 ) {
   const observer = new QueryObserver(client, {
@@ -186,6 +195,43 @@ describe('change events (named by the main process)', () => {
     fake.emit('data.changed', namedChange({ profileId: 'p', kinds: ['settings'] }));
     await settle();
     expect(fake.calls).toEqual(['funds.list', 'funds.list', 'funds.list', 'funds.list']);
+    funds.unsubscribe();
+  });
+
+  it("ask the P&L card's answer first, and the others of the change once it is in", async () => {
+    stop();
+    stop = watchDataChanges(client, {}, 250, 10_000);
+    const card = observe('ledger.summary');
+    const funds = observe('funds.list');
+    await settle();
+    fake.calls.length = 0;
+    const answered = gate();
+    fake.answers.ledger = () => answered.passed.then(() => ({ at: 2 }));
+    // Funds feed the card and the funds list alike.
+    fake.emit('data.changed', namedChange({ profileId: 'p', kinds: ['funds'] }));
+    await settle();
+    expect(fake.calls).toEqual(['ledger.summary']);
+    answered.open();
+    await vi.waitFor(() => expect(fake.calls).toEqual(['ledger.summary', 'funds.list']));
+    expect(card.results.at(-1)).toEqual({ at: 2 });
+    card.unsubscribe();
+    funds.unsubscribe();
+  });
+
+  it("ask the others of a change a while after the card's answer at the latest", async () => {
+    stop();
+    stop = watchDataChanges(client, {}, 250, 50);
+    const card = observe('ledger.summary');
+    const funds = observe('funds.list');
+    await settle();
+    fake.calls.length = 0;
+    // The card's answer never comes (a long build): the funds are asked all the same.
+    fake.answers.ledger = () => new Promise(() => undefined);
+    fake.emit('data.changed', namedChange({ profileId: 'p', kinds: ['funds'] }));
+    await settle();
+    expect(fake.calls).toEqual(['ledger.summary']);
+    await vi.waitFor(() => expect(fake.calls).toEqual(['ledger.summary', 'funds.list']));
+    card.unsubscribe();
     funds.unsubscribe();
   });
 

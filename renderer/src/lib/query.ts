@@ -69,6 +69,16 @@ export function callBridge<K extends MethodName>(
  */
 export const pacedMethods: Partial<Record<MethodName, number>> = { 'ledger.history': 5000 };
 
+/**
+ * Answers a change asks for before the others: the P&L card's, what a fill did. The portfolio's
+ * summary does not wait for the ledger, so asked together its answer came first and the page
+ * rendered it (and painted that frame) while the card's answer, a millisecond behind, waited.
+ */
+export const firstMethods: ReadonlySet<MethodName> = new Set(['ledger.summary']);
+
+/** The longest the other answers of a change wait for the first ones (ms): about a frame. */
+export const FIRST_WAIT_MS = 16;
+
 /** Changes the user made (a setting, a profile): every answer they feed is read again at once. */
 const unpacedKinds: ReadonlySet<DataKind> = new Set(['settings', 'profiles']);
 
@@ -137,18 +147,20 @@ export function watchDataChanges(
   client: QueryClient = queryClient,
   pacing: Partial<Record<MethodName, number>> = pacedMethods,
   changesEvery: number = LIVE_CHANGES_EVERY_MS,
+  firstWait: number = FIRST_WAIT_MS,
 ): () => void {
   const api: SpotfolioBridge = bridge();
   const cache = client.getQueryCache();
   const readAgain = new Set<string>();
-  const invalidate = (method: string) => {
+  /** Marks `method`'s answers stale; resolves once those on screen are read again. */
+  const invalidate = (method: string): Promise<void> => {
     for (const query of cache.findAll({ queryKey: [method] })) {
       if (query.state.fetchStatus === 'fetching') readAgain.add(query.queryHash);
     }
-    void client.invalidateQueries({ queryKey: [method] }, { cancelRefetch: false });
+    return client.invalidateQueries({ queryKey: [method] }, { cancelRefetch: false });
   };
   const recover = () => {
-    for (const method of recoveredByReconnect) invalidate(method);
+    for (const method of recoveredByReconnect) void invalidate(method);
     void client.invalidateQueries(
       { predicate: (query) => query.state.status === 'error' },
       { cancelRefetch: false },
@@ -161,7 +173,7 @@ export function watchDataChanges(
     clearTimeout(pacedTimers.get(method));
     pacedTimers.delete(method);
     lastPaced.set(method, Date.now());
-    invalidate(method);
+    void invalidate(method);
   };
   // Once its pace is over, a paced answer is read with the next change, as the answers that
   // change asks for are: its redraw then follows theirs instead of landing between two changes,
@@ -177,18 +189,41 @@ export function watchDataChanges(
       );
     }
   };
+  const waitingForFirst = new Set<ReturnType<typeof setTimeout>>();
   const stops = [
     // The main process names the answers a change makes stale (electron/api/changes.ts).
     api.on('data.changed', ({ kinds, queries = [] }) => {
       const atOnce = kinds.some((kind) => unpacedKinds.has(kind));
-      for (const method of queries) {
+      const ask = (method: MethodName) => {
         const every = pacing[method];
-        if (every === undefined || atOnce) invalidate(method);
+        if (every === undefined || atOnce) void invalidate(method);
         else invalidatePaced(method, every);
+      };
+      // Only a first answer on screen is waited for.
+      const first = queries.filter(
+        (method) =>
+          firstMethods.has(method) &&
+          cache.findAll({ queryKey: [method], type: 'active' }).length > 0,
+      );
+      if (first.length === 0 || atOnce) {
+        queries.forEach(ask);
+        return;
       }
+      // The others once the first are in, at the latest after `firstWait`.
+      let asked = false;
+      const askRest = () => {
+        if (asked) return;
+        asked = true;
+        clearTimeout(timer);
+        waitingForFirst.delete(timer);
+        for (const method of queries) if (!first.includes(method)) ask(method);
+      };
+      const timer = setTimeout(askRest, firstWait);
+      waitingForFirst.add(timer);
+      void Promise.all(first.map(invalidate)).finally(askRest);
     }),
     api.on('connection.state', ({ state }) => {
-      invalidate('app.status');
+      void invalidate('app.status');
       // The exchange is back: what failed while it was away, and what was served from the cache
       // meanwhile (the markets, the symbol rules behind every price's precision), is read again.
       if (state === 'live') recover();
@@ -214,6 +249,7 @@ export function watchDataChanges(
   return () => {
     stops.forEach((stop) => stop());
     pacedTimers.forEach((timer) => clearTimeout(timer));
+    waitingForFirst.forEach((timer) => clearTimeout(timer));
   };
 }
 
