@@ -676,19 +676,10 @@ export class DecimalSum {
     const l = splitRest * NUMBER_POWERS[shift]!;
     const dh = this.high - h;
     if (dh >= MAX_SAFE || dh <= -MAX_SAFE) return this.subtractIfCovered(value);
-    let low = this.low - l;
+    const low = this.low - l;
     // |low| < 2 × LIMB: where |dh| ≥ 3 its sign decides, below that the sum is exact.
     if ((dh === 0 ? low : dh * LIMB + low) < 0) return false;
-    let high = dh;
-    if (low >= LIMB) {
-      low -= LIMB;
-      high += 1;
-    } else if (low <= -LIMB) {
-      low += LIMB;
-      high -= 1;
-    }
-    this.high = high;
-    this.low = low;
+    this.setLimbs(dh, low);
     this.current = false;
     return true;
   }
@@ -742,24 +733,28 @@ export class DecimalSum {
       // y × 10^shift in limbs, each part exact: |rest| < 10^(15 − shift), y − rest a multiple of unit.
       const h = splitAt(y, NUMBER_POWERS[15 - shift]!);
       const l = splitRest * NUMBER_POWERS[shift]!;
-      let high = subtract ? this.high - h : this.high + h;
-      // Strictly inside the safe integers, so the carry below keeps it safe (and so exact).
+      const high = subtract ? this.high - h : this.high + h;
+      // Strictly inside the safe integers, so setLimbs's carry keeps it safe (and so exact).
       if (high < MAX_SAFE && high > -MAX_SAFE) {
-        let low = subtract ? this.low - l : this.low + l;
-        if (low >= LIMB) {
-          low -= LIMB;
-          high += 1;
-        } else if (low <= -LIMB) {
-          low += LIMB;
-          high -= 1;
-        }
-        this.high = high;
-        this.low = low;
+        this.setLimbs(high, subtract ? this.low - l : this.low + l);
         return;
       }
     }
     const aligned = shift === 0 ? big(y) : big(y) * power(shift);
     this.big = subtract ? this.big - aligned : this.big + aligned;
+  }
+
+  /** The limbs `high`, `low` (|low| < 2 × LIMB) kept with the carry that brings |low| below LIMB. */
+  private setLimbs(high: number, low: number): void {
+    if (low >= LIMB) {
+      low -= LIMB;
+      high += 1;
+    } else if (low <= -LIMB) {
+      low += LIMB;
+      high -= 1;
+    }
+    this.high = high;
+    this.low = low;
   }
 
   /** The sum at a larger scale: its parts put together, then shifted. */
