@@ -109,6 +109,25 @@ function observe(
   return { observer, results, unsubscribe };
 }
 
+/**
+ * The P&L card and the funds on screen, the others of a change waited for at most `firstWait`,
+ * the card answering as `ledger` says; a change of the funds (which feed both) sent, and only the
+ * card asked so far.
+ */
+async function cardAndFundsChanged(firstWait: number, ledger: () => Promise<unknown>) {
+  stop();
+  stop = watchDataChanges(client, {}, 250, firstWait);
+  const card = observe('ledger.summary');
+  const funds = observe('funds.list');
+  await settle();
+  fake.calls.length = 0;
+  fake.answers.ledger = ledger as typeof fake.answers.ledger;
+  fake.emit('data.changed', namedChange({ profileId: 'p', kinds: ['funds'] }));
+  await settle();
+  expect(fake.calls).toEqual(['ledger.summary']);
+  return { card, funds };
+}
+
 describe('query keys and calls', () => {
   it('keys a call by its method and input, and calls the method of that name', async () => {
     expect(bridgeKey('funds.list')).toEqual(['funds.list', {}]);
@@ -199,18 +218,10 @@ describe('change events (named by the main process)', () => {
   });
 
   it("ask the P&L card's answer first, and the others of the change once it is in", async () => {
-    stop();
-    stop = watchDataChanges(client, {}, 250, 10_000);
-    const card = observe('ledger.summary');
-    const funds = observe('funds.list');
-    await settle();
-    fake.calls.length = 0;
     const answered = gate();
-    fake.answers.ledger = () => answered.passed.then(() => ({ at: 2 }));
-    // Funds feed the card and the funds list alike.
-    fake.emit('data.changed', namedChange({ profileId: 'p', kinds: ['funds'] }));
-    await settle();
-    expect(fake.calls).toEqual(['ledger.summary']);
+    const { card, funds } = await cardAndFundsChanged(10_000, () =>
+      answered.passed.then(() => ({ at: 2 })),
+    );
     answered.open();
     await vi.waitFor(() => expect(fake.calls).toEqual(['ledger.summary', 'funds.list']));
     expect(card.results.at(-1)).toEqual({ at: 2 });
@@ -219,17 +230,8 @@ describe('change events (named by the main process)', () => {
   });
 
   it("ask the others of a change a while after the card's answer at the latest", async () => {
-    stop();
-    stop = watchDataChanges(client, {}, 250, 50);
-    const card = observe('ledger.summary');
-    const funds = observe('funds.list');
-    await settle();
-    fake.calls.length = 0;
     // The card's answer never comes (a long build): the funds are asked all the same.
-    fake.answers.ledger = () => new Promise(() => undefined);
-    fake.emit('data.changed', namedChange({ profileId: 'p', kinds: ['funds'] }));
-    await settle();
-    expect(fake.calls).toEqual(['ledger.summary']);
+    const { card, funds } = await cardAndFundsChanged(50, () => new Promise(() => undefined));
     await vi.waitFor(() => expect(fake.calls).toEqual(['ledger.summary', 'funds.list']));
     card.unsubscribe();
     funds.unsubscribe();
