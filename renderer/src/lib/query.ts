@@ -409,10 +409,9 @@ function useAnswersIn(): boolean {
 /**
  * What a chart draws of `value`: the newest value once every answer the page is waiting for has
  * arrived (or after CHART_HOLD_MS at the latest), then in a render React may interrupt. A live
- * change asks several answers at once; the portfolio's summary comes first and the ledger's P&L
- * card after it, and redrawing the donut in between (recharts: 2-5 ms, and the frame it paints)
- * held the card's answer behind it, a third of the card's time from the ledger's figures to the
- * screen. The figures beside a chart are never held: only its drawing.
+ * change asks for several answers, and redrawing the donut between them (recharts: 2-5 ms, and the
+ * frame it paints) held the later ones behind it: the P&L card's, a third of its time from the
+ * ledger's figures to the screen. The figures beside a chart are never held: only its drawing.
  */
 export function useDrawnValue<T>(value: T, holdMs: number = CHART_HOLD_MS): T {
   const answersIn = useAnswersIn();
