@@ -910,19 +910,19 @@ export const plainParts: { coefficient: DecimalCoefficient; scale: number } = {
 };
 
 /**
- * plainDecimal() without the Decimal: whether `text` is signed plain decimal text, its parts left
- * in plainParts. For amounts kept as columns (a ledger's trades) rather than as an object each.
+ * plainDecimal() without the Decimal: whether `text` (or its characters from `start` up to `end`)
+ * is signed plain decimal text, its parts left in plainParts. For amounts kept as columns (a
+ * ledger's trades) rather than as an object each, read where they stand in a longer text.
  */
-export function readPlainParts(text: string): boolean {
-  const length = text.length;
-  let index = length > 0 && text.charCodeAt(0) === 45 ? 1 : 0;
-  const belowZero = index === 1;
+export function readPlainParts(text: string, start = 0, end = text.length): boolean {
+  let index = start < end && text.charCodeAt(start) === 45 ? start + 1 : start;
+  const belowZero = index > start;
   // The first SAFE_DIGITS digits, and any after them apart (a number holds 15 digits exactly).
   let value = 0;
   let rest = 0;
   let digits = 0;
   let fraction = -1;
-  for (; index < length; index++) {
+  for (; index < end; index++) {
     const code = text.charCodeAt(index);
     if (code >= 48 && code <= 57) {
       if (digits < SAFE_DIGITS) value = value * 10 + (code - 48);
@@ -942,7 +942,7 @@ export function readPlainParts(text: string): boolean {
     // Sixteen or seventeen digits (an amount of 10 places above a million) are mostly below 2^53.
     const shifted = digits - SAFE_DIGITS <= 2 ? value * NUMBER_POWERS[digits - SAFE_DIGITS]! : NaN;
     if (!safe(shifted) || !safe(shifted + rest)) {
-      const body = text.slice(belowZero ? 1 : 0);
+      const body = text.slice(belowZero ? start + 1 : start, end);
       const dot = body.indexOf('.');
       const whole = BigInt(dot < 0 ? body : body.slice(0, dot) + body.slice(dot + 1));
       plainParts.coefficient = coefficientOf(belowZero ? -whole : whole);

@@ -60,14 +60,10 @@ export function symbolPairs(
   );
 }
 
-/** Own trades read per slice of a build. */
-const TRADES_PER_SLICE = 5000;
-
 /**
  * Own trades of the cache up to `last` as ledger entries (the main account's, read with the
- * profile's key, and each linked sub-account's, read with its own), a page
- * per slice, held as one TradeTable; those on a symbol with unknown assets are named in `unknown`
- * and left out.
+ * profile's key, and each linked sub-account's, read with its own), a page per slice, held as
+ * one TradeTable; those on a symbol with unknown assets are named in `unknown` and left out.
  */
 function* readTrades(
   store: Store,
@@ -78,19 +74,13 @@ function* readTrades(
 ): Slices<TradeEntry[]> {
   if (!last) return [];
   const rows = new TradeRows(symbolPairs(store, profileId), expected);
-  let after: TradeCursor | null = null;
-  for (;;) {
-    const page = store.ledger.trades(profileId, after, TRADES_PER_SLICE);
-    for (const row of page) {
-      // Rows written since the marks were read are the next update's.
-      if (!tradeBefore(row[8], row[0], row[9], last)) return done(rows, unknown);
-      rows.take(row);
-    }
-    const lastRow = page[page.length - 1];
-    if (page.length < TRADES_PER_SLICE || !lastRow) return done(rows, unknown);
-    after = { time: lastRow[8], id: lastRow[0], orderId: lastRow[9] };
+  // Up to `last`: rows written since the marks were read are the next update's.
+  let after = store.ledger.tradePage(profileId, null, last, rows);
+  while (after) {
     yield;
+    after = store.ledger.tradePage(profileId, after, last, rows);
   }
+  return done(rows, unknown);
 }
 
 /** The trades a reading took, its unknown symbols added to `unknown`. */
@@ -362,7 +352,7 @@ export function readAppends(
         row.account,
       ];
       // Read as a build reads its rows (TradeRows), into a table of the update's own.
-      if (!read.take(columns)) continue;
+      if (!read.row(columns)) continue;
       const entry = read.table.trade(read.table.count - 1);
       trades.push(entry);
       tradesFrom?.trades.push(entry);

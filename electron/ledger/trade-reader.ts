@@ -33,7 +33,7 @@ function read(task: TradeReadTask): { columns: TradeTableColumns; unknown: strin
   const rows = new TradeRows(new Map(task.pairs), task.expected);
   const reader = new TradeRangeReader(task.cacheFile);
   try {
-    reader.each(task.profileId, task.after, task.to, (row) => rows.take(row));
+    reader.each(task.profileId, task.after, task.to, rows);
   } finally {
     reader.close();
   }

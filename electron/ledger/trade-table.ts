@@ -21,6 +21,7 @@ import { MAIN_ACCOUNT } from '../../shared/ledger';
 import { grown } from '../core/columns';
 import { assetKey } from '../../shared/market';
 import type { LedgerTradeColumns } from '../store';
+import { TRADE_FIELD, TRADE_RECORD, type TradePageTaker } from '../store/trade-range';
 import { tradeAmounts, type TradeAmounts, type TradeEntry, type TradeSide } from './entries';
 
 /** The amount columns, in this order in `coefficients` and `scales` (four per trade). */
@@ -154,29 +155,48 @@ export class TradeTable {
 
   /** add() of a row whose symbol's texts are `pair` (this table's, from pair()). */
   addOf(pair: TablePair, row: Omit<TradeRowInput, 'symbol' | 'base' | 'quote'>): TableTrade {
-    if (this.count === this.capacity) this.grow();
-    const index = this.count;
+    const index = this.room();
     const amounts = index * AMOUNTS;
     this.amount(amounts + QTY, row.qty, pair, row.id);
     this.amount(amounts + QUOTE_QTY, row.quoteQty, pair, row.id);
     this.amount(amounts + COMMISSION, row.commission, pair, row.id);
     this.amount(amounts + PRICE, row.price, pair, row.id);
-    this.ids[index] = row.id;
-    this.times[index] = row.time;
-    this.sides[index] = row.side === 'BUY' ? 1 : 0;
-    const texts = index * TEXTS;
-    this.textIndexes[texts + SYMBOL] = pair.symbol;
-    this.textIndexes[texts + BASE] = pair.base;
-    this.textIndexes[texts + QUOTE] = pair.quote;
-    // Rows come by account mostly in runs (and an account's text is a new string each row).
-    if (row.account !== this.lastAccount) {
-      this.lastAccount = row.account;
-      this.lastAccountIndex = this.indexOf(row.account);
-    }
-    this.textIndexes[texts + ACCOUNT] = this.lastAccountIndex;
-    this.textIndexes[texts + FEE_ASSET] = this.indexOf(row.commissionAsset);
-    this.count++;
+    this.fill(index, pair, row.id, row.time, row.side === 'BUY', row.account, row.commissionAsset);
     return new TableTrade(this, index);
+  }
+
+  /**
+   * addOf() of a row read where it stands in a longer text (a page of rows, TradeRows.text()):
+   * its amounts the characters of `text` between the offsets in `bounds` (start and end of the
+   * qty, quoteQty, commission and price, in that order). False, with no row added, when one is
+   * not plain decimal text.
+   */
+  addFromText(
+    pair: TablePair,
+    id: number,
+    time: number,
+    buy: boolean,
+    account: string,
+    commissionAsset: string,
+    text: string,
+    bounds: Int32Array,
+  ): boolean {
+    const index = this.room();
+    const amounts = index * AMOUNTS;
+    for (let which = 0; which < AMOUNTS; which++) {
+      if (!this.readAmount(amounts + which, text, bounds[2 * which]!, bounds[2 * which + 1]!)) {
+        this.truncate(index);
+        return false;
+      }
+    }
+    this.fill(index, pair, id, time, buy, account, commissionAsset);
+    return true;
+  }
+
+  /** Leaves the first `count` rows (those added after them were not whole). */
+  truncate(count: number): void {
+    for (const at of this.wide.keys()) if (at >= count * AMOUNTS) this.wide.delete(at);
+    this.count = Math.min(this.count, count);
   }
 
   id(index: number): number {
@@ -245,13 +265,18 @@ export class TradeTable {
   }
 
   private amount(at: number, text: string, pair: TablePair, id: number): void {
-    if (!readPlainParts(text) || plainParts.scale > 255) {
+    if (!this.readAmount(at, text, 0, text.length)) {
       const field = FIELD_NAMES[at % AMOUNTS]!;
       const symbol = this.texts[pair.symbol]!;
       throw new Error(
         `trade:${symbol}:${id} ${field} must be a decimal, got ${JSON.stringify(text)}`,
       );
     }
+  }
+
+  /** Whether `text` from `start` to `end` is plain decimal text, kept as the amount at `at`. */
+  private readAmount(at: number, text: string, start: number, end: number): boolean {
+    if (!readPlainParts(text, start, end) || plainParts.scale > 255) return false;
     const coefficient = plainParts.coefficient;
     if (typeof coefficient === 'bigint') {
       this.coefficients[at] = NaN;
@@ -260,6 +285,40 @@ export class TradeTable {
       this.coefficients[at] = coefficient;
     }
     this.scales[at] = plainParts.scale;
+    return true;
+  }
+
+  /** The index of the next row, with room for it. */
+  private room(): number {
+    if (this.count === this.capacity) this.grow();
+    return this.count;
+  }
+
+  /** Writes the row's numbers and texts at `index` (the next row: its amounts are in) and adds it. */
+  private fill(
+    index: number,
+    pair: TablePair,
+    id: number,
+    time: number,
+    buy: boolean,
+    account: string,
+    commissionAsset: string,
+  ): void {
+    this.ids[index] = id;
+    this.times[index] = time;
+    this.sides[index] = buy ? 1 : 0;
+    const texts = index * TEXTS;
+    this.textIndexes[texts + SYMBOL] = pair.symbol;
+    this.textIndexes[texts + BASE] = pair.base;
+    this.textIndexes[texts + QUOTE] = pair.quote;
+    // Rows come by account mostly in runs (and an account's text is a new string each row).
+    if (account !== this.lastAccount) {
+      this.lastAccount = account;
+      this.lastAccountIndex = this.indexOf(account);
+    }
+    this.textIndexes[texts + ACCOUNT] = this.lastAccountIndex;
+    this.textIndexes[texts + FEE_ASSET] = this.indexOf(commissionAsset);
+    this.count++;
   }
 
   private indexOf(text: string): number {
@@ -399,13 +458,16 @@ export function readTradeParts(trade: TradeEntry): void {
  * Own-trade rows as the store reads them (its ledger order) into a TradeTable: each symbol's
  * assets and each fee currency resolved once, the main account's null account made 'main'; a row
  * on a symbol whose assets are unknown (exchangeInfo not read yet) is named in `unknown` and left
- * out. The one reading of a row, in the main thread and in a reader thread alike.
+ * out. The one reading of a row, in the main thread and in a reader thread alike, whether the
+ * store hands over a page as one text (text()) or as rows (row()).
  */
-export class TradeRows {
+export class TradeRows implements TradePageTaker {
   readonly table: TradeTable;
   readonly unknown = new Set<string>();
   private readonly tablePairs = new Map<string, TablePair>();
   private readonly feeAssets = new Map<string, string>();
+  /** Where a row's amounts stand in a page's text (addFromText's bounds). */
+  private readonly bounds = new Int32Array(2 * AMOUNTS);
 
   constructor(
     private readonly pairs: ReadonlyMap<string, { base: string; quote: string }>,
@@ -414,23 +476,13 @@ export class TradeRows {
     this.table = new TradeTable(expected);
   }
 
-  /** Takes one row; false when its symbol's assets are unknown. */
-  take(row: LedgerTradeColumns): boolean {
+  /** Takes one row; false (its symbol named in `unknown`) when its symbol's assets are unknown. */
+  row(row: LedgerTradeColumns): boolean {
     const [id, symbol, side, price, qty, quoteQty, fee, feeCurrency, time, , account] = row;
-    let pair = this.tablePairs.get(symbol);
-    if (pair === undefined) {
-      const assets = this.pairs.get(symbol);
-      if (!assets) {
-        this.unknown.add(symbol);
-        return false;
-      }
-      pair = this.table.pair(symbol, assets.base, assets.quote);
-      this.tablePairs.set(symbol, pair);
-    }
-    let commissionAsset = this.feeAssets.get(feeCurrency);
-    if (commissionAsset === undefined) {
-      commissionAsset = assetKey(feeCurrency);
-      this.feeAssets.set(feeCurrency, commissionAsset);
+    const pair = this.pairOf(symbol);
+    if (pair === null) {
+      this.unknown.add(symbol);
+      return false;
     }
     this.table.addOf(pair, {
       id,
@@ -440,9 +492,151 @@ export class TradeRows {
       price,
       quoteQty,
       commission: fee,
-      commissionAsset,
+      commissionAsset: this.feeAssetOf(feeCurrency),
       time,
     });
     return true;
   }
+
+  /**
+   * Takes a page of `count` rows written as one text (store/trade-range.ts: the fields of
+   * LedgerTradeColumns apart by TRADE_FIELD, the main account's account empty, rows apart by
+   * TRADE_RECORD), read where they stand. False, with nothing of the page taken, when the text is
+   * not `count` such rows in ledger order, or holds an amount that is not plain decimal text: the
+   * caller then gives the page's rows to row(), which names a bad amount's trade and field.
+   */
+  text(text: string, count: number): boolean {
+    const first = this.table.count;
+    const bounds = this.bounds;
+    let unknown: string[] | null = null;
+    let rows = 0;
+    let lastTime = -Infinity;
+    let lastId = 0;
+    let lastOrder = 0;
+    let at = 0;
+    while (at < text.length) {
+      // id, symbol, side, price, qty, quote_qty, fee, fee_currency, time, order_id: each ends at
+      // a field separator.
+      let end = text.indexOf(TRADE_FIELD, at);
+      const id = end < 0 ? NaN : integerIn(text, at, end);
+      const symbolAt = end + 1;
+      end = text.indexOf(TRADE_FIELD, symbolAt);
+      const sideAt = end + 1;
+      const symbolEnd = end;
+      end = text.indexOf(TRADE_FIELD, sideAt);
+      const buy = end - sideAt === 3 && text.startsWith('buy', sideAt);
+      const sell = end - sideAt === 4 && text.startsWith('sell', sideAt);
+      if (Number.isNaN(id) || symbolEnd < 0 || (!buy && !sell)) return this.undo(first);
+      for (const which of TEXT_AMOUNT_ORDER) {
+        at = end + 1;
+        end = text.indexOf(TRADE_FIELD, at);
+        if (end < 0) return this.undo(first);
+        bounds[2 * which] = at;
+        bounds[2 * which + 1] = end;
+      }
+      const feeAt = end + 1;
+      end = text.indexOf(TRADE_FIELD, feeAt);
+      const feeEnd = end;
+      const timeAt = end + 1;
+      end = text.indexOf(TRADE_FIELD, timeAt);
+      const time = end < 0 || feeEnd < 0 ? NaN : integerIn(text, timeAt, end);
+      const orderAt = end + 1;
+      end = text.indexOf(TRADE_FIELD, orderAt);
+      const orderId = end < 0 ? NaN : integerIn(text, orderAt, end);
+      // The account ends the row: a field separator before the row's end is a field too many.
+      const accountAt = end + 1;
+      let rowEnd = text.indexOf(TRADE_RECORD, accountAt);
+      if (rowEnd < 0) rowEnd = text.length;
+      const extra = text.indexOf(TRADE_FIELD, accountAt);
+      if (Number.isNaN(time) || Number.isNaN(orderId) || (extra >= 0 && extra < rowEnd)) {
+        return this.undo(first);
+      }
+      // SQLite does not promise an aggregate's order: the rows must come in ledger order.
+      if (
+        time < lastTime ||
+        (time === lastTime && (id < lastId || (id === lastId && orderId <= lastOrder)))
+      ) {
+        return this.undo(first);
+      }
+      lastTime = time;
+      lastId = id;
+      lastOrder = orderId;
+      rows++;
+      at = rowEnd + 1;
+      const symbol = text.slice(symbolAt, symbolEnd);
+      const pair = this.pairOf(symbol);
+      if (pair === null) {
+        (unknown ??= []).push(symbol);
+        continue;
+      }
+      const account = rowEnd === accountAt ? MAIN_ACCOUNT : text.slice(accountAt, rowEnd);
+      const feeAsset = this.feeAssetOf(text.slice(feeAt, feeEnd));
+      if (!this.table.addFromText(pair, id, time, buy, account, feeAsset, text, bounds)) {
+        return this.undo(first);
+      }
+    }
+    if (rows !== count) return this.undo(first);
+    if (unknown) for (const symbol of unknown) this.unknown.add(symbol);
+    return true;
+  }
+
+  private undo(first: number): false {
+    this.table.truncate(first);
+    return false;
+  }
+
+  /** The table's texts of a symbol, or null when its assets are unknown. */
+  private pairOf(symbol: string): TablePair | null {
+    let pair = this.tablePairs.get(symbol);
+    if (pair === undefined) {
+      const assets = this.pairs.get(symbol);
+      if (!assets) return null;
+      pair = this.table.pair(symbol, assets.base, assets.quote);
+      this.tablePairs.set(symbol, pair);
+    }
+    return pair;
+  }
+
+  private feeAssetOf(feeCurrency: string): string {
+    let asset = this.feeAssets.get(feeCurrency);
+    if (asset === undefined) {
+      asset = assetKey(feeCurrency);
+      this.feeAssets.set(feeCurrency, asset);
+    }
+    return asset;
+  }
+}
+
+/** The amounts in the order a page's text writes them (price, qty, quote_qty, fee). */
+const TEXT_AMOUNT_ORDER = [PRICE, QTY, QUOTE_QTY, COMMISSION] as const;
+
+/**
+ * The integer written from `start` to `end` of `text` (as SQLite writes one: digits, a sign), the
+ * number better-sqlite3 would have made of it; NaN for anything else.
+ */
+function integerIn(text: string, start: number, end: number): number {
+  let index = start < end && text.charCodeAt(start) === 45 ? start + 1 : start;
+  if (index === end || end - index > 15) {
+    // Sixteen digits or more: the nearest number, as a 64-bit integer read from SQLite becomes.
+    return index === end
+      ? NaN
+      : digitsOnly(text, index, end)
+        ? Number(text.slice(start, end))
+        : NaN;
+  }
+  let value = 0;
+  for (; index < end; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 48 || code > 57) return NaN;
+    value = value * 10 + (code - 48);
+  }
+  return text.charCodeAt(start) === 45 ? -value : value;
+}
+
+function digitsOnly(text: string, start: number, end: number): boolean {
+  for (let index = start; index < end; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 48 || code > 57) return false;
+  }
+  return true;
 }

@@ -13,7 +13,7 @@ import { assetKey } from '../../shared/market';
 import { formatDecimal } from '../core/decimal';
 import { integerMs, StoreInputError } from './util';
 import { MAIN_ACCOUNT, type InferredFacts } from '../../shared/ledger';
-import { TRADE_COLUMNS } from './trade-range';
+import { TradeRange, type TradePageTaker } from './trade-range';
 
 /** An own-trade row as ledger reads iterate it, in this column order (an array per row). */
 export type LedgerTradeColumns = [
@@ -139,11 +139,13 @@ const TRANSFER_COLUMNS = `txn_id AS txnId, asset, from_email AS "from", to_email
 
 export class LedgerRepository {
   private readonly statements;
+  private readonly range: TradeRange;
   private readonly keepTransaction;
   private readonly writeTransaction: <T>(write: () => T) => T;
 
   constructor(db: Database.Database) {
     this.statements = prepare(db);
+    this.range = new TradeRange(db);
     this.writeTransaction = db.transaction(<T>(write: () => T): T => write()) as <T>(
       write: () => T,
     ) => T;
@@ -157,12 +159,18 @@ export class LedgerRepository {
   }
 
   /**
-   * Up to `limit` own trades after `after` (from the first with null) in ledger order, as arrays:
-   * no object per row. A page at a time, so a reader of 100,000 may let other work run between
-   * pages (an open iterator would keep the connection busy meanwhile).
+   * A page of own trades after `after` (from the first with null) up to `to` in ledger order,
+   * given to `take` as one text (or as rows: see trade-range.ts): the cursor to read the next
+   * page after, or null when done. A page at a time, so a reader of 100,000 may let other work
+   * run between pages (an open iterator would keep the connection busy meanwhile).
    */
-  trades(profileId: string, after: TradeCursor | null, limit: number): LedgerTradeColumns[] {
-    return this.statements.trades.all(...afterCursor(profileId, after), limit);
+  tradePage(
+    profileId: string,
+    after: TradeCursor | null,
+    to: TradeCursor,
+    take: TradePageTaker,
+  ): TradeCursor | null {
+    return this.range.page(profileId, after, to, take);
   }
 
   /** Own trades after `after` in ledger order (all of them with null). */
@@ -409,23 +417,6 @@ export class LedgerRepository {
 
 function prepare(db: Database.Database) {
   return {
-    // The main account's trades and those of the linked sub-accounts, merged in one order: each
-    // side is a range of its ledger-order index, so a page costs its rows, not a sort of all.
-    trades: db
-      .prepare<
-        [string, number, number, number, string, number, number, number, number],
-        LedgerTradeColumns
-      >(
-        `SELECT * FROM (SELECT ${TRADE_COLUMNS}, NULL AS account FROM own_trades
-             WHERE profile_id = ? AND (time, id, order_id) > (?, ?, ?)
-             ORDER BY time, id, order_id)
-         UNION ALL
-         SELECT * FROM (SELECT ${TRADE_COLUMNS}, account FROM sub_account_trades
-             WHERE profile_id = ? AND (time, id, order_id) > (?, ?, ?)
-             ORDER BY time, id, order_id)
-         ORDER BY time, id, order_id LIMIT ?`,
-      )
-      .raw(),
     tradesAfter: db.prepare<
       [string, number, number, number, string, number, number, number],
       LedgerTradeRow

@@ -2,11 +2,16 @@
  * A build's trades held as columns: each trade reads back exactly what was put in (the
  * exchange's texts with every place, its amounts as the Decimals those texts are), whatever the
  * size of an amount, and a text that is not a decimal is refused naming the trade and the field.
+ * A page of rows written as one text (as the store hands it over) is taken as its rows one by one
+ * would be, or not at all when the text is not those rows.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readTradeAmounts, type TradeEntry } from '../../electron/ledger/entries';
-import { TradeTable, type TradeRowInput } from '../../electron/ledger/trade-table';
+import { TradeRows, TradeTable, type TradeRowInput } from '../../electron/ledger/trade-table';
+import type { LedgerTradeColumns } from '../../electron/store';
+import { TRADE_FIELD, TRADE_RECORD } from '../../electron/store/trade-range';
+import { entryFacts } from './fixtures';
 import { Decimal } from '../../shared/exact-decimal';
 
 /** Plain decimal text as the exchange writes it: no sign, whole digits, places kept (zeros too). */
@@ -98,5 +103,111 @@ describe('a table of trades', () => {
       'trade:btcusdt:7 price must be a decimal, got ""',
     );
     expect(table.count).toBe(0);
+  });
+});
+
+/** Symbols a reading knows the assets of; any other is left out and named. */
+const PAIRS = new Map([
+  ['btcusdt', { base: 'btc', quote: 'usdt' }],
+  ['ethbtc', { base: 'eth', quote: 'btc' }],
+]);
+
+/** A page's rows as the store reads them, in ledger order (time, id, order id). */
+const pageArb: fc.Arbitrary<LedgerTradeColumns[]> = fc
+  .array(
+    fc.tuple(
+      fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
+      fc.constantFrom('btcusdt', 'ethbtc', 'xyzusdt'),
+      fc.constantFrom('buy', 'sell'),
+      amountText,
+      amountText,
+      amountText,
+      amountText,
+      fc.constantFrom('BNB', 'USDT', 'Btc'),
+      fc.integer({ min: 0, max: 4_102_444_800_000 }),
+      fc.integer({ min: 1, max: 2 ** 60 }),
+      fc.constantFrom(null, 'sub1@example.com'),
+    ),
+    { minLength: 1, maxLength: 30 },
+  )
+  .map((rows) =>
+    (rows as LedgerTradeColumns[]).sort((a, b) => a[8] - b[8] || a[0] - b[0] || a[9] - b[9]),
+  )
+  .filter((rows) =>
+    rows.every(
+      (row, i) =>
+        i === 0 ||
+        String(row.slice(8, 10)) !== String(rows[i - 1]!.slice(8, 10)) ||
+        row[0] !== rows[i - 1]![0],
+    ),
+  );
+
+/** The rows as one text, as the store writes a page (its integers as SQLite writes them). */
+function pageText(rows: readonly LedgerTradeColumns[]): string {
+  return rows
+    .map((row) => row.map((field) => (field === null ? '' : String(field))).join(TRADE_FIELD))
+    .join(TRADE_RECORD);
+}
+
+function readRows(rows: readonly LedgerTradeColumns[]): TradeRows {
+  const read = new TradeRows(PAIRS, 1);
+  for (const row of rows) read.row(row);
+  return read;
+}
+
+describe('a page of trades read as one text', () => {
+  it('is taken as its rows one by one are: every field, the accounts, the symbols left out', () => {
+    fc.assert(
+      fc.property(pageArb, (rows) => {
+        const byText = new TradeRows(PAIRS, 1);
+        expect(byText.text(pageText(rows), rows.length)).toBe(true);
+        const byRow = readRows(rows);
+        expect(byText.table.trades().map(entryFacts)).toEqual(byRow.table.trades().map(entryFacts));
+        expect(byText.unknown).toEqual(byRow.unknown);
+      }),
+    );
+  });
+
+  it('is not taken at all when the text is not its rows, so the rows are read instead', () => {
+    const rows: LedgerTradeColumns[] = [
+      [1, 'btcusdt', 'buy', '50000', '0.1', '5000', '0.0001', 'BTC', 1000, 11, null],
+      [2, 'btcusdt', 'sell', '51000', '0.05', '2550', '2.55', 'USDT', 2000, 12, null],
+      [3, 'xyzusdt', 'sell', '1', '1', '1', '0', 'USDT', 3000, 13, 'sub1@example.com'],
+    ];
+    const read = new TradeRows(PAIRS, 1);
+    read.text(pageText(rows.slice(0, 1)), 1);
+    const refused = (text: string, count = rows.length) => {
+      expect(read.text(text, count)).toBe(false);
+      // Nothing of the page was taken: the one trade before it, no symbol named.
+      expect(read.table.count).toBe(1);
+      expect(read.unknown.size).toBe(0);
+    };
+    const later = rows.slice(1);
+    const withField = (index: number, value: string) =>
+      pageText(
+        later.map((row, i) => (i === 0 ? (row.with(index, value) as LedgerTradeColumns) : row)),
+      );
+    // A separator inside a text field (a symbol, a fee asset, an account).
+    refused(withField(1, `btc${TRADE_FIELD}usdt`), 2);
+    refused(withField(7, `US${TRADE_FIELD}DT`), 2);
+    refused(withField(10, `sub${TRADE_FIELD}1`), 2);
+    refused(withField(10, `sub${TRADE_RECORD}1`), 2);
+    // Fewer or more rows than the page holds, rows out of ledger order, a row cut short.
+    refused(pageText(later), 3);
+    refused(pageText([later[1]!, later[0]!]), 2);
+    const sameTime = (id: number, orderId: number) =>
+      later[0]!.with(0, id).with(9, orderId) as LedgerTradeColumns;
+    refused(pageText([sameTime(5, 12), sameTime(4, 12)]), 2);
+    refused(pageText([sameTime(5, 12), sameTime(5, 11)]), 2);
+    refused(pageText([sameTime(5, 12), sameTime(5, 12)]), 2);
+    refused(pageText(later).slice(0, -20), 2);
+    // An amount that is not plain decimal text, or an integer that is not one.
+    refused(withField(4, '1e3'), 2);
+    refused(withField(8, '2000.5'), 2);
+    // The same page, as its text should be, is taken whole.
+    expect(read.text(pageText(later), 2)).toBe(true);
+    expect(read.table.count).toBe(2);
+    expect([...read.unknown]).toEqual(['xyzusdt']);
+    expect(read.table.trade(1).account).toBe('main');
   });
 });
