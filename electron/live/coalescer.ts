@@ -1,6 +1,7 @@
 /**
  * Gathers live updates and hands them on as one batch at most every `intervalMs` (one animation
- * frame by default), so a burst of stream events costs the renderer one render, not hundreds.
+ * frame by default; the first of a quiet spell at once, what follows it FOLLOW_UP_MS later), so a
+ * burst of stream events costs the renderer one render, not hundreds.
  * Within a batch the latest update of an order or a balance wins; trades are all kept.
  */
 import type { BalanceUpdate, OrderUpdate, OwnTradeUpdate } from '../../shared/types';
@@ -14,12 +15,28 @@ export interface LiveBatch {
 
 export const FRAME_MS = 16;
 
+/**
+ * How soon a batch may follow one that went out after a quiet spell. The stream sends one event's
+ * messages apart (an order's update, its trade, the balances it moved), so what comes a moment
+ * after the first went out is mostly the same event's, not a stream's next: held a frame, a lone
+ * fill's trade reached the P&L card 16 ms after its order's update. A stream goes on at one batch
+ * a frame after that.
+ */
+export const FOLLOW_UP_MS = 2;
+
 export class BatchCoalescer {
   private orders = new Map<number, OrderUpdate>();
   private trades: OwnTradeUpdate[] = [];
   private balances = new Map<string, BalanceUpdate>();
   private timer: TimerHandle | undefined;
   private lastFlushAt = -Infinity;
+  /**
+   * Whether the pending batch, and the last one delivered, began after a quiet spell: its first
+   * update came a frame or more after the batch before (not while a stream's batches waited out
+   * their frames, which a quiet spell's follow-up would double).
+   */
+  private pendingLeading = false;
+  private lastFlushLeading = false;
   private closed = false;
 
   constructor(
@@ -56,6 +73,8 @@ export class BatchCoalescer {
     this.orders = new Map();
     this.trades = [];
     this.balances = new Map();
+    this.lastFlushLeading = this.pendingLeading;
+    this.pendingLeading = false;
     this.lastFlushAt = this.clock.now();
     this.deliver(batch);
   }
@@ -71,9 +90,13 @@ export class BatchCoalescer {
       return;
     }
     if (this.timer) return;
-    // Clamped to one interval: a wall clock set back must not hold a batch for the difference.
+    const spacing = this.lastFlushLeading
+      ? Math.min(FOLLOW_UP_MS, this.intervalMs)
+      : this.intervalMs;
+    // Clamped to one spacing: a wall clock set back must not hold a batch for the difference.
     const sinceFlush = this.clock.now() - this.lastFlushAt;
-    const wait = Math.min(this.intervalMs, Math.max(0, this.intervalMs - sinceFlush));
+    const wait = Math.min(spacing, Math.max(0, spacing - sinceFlush));
+    this.pendingLeading = sinceFlush >= this.intervalMs;
     this.timer = this.clock.setTimeout(() => {
       this.timer = undefined;
       this.flush();

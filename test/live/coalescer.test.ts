@@ -1,7 +1,15 @@
-/** live.batch coalescing: a burst within one frame becomes one batch; the latest state wins. */
+/**
+ * live.batch coalescing: a burst within one frame becomes one batch, the first moment of a quiet
+ * spell goes at once and what follows it a moment later; the latest state wins.
+ */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock, type Clock } from '../../electron/core/clock';
-import { BatchCoalescer, FRAME_MS, type LiveBatch } from '../../electron/live/coalescer';
+import {
+  BatchCoalescer,
+  FOLLOW_UP_MS,
+  FRAME_MS,
+  type LiveBatch,
+} from '../../electron/live/coalescer';
 import type { OrderUpdate } from '../../shared/types';
 
 function order(orderId: number, status: OrderUpdate['status'], executedQty: string): OrderUpdate {
@@ -58,19 +66,52 @@ describe('BatchCoalescer', () => {
     expect(batches[0]!.trades).toHaveLength(1);
   });
 
-  it('never delivers two batches within one frame', () => {
+  it('sends the first moment of a quiet spell at once, its next a moment later, then a batch a frame', () => {
     coalescer.addOrder(order(1, 'wait', '0'));
     // The first update of a quiet stream goes out at once.
     clock.advance(0);
     expect(batches).toHaveLength(1);
-    clock.advance(5);
-    coalescer.addOrder(order(1, 'done', '1'));
-    // Not yet: the previous batch went out 5 ms ago.
-    clock.advance(FRAME_MS - 5 - 1);
+    // The same fill's trade and balances, sent apart by the stream: FOLLOW_UP_MS after it, not a
+    // frame.
+    clock.advance(1);
+    coalescer.addTrade({
+      tradeId: 8,
+      orderId: 1,
+      symbol: 'btcusdt',
+      side: 'buy',
+      price: '100',
+      qty: '1',
+      fee: '0',
+      feeCurrency: 'btc',
+      time: 3,
+    });
+    coalescer.addBalance({ asset: 'btc', free: '1', locked: '0', time: 3 });
+    clock.advance(FOLLOW_UP_MS - 1 - 1);
     expect(batches).toHaveLength(1);
     clock.advance(1);
     expect(batches).toHaveLength(2);
-    expect(batches[1]!.orders[0]!.status).toBe('done');
+    expect(batches[1]!.trades.map((t) => t.tradeId)).toEqual([8]);
+    expect(batches[1]!.balances).toHaveLength(1);
+    // A stream goes on: what comes next waits a frame after that batch.
+    clock.advance(5);
+    coalescer.addOrder(order(1, 'done', '1'));
+    clock.advance(FRAME_MS - 5 - 1);
+    expect(batches).toHaveLength(2);
+    clock.advance(1);
+    expect(batches).toHaveLength(3);
+    expect(batches[2]!.orders[0]!.status).toBe('done');
+    // And one a frame while it goes on.
+    clock.advance(1);
+    coalescer.addOrder(order(2, 'wait', '0'));
+    clock.advance(FRAME_MS - 2);
+    expect(batches).toHaveLength(3);
+    clock.advance(1);
+    expect(batches).toHaveLength(4);
+    // After a quiet spell, the first goes at once again.
+    clock.advance(FRAME_MS * 3);
+    coalescer.addOrder(order(3, 'wait', '0'));
+    clock.advance(0);
+    expect(batches).toHaveLength(5);
   });
 
   it('never holds a batch longer than one frame when the wall clock is set back', () => {
