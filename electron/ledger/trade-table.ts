@@ -506,6 +506,9 @@ export class TradeRows implements TradePageTaker {
    * caller then gives the page's rows to row(), which names a bad amount's trade and field.
    */
   text(text: string, count: number): boolean {
+    // A row's end is its account's: the page's last account ending in a record separator would
+    // read as that account cut short.
+    if (text.endsWith(TRADE_RECORD)) return false;
     const first = this.table.count;
     const bounds = this.bounds;
     let unknown: string[] | null = null;

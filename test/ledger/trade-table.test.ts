@@ -192,6 +192,10 @@ describe('a page of trades read as one text', () => {
     refused(withField(7, `US${TRADE_FIELD}DT`), 2);
     refused(withField(10, `sub${TRADE_FIELD}1`), 2);
     refused(withField(10, `sub${TRADE_RECORD}1`), 2);
+    refused(
+      pageText([later[0]!, later[1]!.with(10, `sub${TRADE_RECORD}`) as LedgerTradeColumns]),
+      2,
+    );
     // Fewer or more rows than the page holds, rows out of ledger order, a row cut short.
     refused(pageText(later), 3);
     refused(pageText([later[1]!, later[0]!]), 2);
