@@ -11,8 +11,8 @@
  *   starts them), the inputs reconciled against the cached balances (an inferred opening credit
  *   of USDT), the ledger built and its figures computed (ledgerFigures). Baseline: a bare
  *   better-sqlite3 read of the same 100,000 own-trade rows (same query, raw arrays iterated,
- *   nothing made of them) in the same run, on one thread. Each is the best of five rounds, taken
- *   in turn. Target (issue #20): at most twice that read (and under 1 s).
+ *   nothing made of them) in the same run, on one thread. Each is the best of BUILD_ROUNDS (five)
+ *   rounds, taken in turn. Target (issue #20): at most twice that read (and under 1 s).
  * - ledger.build.one_thread: the same path with no reader threads (every read in the main thread).
  * - ledger.build.average: ledger.build under average cost.
  * - ledger.build.heap: growth of what the process holds (heap and array buffers) for one built
@@ -52,6 +52,13 @@ import { selfTrades } from '../test/sync/own-trades';
 import { figure, type Bench, type Figure } from './figure';
 
 const TRADES = 100_000;
+/**
+ * Rounds of a build figure and its bare read, taken in turn, the best of each kept. A build uses
+ * both cores and the bare read one, so a busy spell of this shared machine raises the build's
+ * best more often than the read's: of three rounds, one spell could take a run's best build and
+ * not its best read.
+ */
+const BUILD_ROUNDS = 5;
 const COINS = ['BTC', 'ETH', 'BNB', 'XRP', 'SOL', 'ADA', 'DOGE', 'TRX', 'LTC', 'DOT'];
 const START = Date.UTC(2023, 0, 1);
 const SCALE = 100_000_000n;
@@ -358,7 +365,8 @@ async function importFigure(): Promise<Figure[]> {
 /**
  * ledger.build.linked: 100,000 trades in two accounts, 50,000 the main account's (own_trades)
  * and 50,000 a linked sub-account's (sub_account_trades), the whole FIFO path as ledger.build;
- * baseline: the bare read of both tables' rows merged in ledger order, in the same run.
+ * baseline: the bare read of both tables' rows merged in ledger order, in the same run; each the
+ * best of BUILD_ROUNDS rounds, taken in turn.
  */
 async function linkedBuildFigure(): Promise<Figure[]> {
   const dir = mkdtempSync(join(tmpdir(), 'spotfolio-bench-ledger-linked-'));
@@ -380,7 +388,7 @@ async function linkedBuildFigure(): Promise<Figure[]> {
     };
     let buildMs = Infinity;
     let baselineMs = Infinity;
-    for (let round = 0; round < 3; round++) {
+    for (let round = 0; round < BUILD_ROUNDS; round++) {
       buildMs = Math.min(buildMs, await timed());
       baselineMs = Math.min(baselineMs, bareReadMs(store, true));
     }
@@ -429,14 +437,12 @@ export const benches: Bench[] = [
           checked(await screenBuild(store, now, method, threads));
           return performance.now() - start;
         };
-        // Interleaved, best of five each: a busy machine slows whichever run it lands on, and
-        // the build, on both cores, more than the bare read on one (of three, a busy spell on
-        // this shared machine could take the best build of a run and not its best read).
+        // Interleaved, the best of each: a busy machine slows whichever run it lands on.
         let fifoMs = Infinity;
         let averageMs = Infinity;
         let oneThreadMs = Infinity;
         let baselineMs = Infinity;
-        for (let round = 0; round < 5; round++) {
+        for (let round = 0; round < BUILD_ROUNDS; round++) {
           fifoMs = Math.min(fifoMs, await timed('fifo', readers));
           averageMs = Math.min(averageMs, await timed('average', readers));
           oneThreadMs = Math.min(oneThreadMs, await timed('fifo', undefined));
