@@ -89,13 +89,6 @@ function done(rows: TradeRows, unknown: Set<string>): TradeEntry[] {
   return rows.table.trades();
 }
 
-/** Whether the trade (time, id, orderId) comes no later than `b` in the order trades are read. */
-export function tradeBefore(time: number, id: number, orderId: number, b: TradeCursor): boolean {
-  if (time !== b.time) return time < b.time;
-  if (id !== b.id) return id < b.id;
-  return orderId <= b.orderId;
-}
-
 /**
  * The inputs and the parts they are made of, with the marks and the newest trade they were read
  * at: what the incremental ledger needs to read only what comes after.

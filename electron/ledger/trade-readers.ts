@@ -8,9 +8,9 @@
 import { Worker } from 'node:worker_threads';
 import type { Store } from '../store';
 import type { TradeCursor } from '../store/ledger';
-import { symbolPairs, tradeBefore } from './source';
+import { symbolPairs } from './source';
 import type { TradeReadResult, TradeReadTask } from './trade-reader';
-import { TradeTable, type TableTrade } from './trade-table';
+import { tradeBefore, TradeTable, type TableTrade } from './trade-table';
 
 export interface TradeReadersOptions {
   /** Starts one reader thread (a Worker running trade-reader.ts, or its build). */

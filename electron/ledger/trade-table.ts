@@ -20,7 +20,7 @@ import {
 import { MAIN_ACCOUNT } from '../../shared/ledger';
 import { grown } from '../core/columns';
 import { assetKey } from '../../shared/market';
-import type { LedgerTradeColumns } from '../store';
+import type { LedgerTradeColumns, TradeCursor } from '../store';
 import { TRADE_FIELD, TRADE_RECORD, type TradePageTaker } from '../store/trade-range';
 import { tradeAmounts, type TradeAmounts, type TradeEntry, type TradeSide } from './entries';
 
@@ -468,6 +468,8 @@ export class TradeRows implements TradePageTaker {
   private readonly feeAssets = new Map<string, string>();
   /** Where a row's amounts stand in a page's text (addFromText's bounds). */
   private readonly bounds = new Int32Array(2 * AMOUNTS);
+  /** The last row a page's text gave so far (one cursor, overwritten per row). */
+  private readonly lastOfPage: TradeCursor = { time: -Infinity, id: 0, orderId: 0 };
 
   constructor(
     private readonly pairs: ReadonlyMap<string, { base: string; quote: string }>,
@@ -513,9 +515,8 @@ export class TradeRows implements TradePageTaker {
     const bounds = this.bounds;
     let unknown: string[] | null = null;
     let rows = 0;
-    let lastTime = -Infinity;
-    let lastId = 0;
-    let lastOrder = 0;
+    const last = this.lastOfPage;
+    last.time = -Infinity;
     let at = 0;
     while (at < text.length) {
       // id, symbol, side, price, qty, quote_qty, fee, fee_currency, time, order_id: each ends at
@@ -555,15 +556,10 @@ export class TradeRows implements TradePageTaker {
         return this.undo(first);
       }
       // SQLite does not promise an aggregate's order: the rows must come in ledger order.
-      if (
-        time < lastTime ||
-        (time === lastTime && (id < lastId || (id === lastId && orderId <= lastOrder)))
-      ) {
-        return this.undo(first);
-      }
-      lastTime = time;
-      lastId = id;
-      lastOrder = orderId;
+      if (tradeBefore(time, id, orderId, last)) return this.undo(first);
+      last.time = time;
+      last.id = id;
+      last.orderId = orderId;
       rows++;
       at = rowEnd + 1;
       const symbol = text.slice(symbolAt, symbolEnd);
@@ -608,6 +604,13 @@ export class TradeRows implements TradePageTaker {
     }
     return asset;
   }
+}
+
+/** Whether the trade (time, id, orderId) comes no later than `b` in the order trades are read. */
+export function tradeBefore(time: number, id: number, orderId: number, b: TradeCursor): boolean {
+  if (time !== b.time) return time < b.time;
+  if (id !== b.id) return id < b.id;
+  return orderId <= b.orderId;
 }
 
 /** The amounts in the order a page's text writes them (price, qty, quote_qty, fee). */
