@@ -26,6 +26,8 @@
  * store.close();  store.path (the record);  store.schemaVersion (the record's);  store.db
  * // store.db: the record is schema `main`, the cache is attached as `cache`; table names are unique
  * // across both, so SQL names them plainly. A transaction spanning both commits in each file.
+ * new WalCheckpoints(store, {script, warn})   // the WAL's checkpoints on a thread of their own
+ *                     ready close() now()     (wal-checkpoints.ts; the app starts it, tests may)
  *
  * store.profiles      create(p) get(id) list() update(id, patch) archive(id, at) removed()
  *                     restore(id, patch) delete(id)  (archive: removed softly, its record rows
@@ -57,7 +59,7 @@
  *                     feesByAsset(pid, query) maxTradeId(pid, symbol)
  * store.notifications add(pid, n) list(pid, {limit, unreadOnly}) markRead(pid, ids|'all') unreadCount(pid) prune(pid, keep)
  * store.syncState     get(pid, kind) set(pid, kind, cursor, updatedAt) list(pid) delete(pid, kind)
- * store.ledger        trades(pid) tradesAfter(pid, cursor) withdrawals(pid) transfers(pid) ...
+ * store.ledger        tradePage(pid, after, to, take) tradesAfter(pid, cursor) withdrawals(pid) ...
  *                     marks(pid) currentBalances(pid) keepCurrentBalances(pid) observations(pid)
  *                     annotations(pid) annotate(pid, entryId, {label?, costBasis?}, at)
  * store.alerts        list(pid) get(pid, id) create update setPaused delete observe fired
@@ -120,6 +122,7 @@ export {
   type Migration,
 } from './migrations';
 export { StoreUnavailableError } from './open';
+export { CHECKPOINT_THREAD_SOURCE, WalCheckpoints } from './wal-checkpoints';
 export {
   DESTRUCTIVE_ACTIONS,
   listBackups,

@@ -1,7 +1,8 @@
 /**
  * SIGKILL at random moments while a child writes sync steps: after every kill the file opens
  * without recovery, passes integrity_check, holds every step the child reported committed, and
- * holds no step partially.
+ * holds no step partially. One of the two writers has its WAL checkpointed by a thread of its
+ * own (WalCheckpoints) every 5 ms, so kills also fall inside that thread's checkpoints.
  */
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
@@ -15,9 +16,9 @@ import { removeTempDirs, tempDir } from './helpers';
 
 afterEach(removeTempDirs);
 
-const writer = bundledScript(
-  join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'sync-writer.ts'),
-);
+const here = dirname(fileURLToPath(import.meta.url));
+const writer = bundledScript(join(here, 'fixtures', 'sync-writer.ts'));
+const checkpointThread = bundledScript(join(here, '../../electron/store/checkpoint-thread.ts'));
 const KILLS = 20;
 
 interface RunResult {
@@ -25,10 +26,21 @@ interface RunResult {
 }
 
 /** Starts the writer, kills it with SIGKILL `delayMs` after it is ready, returns what it reported. */
-function runAndKill(dataDir: string, firstStep: number, delayMs: number): Promise<RunResult> {
+function runAndKill(
+  dataDir: string,
+  firstStep: number,
+  delayMs: number,
+  withThread: boolean,
+): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     // node runs the bundled writer itself, so the pid killed is the writer's, not a wrapper's.
-    const child = spawn(process.execPath, [writer(), dataDir, String(firstStep)], {
+    const args = [
+      writer(),
+      dataDir,
+      String(firstStep),
+      ...(withThread ? [checkpointThread()] : []),
+    ];
+    const child = spawn(process.execPath, args, {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -61,12 +73,17 @@ function runAndKill(dataDir: string, firstStep: number, delayMs: number): Promis
 }
 
 /** One writer's data folder, killed and reopened `kills` times; returns the steps reported. */
-async function killRounds(dataDir: string, kills: number, random: SeededRandom): Promise<number> {
+async function killRounds(
+  dataDir: string,
+  kills: number,
+  random: SeededRandom,
+  withThread: boolean,
+): Promise<number> {
   let nextStep = 0;
   const reported = new Set<number>();
   for (let round = 0; round < kills; round++) {
     const delayMs = Math.floor(random.next() * 100);
-    const { committed } = await runAndKill(dataDir, nextStep, delayMs);
+    const { committed } = await runAndKill(dataDir, nextStep, delayMs, withThread);
     for (const step of committed) reported.add(step);
 
     const { store, recovered } = openStore({ dataDir });
@@ -102,7 +119,7 @@ describe('durability under SIGKILL', () => {
     const lanes = 2;
     const reported = await Promise.all(
       Array.from({ length: lanes }, (_, lane) =>
-        killRounds(tempDir(), KILLS / lanes, new SeededRandom(20261122 + lane)),
+        killRounds(tempDir(), KILLS / lanes, new SeededRandom(20261122 + lane), lane === 1),
       ),
     );
     for (const count of reported) expect(count).toBeGreaterThan(0);
