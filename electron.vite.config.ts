@@ -83,21 +83,29 @@ function browserModeBuild(): Plugin {
       });
       await Promise.all([
         apartBuild({ sandbox: sandboxEntry }, 'out/serve'),
-        apartBuild({ 'trade-reader': tradeReaderEntry }, 'out/serve'),
-        apartBuild({ 'trade-reader': tradeReaderEntry }, 'out/main'),
+        ...Object.entries(threadEntries).flatMap(([name, entry]) => [
+          apartBuild({ [name]: entry }, 'out/serve'),
+          apartBuild({ [name]: entry }, 'out/main'),
+        ]),
       ]);
     },
   };
 }
 
-/** The ledger's reader thread (see electron/ledger/trade-readers.ts). */
-const tradeReaderEntry = resolve(__dirname, 'electron/ledger/trade-reader.ts');
+/**
+ * The app's worker threads: the ledger's reader (electron/ledger/trade-readers.ts) and the
+ * store's WAL checkpoints (electron/store/wal-checkpoints.ts).
+ */
+const threadEntries = {
+  'trade-reader': resolve(__dirname, 'electron/ledger/trade-reader.ts'),
+  'checkpoint-thread': resolve(__dirname, 'electron/store/checkpoint-thread.ts'),
+};
 
 /**
  * A script of its own beside a bundle, as `outDir`/[name].cjs: one CommonJS file, the native
  * modules loaded from node_modules. The sandbox (browser mode's demo loads it only when it starts)
- * and the ledger's reader thread (a Worker starts it beside the desktop app's out/main and browser
- * mode's out/serve).
+ * and the app's worker threads (each started beside the desktop app's out/main and browser mode's
+ * out/serve).
  */
 function apartBuild(input: Record<string, string>, outDir: string) {
   return build({

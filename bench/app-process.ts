@@ -14,7 +14,9 @@ import { renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createApp } from '../electron/app';
+import { TRADE_READER_SOURCE } from '../electron/ledger';
 import { DemoSecretStore } from '../electron/secrets';
+import { CHECKPOINT_THREAD_SOURCE } from '../electron/store';
 import { startBrowserMode } from '../electron/serve/host';
 
 const repoRoot = resolve(import.meta.dirname, '..');
@@ -28,6 +30,8 @@ async function main(): Promise<void> {
     demo: 'off',
     secrets: new DemoSecretStore(),
     log: () => undefined,
+    tradeReaderScript: TRADE_READER_SOURCE,
+    checkpointScript: CHECKPOINT_THREAD_SOURCE,
   });
   const host = await startBrowserMode({ app, rendererDir: join(repoRoot, 'out/renderer') });
   process.stdout.write(`${host.url}\n`);

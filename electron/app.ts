@@ -45,7 +45,13 @@ import { SettingsEditor } from './settings/editor';
 import { readSettings } from './settings/stored';
 import { storePort } from './sync/store-port';
 import { Transfers } from './transfers';
-import { scheduleBackups, startStore, StoreUnavailableError, type OpenStoreResult } from './store';
+import {
+  scheduleBackups,
+  startStore,
+  StoreUnavailableError,
+  WalCheckpoints,
+  type OpenStoreResult,
+} from './store';
 
 export interface AppOptions {
   /** The app's data folder (the SQLite file lives here). */
@@ -88,6 +94,13 @@ export interface AppOptions {
    * Absent: every read is the main thread's.
    */
   tradeReaderScript?: string | URL;
+  /**
+   * The script the store's WAL checkpoint thread runs (electron/store/checkpoint-thread.ts built
+   * to checkpoint-thread.cjs beside the app's bundle, or CHECKPOINT_THREAD_SOURCE where the app
+   * runs from its TypeScript): the store's commits then never copy the WAL back themselves.
+   * Absent: they do, as SQLite does by default.
+   */
+  checkpointScript?: string | URL;
 }
 
 /** Receives every event the app emits, as the transports forward them to the renderer. */
@@ -454,6 +467,11 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
     throw error;
   }
   log.info(`Spotfolio ${packageJson.version} started (${options.mode} mode)`);
+  // Started once the first screen has been answered: until it is ready the store checkpoints on
+  // its own, as it would without it.
+  const checkpoints = options.checkpointScript
+    ? new WalCheckpoints(store, { script: options.checkpointScript, log })
+    : undefined;
 
   let closing: Promise<void> | undefined;
   return {
@@ -475,6 +493,7 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
         listeners.clear();
         stopBackups();
         await readers?.close();
+        await checkpoints?.close();
         store.close();
         log.info('Spotfolio closed');
       })();

@@ -99,6 +99,7 @@ async function start(): Promise<void> {
     followScreenLock: true,
     // Built beside this bundle (electron.vite.config.ts).
     tradeReaderScript: join(here, 'trade-reader.cjs'),
+    checkpointScript: join(here, 'checkpoint-thread.cjs'),
   });
   const opened = spotfolio;
   ipc = bindIpc({

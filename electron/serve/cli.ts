@@ -34,6 +34,11 @@ const tradeReaderScript = import.meta.url.endsWith('.ts')
   ? new URL('../ledger/trade-reader-source.mjs', import.meta.url)
   : join(dirname(fileURLToPath(import.meta.url)), 'trade-reader.cjs');
 
+/** The store's checkpoint thread's script, found as the reader's (checkpoint-thread.cjs). */
+const checkpointScript = import.meta.url.endsWith('.ts')
+  ? new URL('../store/checkpoint-thread-source.mjs', import.meta.url)
+  : join(dirname(fileURLToPath(import.meta.url)), 'checkpoint-thread.cjs');
+
 /** How long the app's start waits for a page to fetch its files first (see serve). */
 const pageHeadStartMs = 250;
 
@@ -197,6 +202,7 @@ export async function serve(argv: string[]): Promise<void> {
       timings: args.timings,
       followScreenLock: true,
       tradeReaderScript,
+      checkpointScript,
     });
   } catch (error) {
     appFailed(error);

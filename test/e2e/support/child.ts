@@ -51,8 +51,10 @@ export interface StartedChild<T> {
   value: T;
   /** The child's process id, for a signal of the caller's own. */
   pid: number;
-  /** SIGTERM, then SIGKILL after 5 s; resolves once the process has exited. */
+  /** SIGTERM, then SIGKILL after 5 s; resolves once the process has exited and its output ended. */
   stop(): Promise<void>;
+  /** What the child wrote to stderr so far (browser mode's log). */
+  output(): string;
 }
 
 export function startChild<T>(
@@ -84,7 +86,8 @@ export function startChild<T>(
     new Promise<void>((done) => {
       stopping = true;
       if (child.exitCode !== null || child.signalCode !== null) return done();
-      child.once('exit', () => done());
+      // 'close', not 'exit': the child's last output has been read by then.
+      child.once('close', () => done());
       child.kill('SIGTERM');
       setTimeout(() => child.kill('SIGKILL'), 5000).unref();
     });
@@ -100,7 +103,7 @@ export function startChild<T>(
       if (value === undefined) return;
       clearTimeout(timer);
       started = true;
-      resolveStart({ value, pid: child.pid!, stop });
+      resolveStart({ value, pid: child.pid!, stop, output: () => stderr.join('') });
     });
     child.once('exit', (code) => {
       clearTimeout(timer);

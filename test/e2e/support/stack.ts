@@ -23,8 +23,14 @@ const tsx = join(repoRoot, 'node_modules/.bin/tsx');
 export type { WorldInfo } from '../../../electron/sandbox';
 export type { WorldAccount, WorldKey } from '../../../electron/sandbox/world';
 
-/** What the journeys run: the renderer and browser mode's bundle (with the sandbox apart). */
-export const BUILT_APP = ['out/renderer/index.html', 'out/serve/cli.cjs', 'out/serve/sandbox.cjs'];
+/** What the journeys run: the renderer and browser mode's bundle (with its threads and sandbox apart). */
+export const BUILT_APP = [
+  'out/renderer/index.html',
+  'out/serve/cli.cjs',
+  'out/serve/sandbox.cjs',
+  'out/serve/trade-reader.cjs',
+  'out/serve/checkpoint-thread.cjs',
+];
 
 /**
  * Builds the app when out/ is missing or older than the sources: the global setup's, once before
