@@ -6,10 +6,11 @@
 import { formatDecimal } from '../../electron/core/decimal';
 import { Decimal, divide, type DecimalValue } from '../../shared/exact-decimal';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   buildLedger,
   holdingsAt,
+  Ledger,
   ledgerFigures,
   pnlForRange,
   reconcile,
@@ -497,6 +498,78 @@ describe('ledger properties', () => {
         ).toEqual([]);
       }),
       { numRuns: 100 },
+    );
+  });
+
+  /**
+   * A trade against the reporting asset with its fee, if any, in what it receives is applied from
+   * its amounts' parts (Ledger's applyTrade and applyCashBuy), every other trade by applyAnyTrade.
+   * Here every trade also goes through applyAnyTrade, for a ledger to compare with: positions,
+   * lots, figures (each account's, from the fee sums kept without records) and every disposal and
+   * fee recorded come out the same, digit for digit.
+   */
+  it('a trade’s fast paths give exactly what the general path gives', () => {
+    type General = {
+      applyAnyTrade(
+        trade: LedgerEntry & { kind: 'trade' },
+        time: number,
+        account: string,
+        base: string,
+        quote: string,
+        buy: boolean,
+      ): void;
+    };
+    const prototype = Ledger.prototype as unknown as General & {
+      applyTrade(trade: LedgerEntry & { kind: 'trade' }, time: number): void;
+    };
+    const state = (ledger: Ledger, at: number) => {
+      const positions = [...ledger.positions.values()].map((position) => ({
+        at: `${position.account}/${position.asset}`,
+        quantity: formatDecimal(position.quantity),
+        cost: formatDecimal(position.cost),
+        lots: position.cash
+          ? []
+          : position.lots().map((lot) => [formatDecimal(lot.quantity), formatDecimal(lot.cost)]),
+      }));
+      const figures = [undefined, ...ACCOUNTS].map((account) =>
+        JSON.stringify(ledgerFigures(ledger, { at, priceAt, ...(account ? { account } : {}) })),
+      );
+      // Read after the figures: the records are made by a replay of their own.
+      const disposals = ledger.disposals.map((d) =>
+        [d.entry.id, d.account, d.asset, d.quantity, d.proceeds, d.cost, d.reason].map(String),
+      );
+      const fees = ledger.fees.map((f) =>
+        [f.entry.id, f.account, f.asset, f.amount, f.value, f.attributedTo].map(String),
+      );
+      return { positions, figures, disposals, fees };
+    };
+    fc.assert(
+      fc.property(ALL, METHOD, (ops, method) => {
+        const entries = history(ops);
+        const at = ops.length + 7;
+        const options = { method, reportingAsset: 'USDT', priceAt };
+        const fast = state(buildLedger(entries, options), at);
+        const general = vi.spyOn(prototype, 'applyTrade').mockImplementation(function (
+          this: General,
+          trade,
+          time,
+        ) {
+          this.applyAnyTrade(
+            trade,
+            time,
+            trade.account,
+            trade.base,
+            trade.quote,
+            trade.side === 'BUY',
+          );
+        });
+        try {
+          expect(fast).toEqual(state(buildLedger(entries, options), at));
+        } finally {
+          general.mockRestore();
+        }
+      }),
+      { numRuns: 200 },
     );
   });
 });
