@@ -26,7 +26,7 @@
  * store.close();  store.path (the record);  store.schemaVersion (the record's);  store.db
  * // store.db: the record is schema `main`, the cache is attached as `cache`; table names are unique
  * // across both, so SQL names them plainly. A transaction spanning both commits in each file.
- * new WalCheckpoints(store, {script, warn})   // the WAL's checkpoints on a thread of their own
+ * new WalCheckpoints(store, {script, log})    // the WAL's checkpoints on a thread of their own
  *                     ready close() now()     (wal-checkpoints.ts; the app starts it, tests may)
  *
  * store.profiles      create(p) get(id) list() update(id, patch) archive(id, at) removed()

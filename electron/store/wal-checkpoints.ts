@@ -2,7 +2,8 @@
  * The store's WAL checkpoints, taken by a thread of their own (checkpoint-thread.ts) rather than
  * by the commit that takes the WAL past SQLite's 1,000 pages. That commit would copy the pages
  * back and sync the file on the main process's thread: 4–7 ms inside a live fill's write, where
- * the write alone takes about half a millisecond (docs/architecture.md, "Checkpoints").
+ * the write alone takes about half a millisecond (docs/architecture.md, The store, "Checkpoints
+ * off the thread that writes").
  *
  * While the thread runs, the store's connection checkpoints only past WAL_BOUND_PAGES, a bound on
  * the WAL should the thread fall behind. When the thread cannot start, or fails later, the store
