@@ -467,8 +467,8 @@ export async function createApp(options: AppOptions): Promise<SpotfolioApp> {
     throw error;
   }
   log.info(`Spotfolio ${packageJson.version} started (${options.mode} mode)`);
-  // Started once the first screen has been answered: until it is ready the store checkpoints on
-  // its own, as it would without it.
+  // Started once the app has started, not beside the first screen's answers (answered while it
+  // starts): until the thread is ready the store checkpoints on its own, as it would without it.
   const checkpoints = options.checkpointScript
     ? new WalCheckpoints(store, { script: options.checkpointScript, log })
     : undefined;
