@@ -27,17 +27,24 @@ import { startBrowserMode } from './host';
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 /**
- * The ledger's reader thread's script: the build's trade-reader.cjs beside this file's bundle,
- * or, where this runs from its TypeScript (tsx), the reader's TypeScript through tsx.
+ * A worker thread's script: the build's `built` beside this file's bundle, or, where this runs
+ * from its TypeScript (tsx), `source` (the thread's -source.mjs, which loads it through tsx). Not
+ * the modules' own *_SOURCE constants: importing them here would load the app's modules before
+ * the host is up.
  */
-const tradeReaderScript = import.meta.url.endsWith('.ts')
-  ? new URL('../ledger/trade-reader-source.mjs', import.meta.url)
-  : join(dirname(fileURLToPath(import.meta.url)), 'trade-reader.cjs');
+function threadScript(source: string, built: string): string | URL {
+  return import.meta.url.endsWith('.ts')
+    ? new URL(source, import.meta.url)
+    : join(dirname(fileURLToPath(import.meta.url)), built);
+}
 
-/** The store's checkpoint thread's script, found as the reader's (checkpoint-thread.cjs). */
-const checkpointScript = import.meta.url.endsWith('.ts')
-  ? new URL('../store/checkpoint-thread-source.mjs', import.meta.url)
-  : join(dirname(fileURLToPath(import.meta.url)), 'checkpoint-thread.cjs');
+/** The ledger's reader thread (ledger/trade-readers.ts). */
+const tradeReaderScript = threadScript('../ledger/trade-reader-source.mjs', 'trade-reader.cjs');
+/** The store's WAL checkpoint thread (store/wal-checkpoints.ts). */
+const checkpointScript = threadScript(
+  '../store/checkpoint-thread-source.mjs',
+  'checkpoint-thread.cjs',
+);
 
 /** How long the app's start waits for a page to fetch its files first (see serve). */
 const pageHeadStartMs = 250;
